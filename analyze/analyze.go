@@ -1,0 +1,314 @@
+// Package analyze finds the shapes of shell commands that hang their caller
+// or leave processes behind: `A && B &`, a background job that keeps the
+// caller's stdout, nohup, setsid, disown, double forks, `$(x &)`, and the
+// same inside `bash -c '…'` strings.
+//
+// It parses with mvdan.cc/sh and walks every statement the shell would run
+// in execution order, modelling which file descriptors each process holds
+// (through redirections, `exec`, enclosing compounds and pipelines) and
+// which background jobs the shell waits for or kills. The model is checked
+// against bash itself by the corpus in ../corpus.
+//
+// A typical agent tool layer calls it before running a command:
+//
+//	findings, err := analyze.Analyze([]byte(cmd))
+//	if err != nil { /* not valid shell: let bash report it */ }
+//	if analyze.Verdict(findings) == analyze.Error { /* fix, promote or refuse */ }
+package analyze
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Lang is the shell dialect the source is parsed as.
+type Lang int
+
+const (
+	LangBash  Lang = iota // bash (the default)
+	LangPOSIX             // POSIX sh, dash
+	LangMksh              // mksh (MirBSD Korn shell)
+)
+
+// ParseLang reads "bash", "posix" (also "sh", "dash") or "mksh".
+func ParseLang(s string) (Lang, error) {
+	switch strings.ToLower(s) {
+	case "bash", "":
+		return LangBash, nil
+	case "posix", "sh", "dash":
+		return LangPOSIX, nil
+	case "mksh", "ksh":
+		return LangMksh, nil
+	}
+	return 0, fmt.Errorf("unknown language %q (want bash, posix or mksh)", s)
+}
+
+func (l Lang) String() string {
+	switch l {
+	case LangPOSIX:
+		return "posix"
+	case LangMksh:
+		return "mksh"
+	}
+	return "bash"
+}
+
+func (l Lang) variant() syntax.LangVariant {
+	switch l {
+	case LangPOSIX:
+		return syntax.LangPOSIX
+	case LangMksh:
+		return syntax.LangMirBSDKorn
+	}
+	return syntax.LangBash
+}
+
+// Style chooses how compound background statements (`A && B &`) are fixed.
+type Style int
+
+const (
+	// StyleExec turns `A && B &` into `A && exec B &`: the backgrounded
+	// subshell becomes B, so nothing waits on B and nothing else changes.
+	StyleExec Style = iota
+	// StyleBrace turns `A && B &` into `A && { B & }`, the form a seed
+	// platform shipped; A then runs in the foreground of the shell.
+	StyleBrace
+)
+
+// ParseStyle reads "default" (or "exec") and "brace".
+func ParseStyle(s string) (Style, error) {
+	switch strings.ToLower(s) {
+	case "default", "exec", "":
+		return StyleExec, nil
+	case "brace":
+		return StyleBrace, nil
+	}
+	return 0, fmt.Errorf("unknown fix style %q (want default or brace)", s)
+}
+
+func (s Style) String() string {
+	if s == StyleBrace {
+		return "brace"
+	}
+	return "default"
+}
+
+type config struct {
+	lang  Lang
+	style Style
+}
+
+// Option configures Analyze.
+type Option func(*config)
+
+// WithLang sets the dialect the source is parsed as.
+func WithLang(l Lang) Option { return func(c *config) { c.lang = l } }
+
+// WithStyle sets the style of the fixes attached to findings.
+func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
+
+// Analyze parses src and returns its findings, ordered by position. A
+// source that does not parse returns a *ParseError.
+func Analyze(src []byte, opts ...Option) ([]Finding, error) {
+	res, err := Run(src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return res.Findings, nil
+}
+
+// Result is the full outcome of an analysis: the findings and the
+// background jobs the source starts, which promotion plans are made of.
+type Result struct {
+	Findings []Finding
+	Jobs     []Job
+	File     *syntax.File
+}
+
+// Job is a background statement of the source as the analysis sees it.
+type Job struct {
+	// Start and End are the byte offsets of the statement, the trailing &
+	// included.
+	Start, End int
+	// Amp is the offset of the & that puts the statement in the background,
+	// or -1 (coproc, setsid -f).
+	Amp int
+	// TopLevel: the statement is a direct statement of the script (not in a
+	// function, loop, group, subshell or nested string).
+	TopLevel bool
+	// Compound: bash runs it in a subshell that waits for its parts.
+	Compound bool
+	// HoldsOutput: the job keeps the caller's stdout or stderr (or a pipe
+	// the shell reads) open.
+	HoldsOutput bool
+	// Stdout and Stderr say what the job's fds 1 and 2 are: "caller",
+	// "file", "pipe" or "closed".
+	Stdout, Stderr string
+	// Resolved: the shell waits for it or kills it before exiting.
+	Resolved bool
+	// Escapes: nohup, setsid, disown, a double fork or a coproc makes it
+	// outlive the shell on purpose.
+	Escapes bool
+}
+
+// Run is Analyze returning the whole Result.
+func Run(src []byte, opts ...Option) (*Result, error) {
+	cfg := config{}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	f, err := parse(src, cfg.lang.variant())
+	if err != nil {
+		return nil, err
+	}
+	p := &pass{cfg: cfg, src: src, file: f}
+	p.top = make(map[*syntax.Stmt]bool, len(f.Stmts))
+	for _, s := range f.Stmts {
+		p.top[s] = true
+	}
+	w := &walker{p: p, src: &source{text: src}, sh: &shell{kind: shTop}}
+	w.stmts(f.Stmts, callerFDs)
+	w.endShell()
+	for _, r := range Rules() {
+		p.rule = r
+		r.check(p)
+	}
+	p.lines = lineStarts(src)
+	for i := range p.findings {
+		p.findings[i].Start = p.position(p.findings[i].Start.Offset)
+		p.findings[i].End = p.position(p.findings[i].End.Offset)
+	}
+	sort.SliceStable(p.findings, func(i, j int) bool {
+		a, b := p.findings[i], p.findings[j]
+		if a.Start.Offset != b.Start.Offset {
+			return a.Start.Offset < b.Start.Offset
+		}
+		return a.Rule < b.Rule
+	})
+	res := &Result{Findings: p.findings, File: f}
+	for _, j := range p.jobs {
+		res.Jobs = append(res.Jobs, p.publicJob(j))
+	}
+	return res, nil
+}
+
+func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+	f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(bytes.NewReader(src), "")
+	if err != nil {
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			return nil, &ParseError{Line: int(pe.Pos.Line()), Col: int(pe.Pos.Col()), Msg: pe.Text}
+		}
+		var le syntax.LangError
+		if errors.As(err, &le) {
+			return nil, &ParseError{Line: int(le.Pos.Line()), Col: int(le.Pos.Col()), Msg: strings.TrimPrefix(le.Error(), le.Pos.String()+": ")}
+		}
+		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error()}
+	}
+	return f, nil
+}
+
+// pass holds what the walk found; rules read it and report.
+type pass struct {
+	cfg      config
+	src      []byte
+	file     *syntax.File
+	top      map[*syntax.Stmt]bool
+	jobs     []*job
+	calls    []call
+	marks    []mark
+	findings []Finding
+	lines    []int
+	defined  map[string]bool
+	rule     *Rule // the rule being checked
+}
+
+func (p *pass) isTop(s *syntax.Stmt) bool { return p.top[s] }
+
+func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(code), "")
+}
+
+// report adds a finding; positions are outer byte offsets, turned into
+// lines and columns once all rules ran.
+func (p *pass) report(start, end int, msg string) *Finding {
+	p.findings = append(p.findings, Finding{
+		Rule:     p.rule.ID,
+		Severity: p.rule.Severity,
+		Start:    Position{Offset: start},
+		End:      Position{Offset: end},
+		Message:  msg,
+	})
+	return &p.findings[len(p.findings)-1]
+}
+
+// text returns the outer source between two offsets.
+func (p *pass) text(start, end int) string {
+	if start < 0 || end > len(p.src) || start > end {
+		return ""
+	}
+	return string(p.src[start:end])
+}
+
+// short is text cut to a readable length for messages.
+func short(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) > 60 {
+		s = s[:57] + "..."
+	}
+	return s
+}
+
+func lineStarts(src []byte) []int {
+	ls := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			ls = append(ls, i+1)
+		}
+	}
+	return ls
+}
+
+func (p *pass) position(off int) Position {
+	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return Position{Offset: off, Line: i + 1, Col: off - p.lines[i] + 1}
+}
+
+func (p *pass) publicJob(j *job) Job {
+	pj := Job{
+		Start:       j.start,
+		End:         j.end,
+		Amp:         -1,
+		TopLevel:    j.topLevel,
+		Compound:    j.kind == jobCompound,
+		HoldsOutput: j.fds.holds(),
+		Stdout:      targetName(j.fds[1]),
+		Stderr:      targetName(j.fds[2]),
+		Resolved:    j.resolved(),
+		Escapes:     j.escapes(),
+	}
+	if j.stmt.Background && j.stmt.Semicolon.IsValid() && !j.inNested {
+		pj.Amp = int(j.stmt.Semicolon.Offset())
+	}
+	return pj
+}
+
+func targetName(t target) string {
+	switch t {
+	case tCaller, tBlock:
+		return "caller"
+	case tFile:
+		return "file"
+	case tPipe:
+		return "pipe"
+	}
+	return "closed"
+}

@@ -1,0 +1,199 @@
+package analyze
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// resolved is a simple command seen through its wrappers: `sudo -u x nice
+// -n 5 nohup setsid -f server` runs server, under nohup, forked by setsid.
+type resolved struct {
+	name                string         // base name of the program that really runs ("" if not literal)
+	args                []*syntax.Word // the words after it
+	all                 []*syntax.Word // every word from the program name on
+	head                *syntax.Word   // the word naming the program
+	nohup, setsid, fork bool           // fork: setsid -f, which always forks and returns
+	exec                bool           // run with exec: replaces the shell
+	wrapped             bool           // at least one wrapper was looked through
+}
+
+// wrapperOpts lists, for each wrapper, the options that take an argument
+// (so that the argument is not mistaken for the command).
+var wrapperOpts = map[string]string{
+	"sudo":    "ugCDhprtUTc",
+	"doas":    "uC",
+	"env":     "uCS",
+	"nice":    "n",
+	"ionice":  "cnp",
+	"timeout": "sk",
+	"stdbuf":  "ioe",
+	"command": "",
+	"exec":    "a",
+	"nohup":   "",
+	"setsid":  "",
+	"chrt":    "",
+	"taskset": "",
+	"builtin": "",
+}
+
+// resolve looks through wrappers. It stops at the first word that is not a
+// literal, since then the program is not known statically.
+func resolve(args []*syntax.Word) resolved {
+	var r resolved
+	i := 0
+	for i < len(args) {
+		lit := args[i].Lit()
+		name := path.Base(lit)
+		if lit == "" {
+			return r
+		}
+		argOpts, isWrapper := wrapperOpts[name]
+		if !isWrapper {
+			r.name, r.head, r.args, r.all = name, args[i], args[i+1:], args[i:]
+			return r
+		}
+		if name == "command" || name == "builtin" {
+			if i+1 < len(args) {
+				if v := args[i+1].Lit(); v == "-v" || v == "-V" {
+					return resolved{} // only looks the name up
+				}
+			}
+		}
+		r.wrapped = true
+		switch name {
+		case "nohup":
+			r.nohup = true
+		case "setsid":
+			r.setsid = true
+		case "exec":
+			r.exec = true
+		}
+		i++
+		// Options of the wrapper.
+		for i < len(args) {
+			o := args[i].Lit()
+			if o == "--" {
+				i++
+				break
+			}
+			if name == "env" || name == "sudo" || name == "doas" {
+				if strings.Contains(o, "=") && !strings.HasPrefix(o, "-") {
+					i++ // NAME=value
+					continue
+				}
+			}
+			if !strings.HasPrefix(o, "-") || o == "-" {
+				break
+			}
+			if name == "nice" && isDigits(strings.TrimPrefix(o, "-")) {
+				i++ // nice -10
+				continue
+			}
+			if name == "setsid" {
+				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {
+					r.fork = true
+				}
+			}
+			i++
+			if strings.HasPrefix(o, "--") {
+				if !strings.Contains(o, "=") && longTakesArg(name, o) {
+					i++
+				}
+				continue
+			}
+			// Short options, possibly bundled: the last one may take the
+			// next word as its argument, unless it is attached.
+			last := o[len(o)-1]
+			if strings.IndexByte(argOpts, last) >= 0 && len(o) == 2 {
+				i++
+			}
+		}
+		switch name {
+		case "timeout":
+			i++ // the duration
+		case "chrt":
+			i++ // the priority
+		case "taskset":
+			i++ // the mask
+		}
+	}
+	return r
+}
+
+func longTakesArg(wrapper, opt string) bool {
+	switch wrapper {
+	case "sudo":
+		switch opt {
+		case "--user", "--group", "--chdir", "--host", "--prompt", "--role", "--type", "--other-user", "--command-timeout", "--close-from":
+			return true
+		}
+	case "env":
+		switch opt {
+		case "--unset", "--chdir", "--split-string":
+			return true
+		}
+	case "nice":
+		return opt == "--adjustment"
+	case "timeout":
+		return opt == "--signal" || opt == "--kill-after"
+	case "stdbuf":
+		return opt == "--input" || opt == "--output" || opt == "--error"
+	case "ionice":
+		return opt == "--class" || opt == "--classdata" || opt == "--pid"
+	}
+	return false
+}
+
+// shellLang tells whether name is a shell that runs a -c string, and in
+// which dialect to parse it.
+func shellLang(name string) (syntax.LangVariant, bool) {
+	switch name {
+	case "bash":
+		return syntax.LangBash, true
+	case "sh", "dash", "ash", "busybox":
+		return syntax.LangPOSIX, true
+	case "mksh", "ksh", "zsh":
+		return syntax.LangMirBSDKorn, true
+	}
+	return 0, false
+}
+
+// builtins are the bash builtins and keywords: `exec` cannot run them, and
+// a background job of one of them does not hold anything for long.
+var builtins = setOf(`. : [ alias bg bind break builtin caller cd command compgen complete
+compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts
+hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray
+readonly return set shift shopt source suspend test times trap true type typeset ulimit
+umask unalias unset wait if then else elif fi case esac for select while until do done in
+function time coproc { } ! [[ ]]`)
+
+// quick builtins finish at once whatever their arguments; a background job
+// of one of them holds nothing worth reporting.
+var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
+local declare typeset readonly alias unalias hash type`)
+
+func setOf(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}
+
+// hasSubst reports whether any of the words runs a command or process
+// substitution.
+func hasSubst(words []*syntax.Word) bool {
+	found := false
+	for _, w := range words {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}

@@ -1,0 +1,164 @@
+package analyze
+
+import (
+	"strconv"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// target is what a file descriptor points at, as far as hangs are concerned.
+type target uint8
+
+const (
+	tNone   target = iota // closed, or nothing we know of
+	tFile                 // a file, /dev/null, a terminal: nobody waits for EOF on it
+	tPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
+	tCaller               // the caller's stdout or stderr: the caller reads it to EOF
+	tBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
+)
+
+// fdTable models descriptors 0-9 of one process. Only what they point at
+// matters: a background process that keeps a tCaller or tBlock descriptor
+// open keeps someone waiting for EOF.
+type fdTable [10]target
+
+// callerFDs is the table bash -c starts with: stdout and stderr are the
+// caller's pipe (agent tools usually give both the same pipe), stdin is not
+// something anyone waits on.
+var callerFDs = fdTable{0: tFile, 1: tCaller, 2: tCaller}
+
+// holds reports whether any descriptor keeps the caller (or the shell)
+// waiting for EOF.
+func (t *fdTable) holds() bool {
+	for fd := 1; fd < len(t); fd++ {
+		if t[fd] == tCaller || t[fd] == tBlock {
+			return true
+		}
+	}
+	return false
+}
+
+// blocks reports whether a descriptor is a pipe the shell itself reads.
+func (t *fdTable) blocks() bool {
+	for fd := 1; fd < len(t); fd++ {
+		if t[fd] == tBlock {
+			return true
+		}
+	}
+	return false
+}
+
+// apply returns the table after the redirections, applied left to right as
+// bash does (so `2>&1 >f` leaves 2 on the caller).
+func (t fdTable) apply(rs []*syntax.Redirect) fdTable {
+	for _, r := range rs {
+		t.redirect(r)
+	}
+	return t
+}
+
+func (t *fdTable) redirect(r *syntax.Redirect) {
+	fd := -1
+	if r.N != nil {
+		n, err := strconv.Atoi(r.N.Value)
+		if err != nil {
+			return // {varname}> allocates a new descriptor above 9
+		}
+		fd = n
+	}
+	word := ""
+	if r.Word != nil {
+		word = r.Word.Lit()
+	}
+	switch r.Op {
+	case syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
+		v := t.fileTarget(word)
+		t.set(1, v)
+		t.set(2, v)
+	case syntax.DplOut, syntax.DplIn:
+		def := 1
+		if r.Op == syntax.DplIn {
+			def = 0
+		}
+		if fd < 0 {
+			fd = def
+		}
+		switch {
+		case word == "-":
+			t.set(fd, tNone)
+		case isDigits(word):
+			src, _ := strconv.Atoi(word)
+			t.set(fd, t.get(src))
+		case word != "" && word[len(word)-1] == '-' && isDigits(word[:len(word)-1]):
+			// n>&m- moves m to n and closes m.
+			src, _ := strconv.Atoi(word[:len(word)-1])
+			t.set(fd, t.get(src))
+			t.set(src, tNone)
+		case r.Op == syntax.DplOut && r.N == nil:
+			// `>& file` is bash's spelling of `&> file`.
+			v := t.fileTarget(word)
+			t.set(1, v)
+			t.set(2, v)
+		default:
+			// A descriptor number we cannot read statically (>&$fd): assume
+			// it is not the caller's pipe.
+			t.set(fd, tFile)
+		}
+	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		if fd < 0 {
+			fd = 0
+		}
+		t.set(fd, tFile)
+	case syntax.RdrInOut:
+		if fd < 0 {
+			fd = 0
+		}
+		t.set(fd, t.fileTarget(word))
+	default: // >, >>, >|, >>|
+		if fd < 0 {
+			fd = 1
+		}
+		t.set(fd, t.fileTarget(word))
+	}
+}
+
+// fileTarget is what opening the named file gives: /dev/stdout and friends
+// are the descriptors themselves, anything else is a file.
+func (t *fdTable) fileTarget(name string) target {
+	switch name {
+	case "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1":
+		return t[1]
+	case "/dev/stderr", "/proc/self/fd/2", "/dev/fd/2":
+		return t[2]
+	}
+	if len(name) > len("/dev/fd/") && name[:len("/dev/fd/")] == "/dev/fd/" && isDigits(name[len("/dev/fd/"):]) {
+		n, _ := strconv.Atoi(name[len("/dev/fd/"):])
+		return t.get(n)
+	}
+	return tFile
+}
+
+func (t *fdTable) get(fd int) target {
+	if fd < 0 || fd >= len(t) {
+		return tNone
+	}
+	return t[fd]
+}
+
+func (t *fdTable) set(fd int, v target) {
+	if fd >= 0 && fd < len(t) {
+		t[fd] = v
+	}
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

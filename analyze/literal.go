@@ -1,0 +1,122 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// literal returns the value a word has when it contains no expansion, with
+// the source offset of every byte of the value (plus one for its end), so
+// that findings inside a `bash -c '…'` string point into the outer source.
+// ok is false when the word expands something.
+func literal(w *syntax.Word) (val string, offs []int, ok bool) {
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			base := int(p.Pos().Offset())
+			s := p.Value
+			for i := 0; i < len(s); i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					if s[i+1] == '\n' {
+						i++
+						continue
+					}
+					i++
+				}
+				b.WriteByte(s[i])
+				offs = append(offs, base+i)
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", nil, false
+			}
+			base := int(p.Pos().Offset()) + 1
+			for i := 0; i < len(p.Value); i++ {
+				b.WriteByte(p.Value[i])
+				offs = append(offs, base+i)
+			}
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", nil, false
+			}
+			for _, dp := range p.Parts {
+				l, isLit := dp.(*syntax.Lit)
+				if !isLit {
+					return "", nil, false
+				}
+				base := int(l.Pos().Offset())
+				s := l.Value
+				for i := 0; i < len(s); i++ {
+					if s[i] == '\\' && i+1 < len(s) {
+						switch s[i+1] {
+						case '\n':
+							i++
+							continue
+						case '"', '\\', '$', '`':
+							i++
+						}
+					}
+					b.WriteByte(s[i])
+					offs = append(offs, base+i)
+				}
+			}
+		default:
+			return "", nil, false
+		}
+	}
+	offs = append(offs, int(w.End().Offset()))
+	return b.String(), offs, true
+}
+
+// source maps offsets in the text being walked to offsets in the text the
+// user gave us. The outer source maps to itself.
+type source struct {
+	offs []int // nil: identity
+	// quote is the quoting the text sits in, in the outer source: 0 for none
+	// (the outer source itself), '\'' or '"'. Fixes inside a quoted string
+	// must not insert characters that would end or change it.
+	quote byte
+	// text is the walked text itself.
+	text []byte
+}
+
+func (s *source) outer(off int) int {
+	if s.offs == nil {
+		return off
+	}
+	if off < 0 {
+		return s.offs[0]
+	}
+	if off >= len(s.offs) {
+		return s.offs[len(s.offs)-1]
+	}
+	return s.offs[off]
+}
+
+// edit maps an edit in the walked text to the outer source, when the range
+// maps to a contiguous range and the new text survives the quoting.
+func (s *source) edit(start, end int, text string) (Edit, bool) {
+	if s.offs == nil {
+		return Edit{Start: start, End: end, New: text}, true
+	}
+	for i := start; i < end; i++ {
+		if s.outer(i+1) != s.outer(i)+1 {
+			return Edit{}, false
+		}
+	}
+	switch s.quote {
+	case '\'':
+		if strings.ContainsRune(text, '\'') {
+			return Edit{}, false
+		}
+	case '"':
+		if strings.ContainsAny(text, "\"\\$`") {
+			return Edit{}, false
+		}
+	default:
+		return Edit{}, false
+	}
+	return Edit{Start: s.outer(start), End: s.outer(start) + (end - start), New: text}, true
+}

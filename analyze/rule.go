@@ -1,0 +1,57 @@
+package analyze
+
+import (
+	"sort"
+	"strings"
+)
+
+// Rule is one check, declared as a value in its own file (like an
+// analysis.Analyzer): an ID that never changes, the severity its findings
+// carry, the documentation the CLI prints with `shguard explain`, and a
+// WRONG and a RIGHT example that the tests run through Analyze.
+type Rule struct {
+	// ID is stable: SG1xxx rules report errors, SG2xxx warnings, SG3xxx info.
+	ID string
+	// Name is a short kebab-case name, used in README anchors.
+	Name string
+	// Severity of every finding this rule reports.
+	Severity Severity
+	// Summary is one line for rule tables.
+	Summary string
+	// Doc explains what bash really does and why it matters.
+	Doc string
+	// Wrong is a command this rule reports; Right is the same intent
+	// written so that the rule (and every other rule) is quiet.
+	Wrong, Right string
+
+	check func(*pass)
+}
+
+// URL is where the rule is documented (the README's rule table).
+func (r *Rule) URL() string {
+	return "https://github.com/shguard/shguard#" + strings.ToLower(r.ID)
+}
+
+var registry = map[string]*Rule{}
+
+// register is called by each rule file's package-level var.
+func register(r *Rule) *Rule {
+	if _, dup := registry[r.ID]; dup {
+		panic("duplicate rule " + r.ID)
+	}
+	registry[r.ID] = r
+	return r
+}
+
+// Rules returns every rule, ordered by ID.
+func Rules() []*Rule {
+	rs := make([]*Rule, 0, len(registry))
+	for _, r := range registry {
+		rs = append(rs, r)
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+	return rs
+}
+
+// Lookup returns the rule with the given ID (case-insensitive), or nil.
+func Lookup(id string) *Rule { return registry[strings.ToUpper(id)] }

@@ -1,0 +1,49 @@
+package analyze
+
+import (
+	"regexp"
+	"testing"
+)
+
+// Every rule documents itself with a WRONG example that it reports and a
+// RIGHT example on which no rule reports anything at warning or above (and
+// the rule itself nothing at all).
+func TestRuleExamples(t *testing.T) {
+	idRe := regexp.MustCompile(`^SG[123]\d{3}$`)
+	for _, r := range Rules() {
+		t.Run(r.ID, func(t *testing.T) {
+			if !idRe.MatchString(r.ID) {
+				t.Fatalf("rule ID %q is not SGnnnn", r.ID)
+			}
+			if want := Severity(4 - int(r.ID[2]-'0')); r.Severity != want {
+				t.Errorf("%s has severity %s, its class says %s", r.ID, r.Severity, want)
+			}
+			if r.Name == "" || r.Summary == "" || r.Doc == "" || r.Wrong == "" || r.Right == "" {
+				t.Fatalf("%s lacks name, summary, doc or examples", r.ID)
+			}
+			wrong, err := Analyze([]byte(r.Wrong))
+			if err != nil {
+				t.Fatalf("WRONG example does not parse: %v", err)
+			}
+			if !hasRule(wrong, r.ID) {
+				t.Errorf("WRONG example %q is not reported by %s; got %v", r.Wrong, r.ID, wrong)
+			}
+			right, err := Analyze([]byte(r.Right))
+			if err != nil {
+				t.Fatalf("RIGHT example does not parse: %v", err)
+			}
+			if hasRule(right, r.ID) || Verdict(right) != 0 {
+				t.Errorf("RIGHT example %q is not clean: %v", r.Right, right)
+			}
+		})
+	}
+}
+
+func hasRule(fs []Finding, id string) bool {
+	for _, f := range fs {
+		if f.Rule == id {
+			return true
+		}
+	}
+	return false
+}

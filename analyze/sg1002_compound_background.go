@@ -1,0 +1,38 @@
+package analyze
+
+// CompoundBackground reports `A && B &`, `(A; B) &` and `{ A; B; } &` whose
+// subshell keeps the caller's output open while it waits for B.
+//
+// bash runs a backgrounded list in a forked subshell; the subshell runs B
+// in its foreground and waits for it. Redirecting B does not help: the
+// subshell itself still holds the caller's stdout and stderr for as long as
+// B runs, and it leaks along with B. The fix makes the subshell exec B.
+var CompoundBackground = register(&Rule{
+	ID:       "SG1002",
+	Name:     "compound-background",
+	Severity: Error,
+	Summary:  "`A && B &`, `(A; B) &`, `{ A; B; } &`: the background subshell waits for B and holds the caller's output",
+	Doc: `bash parses A && B & as (A && B) &: it forks a subshell for the whole list,
+and that subshell waits for B in its foreground. The subshell keeps the
+caller's stdout and stderr open until B exits, even when B's own output is
+redirected, and it outlives the shell as an orphan waiting in wait4.
+The same holds for (A; B) & and { A; B; } &.
+
+Fix (default style): exec the last command, A && exec B &. The subshell
+becomes B: nothing waits, $! is B's pid, A still runs asynchronously and
+the parent's directory, variables and $? are unchanged. Then redirect B's
+output. Brace style: A && { B & } (A then runs in the foreground).`,
+	Wrong: `cd /tmp && python3 -m http.server 8000 &>/dev/null &`,
+	Right: `cd /tmp && exec python3 -m http.server 8000 &>/dev/null & pid=$!; sleep 1; kill $pid`,
+	check: func(p *pass) {
+		for _, j := range p.jobs {
+			if !j.reportable() || !j.fds.holds() || j.fds.blocks() || j.kind != jobCompound {
+				continue
+			}
+			f := p.report(j.start, j.end,
+				p.quoted(j)+" runs in a subshell that waits for its last command and keeps the caller's "+held(&j.fds)+" open: the caller never gets EOF; exec the last command (`A && exec B &`) and redirect its output")
+			f.Fixes = p.compoundFixes(j)
+			f.Suggestion = "exec the last command and redirect its output, e.g. `cd dir && exec server >/tmp/server.log 2>&1 &`"
+		}
+	},
+})

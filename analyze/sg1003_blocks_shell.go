@@ -1,0 +1,28 @@
+package analyze
+
+// BackgroundBlocksShell reports a background job that holds a pipe the
+// shell itself reads to EOF: `x=$(server &)`, `diff <(server &) f`,
+// `(server &) | grep x`.
+var BackgroundBlocksShell = register(&Rule{
+	ID:       "SG1003",
+	Name:     "background-blocks-shell",
+	Severity: Error,
+	Summary:  "A background job inside $(...), <(...) or a pipeline keeps the pipe open: the shell itself blocks",
+	Doc: `A command substitution returns when its stdout reaches EOF, not when its
+shell exits. A background job started inside it inherits that stdout, so
+$(server &) blocks until the server exits. The same happens to the reader
+of <(...) and to the next element of a pipeline. Redirect the job's output
+inside the substitution, or start it outside.`,
+	Wrong: `pid=$(python3 -m http.server 8000 & echo $!)`,
+	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; kill $pid`,
+	check: func(p *pass) {
+		for _, j := range p.jobs {
+			if !j.reportable() || !j.fds.blocks() {
+				continue
+			}
+			f := p.report(j.start, j.end,
+				p.quoted(j)+" holds the pipe of a command substitution or pipeline open: the shell blocks reading it until the job exits; redirect the job's output or start it outside")
+			f.Suggestion = "redirect the job's output (`>/tmp/job.log 2>&1`) inside the substitution"
+		}
+	},
+})

@@ -1,0 +1,27 @@
+package analyze
+
+// UnmanagedBackground reports a background job with its output redirected
+// that nobody waits for or stops: nothing hangs, but it outlives the shell
+// with no handle left to stop it.
+var UnmanagedBackground = register(&Rule{
+	ID:       "SG2001",
+	Name:     "unmanaged-background",
+	Severity: Warning,
+	Summary:  "A background job is never waited for or stopped: it outlives the shell unmanaged",
+	Doc: `With its output redirected, a background job no longer hangs the caller,
+but when the shell exits it keeps running, re-parented to init, and the
+caller has no pid and no log path to manage it. Wait for it, kill it when
+done, or start it as a managed job (shexec --background, or the agent's own
+run_in_background), which records its pid, logs and exit status.`,
+	Wrong: `npm run dev >/tmp/dev.log 2>&1 &`,
+	Right: `npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; curl -s localhost:3000 >/dev/null; kill $pid`,
+	check: func(p *pass) {
+		for _, j := range p.jobs {
+			if !j.reportable() || j.fds.holds() || j.escapes() {
+				continue
+			}
+			p.report(j.start, j.end,
+				p.quoted(j)+" is never waited for or stopped: it keeps running after the shell exits, unmanaged; "+manageAdvice)
+		}
+	},
+})

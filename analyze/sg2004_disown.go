@@ -1,0 +1,21 @@
+package analyze
+
+// Disown reports disown of a running job.
+var Disown = register(&Rule{
+	ID:       "SG2004",
+	Name:     "disown",
+	Severity: Warning,
+	Summary:  "disown removes a job from the job table: wait cannot reach it and it outlives the shell",
+	Doc: `disown removes the job from the shell's table: wait no longer waits for it,
+and it keeps running after the shell exits with nobody tracking it.`,
+	Wrong: `./watcher >/tmp/watch.log 2>&1 & disown`,
+	Right: `./watcher >/tmp/watch.log 2>&1 & pid=$!; sleep 1; kill $pid`,
+	check: func(p *pass) {
+		for _, m := range p.marks {
+			if m.rule == "SG2004" {
+				p.report(m.start, m.end,
+					"`"+short(p.text(m.start, m.end))+"` removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
+			}
+		}
+	},
+})

@@ -1,0 +1,29 @@
+package analyze
+
+// JobControl reports job control in a non-interactive shell: fg and bg fail
+// ("no job control"), and set -m moves every later job into its own process
+// group, out of reach of a group kill.
+var JobControl = register(&Rule{
+	ID:       "SG2007",
+	Name:     "job-control",
+	Severity: Warning,
+	Summary:  "fg, bg and set -m do not work as intended in a non-interactive shell",
+	Doc: `bash -c runs without job control: fg and bg fail with "no job control", so
+a job that fg was meant to wait for is left running. set -m turns job
+control on, which puts every later background job in its own process group,
+where a timeout that kills the command's group does not reach it.`,
+	Wrong: `sleep 30 >/dev/null 2>&1 & fg`,
+	Right: `sleep 30 >/dev/null 2>&1 & wait`,
+	check: func(p *pass) {
+		for _, m := range p.marks {
+			if m.rule != "SG2007" {
+				continue
+			}
+			msg := "`" + m.what + "` needs job control, which a non-interactive shell does not have: it fails and the job is left as it was; use wait"
+			if m.what == "set -m" {
+				msg = "`set -m` turns on job control: every later background job gets its own process group, out of reach of a group kill; remove it and manage jobs with wait and kill"
+			}
+			p.report(m.start, m.end, msg)
+		}
+	},
+})

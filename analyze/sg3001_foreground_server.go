@@ -1,0 +1,183 @@
+package analyze
+
+import "strings"
+
+// ForegroundServer advises on a known server or watcher run in the
+// foreground: the command never finishes, so the caller's tool call only
+// ends at its timeout.
+var ForegroundServer = register(&Rule{
+	ID:       "SG3001",
+	Name:     "foreground-server",
+	Severity: Info,
+	Summary:  "A server or watcher in the foreground never returns: run it as a managed background job",
+	Doc: `Dev servers, file watchers and followers (npm run dev, vite, python -m
+http.server, tail -f, kubectl logs -f, docker compose up...) run until they
+are stopped. In the foreground they hold the tool call until its timeout.
+Start them as managed background jobs and poll their logs.`,
+	Wrong: `npm run dev`,
+	Right: `npm run build`,
+	check: func(p *pass) {
+		for _, c := range p.calls {
+			if c.async {
+				continue
+			}
+			if what := serverKind(c.res); what != "" {
+				p.report(c.start, c.end,
+					"`"+short(p.text(c.start, c.end))+"` "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
+			}
+		}
+	},
+})
+
+// serverKind says what kind of never-ending program the command is, or "".
+func serverKind(r resolved) string {
+	args := make([]string, 0, len(r.args))
+	for _, a := range r.args {
+		args = append(args, a.Lit())
+	}
+	has := func(flags ...string) bool {
+		for _, a := range args {
+			for _, f := range flags {
+				if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	first := func() string {
+		for _, a := range args {
+			if !strings.HasPrefix(a, "-") {
+				return a
+			}
+		}
+		return ""
+	}
+	script := func() string { // npm run X, yarn X, pnpm X, bun run X
+		for i, a := range args {
+			if a == "run" || a == "run-script" {
+				if i+1 < len(args) {
+					return args[i+1]
+				}
+				return ""
+			}
+		}
+		return first()
+	}
+	devScript := func(s string) bool {
+		switch s {
+		case "dev", "start", "serve", "server", "watch", "preview", "develop", "storybook", "start:dev", "dev:server":
+			return true
+		}
+		return false
+	}
+	switch r.name {
+	case "npm", "yarn", "pnpm", "bun":
+		if devScript(script()) {
+			return "(a dev server)"
+		}
+	case "npx", "pnpx", "bunx":
+		switch first() {
+		case "vite", "next", "nodemon", "http-server", "serve", "live-server", "webpack-dev-server", "tsc", "wrangler", "astro":
+			if first() == "tsc" && !has("-w", "--watch") {
+				return ""
+			}
+			if (first() == "next" || first() == "astro") && !strings.Contains(strings.Join(args, " "), " dev") && !strings.Contains(strings.Join(args, " "), " start") {
+				return ""
+			}
+			if first() == "vite" && (has("build") || has("--version")) {
+				return ""
+			}
+			return "(a dev server or watcher)"
+		}
+	case "vite":
+		if first() == "" || first() == "dev" || first() == "serve" || first() == "preview" {
+			return "(a dev server)"
+		}
+	case "next", "astro", "nuxt", "remix":
+		if first() == "dev" || first() == "start" {
+			return "(a dev server)"
+		}
+	case "nodemon", "http-server", "live-server", "webpack-dev-server", "json-server", "redis-server", "mongod", "postgres", "uvicorn", "gunicorn", "hypercorn", "daphne", "caddy":
+		if has("--version", "-v", "-h", "--help") {
+			return ""
+		}
+		return "(a server)"
+	case "python", "python3", "python2":
+		for i, a := range args {
+			if a == "-m" && i+1 < len(args) {
+				switch args[i+1] {
+				case "http.server", "SimpleHTTPServer", "uvicorn", "flask", "gunicorn", "streamlit", "jupyter", "notebook", "django":
+					return "(a server)"
+				}
+			}
+			if strings.HasSuffix(a, "manage.py") && i+1 < len(args) && args[i+1] == "runserver" {
+				return "(a server)"
+			}
+		}
+	case "flask":
+		if first() == "run" {
+			return "(a server)"
+		}
+	case "rails":
+		if first() == "s" || first() == "server" {
+			return "(a server)"
+		}
+	case "php":
+		if has("-S") {
+			return "(a server)"
+		}
+	case "hugo", "jekyll", "mkdocs", "ng", "ember":
+		if f := first(); f == "server" || f == "serve" {
+			return "(a server)"
+		}
+	case "tail":
+		if has("-f", "-F", "--follow") {
+			return "(a follower)"
+		}
+	case "journalctl":
+		if has("-f", "--follow") {
+			return "(a follower)"
+		}
+	case "kubectl":
+		if first() == "port-forward" || (first() == "logs" && has("-f", "--follow")) {
+			return "(a follower)"
+		}
+	case "docker", "podman":
+		s := strings.Join(args, " ")
+		if (first() == "compose" && strings.Contains(s, " up") || first() == "logs" && has("-f", "--follow")) && !has("-d", "--detach") {
+			return "(runs until stopped)"
+		}
+	case "docker-compose":
+		if first() == "up" && !has("-d", "--detach") {
+			return "(runs until stopped)"
+		}
+	case "watch", "entr", "watchexec", "inotifywait":
+		if r.name == "inotifywait" && !has("-m", "--monitor") {
+			return ""
+		}
+		return "(a watcher)"
+	case "tsc", "webpack", "jest", "vitest":
+		if has("-w", "--watch", "--watchAll") {
+			return "(a watcher)"
+		}
+		if r.name == "webpack" && first() == "serve" {
+			return "(a dev server)"
+		}
+	case "cargo":
+		if first() == "watch" {
+			return "(a watcher)"
+		}
+	case "ping":
+		if !has("-c", "-w") {
+			return "(runs until stopped)"
+		}
+	case "yes":
+		return "(runs until stopped)"
+	case "sleep":
+		if first() == "infinity" || first() == "inf" {
+			return "(runs until stopped)"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,866 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// jobKind says how bash runs a job, which decides what `kill $!` reaches
+// and which fixes apply.
+type jobKind uint8
+
+const (
+	// jobSimple is one program: bash forks and the child execs it, so the
+	// job's pid is the program's (also `(cmd) &`, which bash execs in place).
+	jobSimple jobKind = iota
+	// jobCompound is an and-or list, a subshell, a group, a loop…: bash
+	// forks a subshell that runs the parts and waits for each in turn.
+	jobCompound
+	// jobPipeline is a pipeline: one process per element.
+	jobPipeline
+	// jobCoproc is a coprocess: its stdin and stdout are pipes to the shell.
+	jobCoproc
+	// jobForked is started by a foreground command that forks and returns
+	// (setsid -f): the shell has no handle on it at all.
+	jobForked
+)
+
+// job is something that runs asynchronously to the shell that started it.
+type job struct {
+	stmt  *syntax.Stmt
+	src   *source
+	start int // outer offsets of the statement, including the & that starts it
+	end   int
+	kind  jobKind
+	fds   fdTable // what the job's own process holds open
+	// tail is the last simple command of a compound job when it is in tail
+	// position (nothing in the job runs after it), for the tail-exec fix.
+	tail *syntax.Stmt
+	// inNested: the job is inside a `bash -c` or eval string.
+	inNested bool
+	// topLevel: the statement is a direct statement of the outer script.
+	topLevel bool
+
+	nohup, setsid, coproc bool
+	disowned              bool // removed from the job table: wait no longer waits for it
+	orphaned              bool // started in a subshell that exited without waiting for it
+	waited, killed        bool
+	quick                 bool // a builtin that finishes at once
+}
+
+// resolved reports whether the shell waits for or kills the job before it exits.
+func (j *job) resolved() bool { return j.waited || j.killed }
+
+// escapes reports whether a mechanism rule (nohup, setsid, disown, double
+// fork, coproc) already describes how the job outlives the shell.
+func (j *job) escapes() bool {
+	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
+}
+
+// call is a simple command the shell runs (in the foreground or as part of
+// a job), seen through its wrappers.
+type call struct {
+	start, end int // outer offsets of the whole command
+	res        resolved
+	async      bool // part of a background job
+}
+
+// mark is a position of interest: a disown, a job-control command.
+type mark struct {
+	rule       string
+	start, end int
+	what       string
+}
+
+// shellKind says what happens to a shell's unwaited jobs when it ends.
+type shellKind uint8
+
+const (
+	shTop      shellKind = iota // the script itself: unwaited jobs outlive it
+	shNested                    // bash -c '…' inside the script: the same
+	shSubshell                  // ( ), $( ), a pipeline element, a job body: unwaited jobs are orphaned
+)
+
+// shell is one shell process as the walk goes through it in execution order.
+type shell struct {
+	kind    shellKind
+	async   bool // the whole shell runs as (part of) a background job
+	jobs    []*job
+	last    *job              // $!
+	pidVars map[string][]*job // variables that hold a $!
+	traps   []trapBody        // EXIT traps, run when the shell ends
+}
+
+type trapBody struct {
+	stmts []*syntax.Stmt
+	src   *source
+	last  *job // $! when the trap was set
+}
+
+// walker walks statements in execution order, tracking descriptors and jobs.
+type walker struct {
+	p     *pass
+	src   *source
+	sh    *shell
+	depth int // nesting of -c strings, bounded
+	// job is the background job whose body is being walked, if any.
+	job *job
+}
+
+const maxNested = 8
+
+func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
+	for _, s := range list {
+		env = w.stmt(s, env)
+	}
+	return env
+}
+
+// stmt walks one statement and returns the descriptors the shell has after
+// it (only `exec` redirections change them).
+func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+	if s.Background || s.Coprocess || s.Disown {
+		w.startJob(s, env)
+		return env
+	}
+	if cc, ok := s.Cmd.(*syntax.CoprocClause); ok {
+		w.startCoproc(s, cc, env)
+		return env
+	}
+	inner := env.apply(s.Redirs)
+	w.words(redirWords(s.Redirs), env)
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
+		r := w.call(s, ce, env, inner)
+		if r.exec && len(r.all) == 0 {
+			return inner // exec >log 2>&1: the shell's own descriptors change
+		}
+		return env
+	}
+	w.command(s.Cmd, inner)
+	return env
+}
+
+// command walks a compound command run in the foreground of the current shell.
+func (w *walker) command(c syntax.Command, env fdTable) {
+	switch c := c.(type) {
+	case *syntax.Block:
+		w.stmts(c.Stmts, env)
+	case *syntax.Subshell:
+		w.subshell(c.Stmts, env)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			w.stmt(c.X, env)
+			w.stmt(c.Y, env)
+			return
+		}
+		w.pipeline(c, env, tBlock)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			w.stmts(ic.Cond, env)
+			w.stmts(ic.Then, env)
+		}
+	case *syntax.WhileClause:
+		w.stmts(c.Cond, env)
+		w.stmts(c.Do, env)
+	case *syntax.ForClause:
+		w.loopHeader(c.Loop, env)
+		w.stmts(c.Do, env)
+	case *syntax.CaseClause:
+		w.words([]*syntax.Word{c.Word}, env)
+		for _, it := range c.Items {
+			w.stmts(it.Stmts, env)
+		}
+	case *syntax.FuncDecl:
+		// The body runs when the function is called; walking it where it is
+		// declared reports what it starts once, at the place to fix it.
+		w.stmt(c.Body, env)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			w.stmt(c.Stmt, env)
+		}
+	case *syntax.DeclClause:
+		for _, a := range c.Args {
+			w.assign(a, env)
+		}
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		w.nodeSubsts(c, env)
+	}
+}
+
+func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
+	switch l := l.(type) {
+	case *syntax.WordIter:
+		w.words(l.Items, env)
+	case *syntax.CStyleLoop:
+		w.nodeSubsts(l, env)
+	}
+}
+
+// subshell walks statements in a child shell: jobs it does not wait for are
+// orphaned when it exits.
+func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
+	saved := w.sh
+	w.sh = &shell{kind: shSubshell, async: saved.async}
+	w.stmts(list, env)
+	w.endShell()
+	w.sh = saved
+}
+
+// pipeline walks each element in its own subshell. Every element but the
+// last writes into a pipe; outPipe says what that pipe is to the walker
+// (tBlock when the shell waits for the reader, tPipe inside a job).
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) {
+	left := env
+	left[1] = outPipe
+	if c.Op == syntax.PipeAll {
+		left[2] = outPipe
+	}
+	w.pipeElem(c.X, left, outPipe)
+	w.pipeElem(c.Y, env, outPipe)
+}
+
+func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
+		w.pipeline(b, env, outPipe)
+		return
+	}
+	saved := w.sh
+	w.sh = &shell{kind: shSubshell, async: saved.async}
+	w.stmt(s, env)
+	w.endShell()
+	w.sh = saved
+}
+
+// startJob records a background statement and walks its body.
+func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
+	j := &job{stmt: s, src: w.src, fds: env.apply(s.Redirs)}
+	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	j.inNested = w.src.offs != nil
+	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
+	w.words(redirWords(s.Redirs), env)
+
+	saved, savedJob := w.sh, w.job
+	w.sh = &shell{kind: shSubshell, async: true}
+	w.job = j
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		j.kind = jobSimple
+		r := w.call(s, c, j.fds, j.fds)
+		j.nohup, j.setsid = r.nohup, r.setsid
+		j.quick = len(r.all) > 0 && quick[r.name] && !r.wrapped && !hasSubst(c.Args)
+		if len(r.all) == 0 && len(c.Args) == 0 {
+			j.quick = true // only assignments
+		}
+	case *syntax.Subshell:
+		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
+			// bash execs a lone simple command of a subshell in place.
+			in := c.Stmts[0]
+			j.kind = jobSimple
+			j.fds = j.fds.apply(in.Redirs)
+			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
+			j.nohup, j.setsid = r.nohup, r.setsid
+			break
+		}
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		w.stmts(c.Stmts, j.fds)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			j.kind = jobPipeline
+			w.pipeline(c, j.fds, tPipe)
+		} else {
+			j.kind = jobCompound
+			j.tail = tailOfBinary(c)
+			w.command(c, j.fds)
+		}
+	case *syntax.Block:
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		w.stmts(c.Stmts, j.fds)
+	default:
+		j.kind = jobCompound
+		w.command(s.Cmd, j.fds)
+	}
+	w.endShell()
+	w.sh, w.job = saved, savedJob
+
+	if j.kind == jobCompound && j.tail != nil {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && resolve(ce.Args).exec {
+			// `A && exec B &`: the subshell becomes B once A is done, so
+			// the job holds what B holds and $! reaches B.
+			j.kind = jobSimple
+			j.fds = j.fds.apply(j.tail.Redirs)
+		}
+	}
+	if s.Coprocess {
+		j.kind, j.coproc = jobCoproc, true
+	}
+	if s.Disown {
+		j.disowned = true
+	}
+	w.addJob(j)
+	return j
+}
+
+func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
+	fds := env.apply(s.Redirs)
+	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
+	j := &job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true}
+	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	j.inNested = w.src.offs != nil
+	j.fds = j.fds.apply(cc.Stmt.Redirs)
+	saved, savedJob := w.sh, w.job
+	w.sh = &shell{kind: shSubshell, async: true}
+	w.job = j
+	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
+	w.endShell()
+	w.sh, w.job = saved, savedJob
+	w.addJob(j)
+	name := "COPROC"
+	if cc.Name != nil {
+		name = cc.Name.Lit()
+	}
+	w.pidVar(name+"_PID", j)
+}
+
+func (w *walker) addJob(j *job) {
+	w.p.jobs = append(w.p.jobs, j)
+	w.sh.jobs = append(w.sh.jobs, j)
+	w.sh.last = j
+}
+
+func (w *walker) pidVar(name string, j *job) {
+	if w.sh.pidVars == nil {
+		w.sh.pidVars = map[string][]*job{}
+	}
+	w.sh.pidVars[name] = append(w.sh.pidVars[name], j)
+}
+
+// endShell runs the shell's EXIT traps and orphans what a subshell leaves.
+func (w *walker) endShell() {
+	sh := w.sh
+	for _, t := range sh.traps {
+		savedSrc := w.src
+		w.src = t.src
+		savedLast := sh.last
+		sh.last = t.last
+		w.stmts(t.stmts, fdTable{})
+		sh.last = savedLast
+		w.src = savedSrc
+	}
+	if sh.kind == shSubshell {
+		for _, j := range sh.jobs {
+			if !j.resolved() {
+				j.orphaned = true
+			}
+		}
+	}
+}
+
+// isExecdInPlace reports whether bash runs the statement, alone in a
+// subshell, by exec'ing it (checked against bash 5.2: `(cmd >f) &` does
+// not hold the caller, `{ cmd >f; } &` does).
+func isExecdInPlace(s *syntax.Stmt) bool {
+	if s.Background || s.Coprocess {
+		return false
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0
+}
+
+// tailOf returns the last statement of a list when it is a simple
+// foreground command, or follows the last statement into a nested
+// and-or list.
+func tailOf(list []*syntax.Stmt) *syntax.Stmt {
+	if len(list) == 0 {
+		return nil
+	}
+	return tailStmt(list[len(list)-1])
+}
+
+func tailStmt(s *syntax.Stmt) *syntax.Stmt {
+	if s.Background || s.Coprocess || s.Negated {
+		return nil
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return nil
+		}
+		return s
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			if len(s.Redirs) > 0 {
+				return nil
+			}
+			return tailOfBinary(c)
+		}
+	}
+	return nil
+}
+
+// tailOfBinary: in `A && B`, B runs last when it runs at all. In `A || B`
+// too. The whole list's tail is the tail of its right side.
+func tailOfBinary(c *syntax.BinaryCmd) *syntax.Stmt {
+	if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+		return nil
+	}
+	return tailStmt(c.Y)
+}
+
+// call walks a simple command. env is the shell's table before the
+// command's redirections (substitutions in the words see it), inner after.
+func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+	for _, a := range ce.Assigns {
+		w.assign(a, env)
+	}
+	w.words(ce.Args, env)
+	r := resolve(ce.Args)
+	c := call{
+		start: w.src.outer(int(s.Pos().Offset())),
+		end:   w.src.outer(int(s.End().Offset())),
+		res:   r,
+		async: w.sh.async,
+	}
+	if len(r.all) == 0 {
+		return r
+	}
+	w.p.calls = append(w.p.calls, c)
+
+	if r.fork {
+		// setsid -f forks and returns at once: the forked process is a job
+		// the shell has no handle on.
+		j := &job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup}
+		j.start, j.end = c.start, c.end
+		j.inNested = w.src.offs != nil
+		j.quick = quick[r.name]
+		w.p.jobs = append(w.p.jobs, j)
+		if w.sh.kind == shSubshell {
+			w.sh.jobs = append(w.sh.jobs, j)
+		}
+	}
+	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
+		w.p.marks = append(w.p.marks, mark{rule: "SG3002", start: c.start, end: c.end})
+	}
+
+	switch r.name {
+	case "wait":
+		w.wait(r.args)
+	case "kill":
+		w.kill(r.args)
+	case "disown":
+		w.disown(r.args, c)
+	case "fg", "bg":
+		w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: r.name})
+	case "set":
+		for _, a := range r.args {
+			v := a.Lit()
+			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
+				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
+					w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m"})
+					break
+				}
+			}
+		}
+	case "trap":
+		w.trap(r.args)
+	case "eval":
+		w.nestedEval(r.args, inner)
+	default:
+		if lang, ok := shellLang(r.name); ok {
+			w.nestedShell(r, lang, inner, s)
+		}
+	}
+	return r
+}
+
+// assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
+// walks substitutions in the value.
+func (w *walker) assign(a *syntax.Assign, env fdTable) {
+	if a.Value != nil {
+		w.words([]*syntax.Word{a.Value}, env)
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				w.words([]*syntax.Word{e.Value}, env)
+			}
+		}
+	}
+	if a.Name == nil || w.sh.last == nil {
+		return
+	}
+	if refersToLastPid(a) {
+		w.pidVar(a.Name.Value, w.sh.last)
+	}
+}
+
+func refersToLastPid(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// jobsNamed resolves the arguments of wait, kill and disown to jobs of the
+// current shell. all is true when an argument could be any job.
+func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any bool) {
+	for _, a := range args {
+		lit := a.Lit()
+		if lit != "" && strings.HasPrefix(lit, "-") {
+			continue // options and signals
+		}
+		any = true
+		switch {
+		case lit == "%%" || lit == "%+" || lit == "%":
+			if w.sh.last != nil {
+				named = append(named, w.sh.last)
+			}
+			continue
+		case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
+			n := 0
+			for _, c := range lit[1:] {
+				n = n*10 + int(c-'0')
+			}
+			if n >= 1 && n <= len(w.sh.jobs) {
+				named = append(named, w.sh.jobs[n-1])
+			}
+			continue
+		case lit != "":
+			continue // a literal pid or name: not one of ours as far as we know
+		}
+		matched := false
+		syntax.Walk(a, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.ParamExp:
+				if n.Param == nil {
+					return true
+				}
+				if n.Param.Value == "!" {
+					if w.sh.last != nil {
+						named = append(named, w.sh.last)
+					}
+					matched = true
+				} else if js, ok := w.sh.pidVars[n.Param.Value]; ok {
+					named = append(named, js...)
+					matched = true
+				}
+			}
+			return true
+		})
+		if !matched {
+			all = true // $(jobs -p), a pid we did not see saved…
+		}
+	}
+	return named, all, any
+}
+
+func (w *walker) wait(args []*syntax.Word) {
+	named, all, any := w.jobsNamed(args)
+	nflag := false
+	for _, a := range args {
+		if a.Lit() == "-n" {
+			nflag = true
+		}
+	}
+	pending := w.pending()
+	switch {
+	case nflag && !any:
+		if len(pending) == 1 {
+			pending[0].waited = true
+		}
+	case !any || all:
+		for _, j := range pending {
+			j.waited = true
+		}
+	default:
+		for _, j := range named {
+			if !j.disowned && j.kind != jobForked {
+				j.waited = true
+			}
+		}
+	}
+}
+
+// pending returns the jobs of the current shell that wait can still reach.
+func (w *walker) pending() []*job {
+	var js []*job
+	for _, j := range w.sh.jobs {
+		if !j.resolved() && !j.disowned && j.kind != jobForked {
+			js = append(js, j)
+		}
+	}
+	return js
+}
+
+func (w *walker) kill(args []*syntax.Word) {
+	for _, a := range args {
+		switch a.Lit() {
+		case "0", "-0", "-$$":
+			w.killAll()
+			return
+		}
+		if len(a.Parts) == 2 {
+			if l, ok := a.Parts[0].(*syntax.Lit); ok && l.Value == "-" {
+				if pe, ok := a.Parts[1].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "$" {
+					w.killAll() // kill -- -$$: the shell's whole group
+					return
+				}
+			}
+		}
+	}
+	named, all, _ := w.jobsNamed(args)
+	if all {
+		w.killAll()
+		return
+	}
+	for _, j := range named {
+		// Killing a compound job's subshell leaves its foreground child
+		// running, still holding whatever it holds.
+		if j.kind == jobSimple || j.kind == jobCoproc {
+			j.killed = true
+		}
+	}
+}
+
+// killAll: the shell signals its process group or all its jobs. Processes
+// that left the group (setsid) are not reached.
+func (w *walker) killAll() {
+	for _, j := range w.sh.jobs {
+		if !j.setsid {
+			j.killed = true
+		}
+	}
+}
+
+func (w *walker) disown(args []*syntax.Word, c call) {
+	var js []*job
+	hOnly := false
+	named, all, any := w.jobsNamed(args)
+	for _, a := range args {
+		switch a.Lit() {
+		case "-a":
+			all = true
+		case "-h":
+			hOnly = true
+		}
+	}
+	if hOnly {
+		return // -h keeps the job in the table, only spares it SIGHUP
+	}
+	switch {
+	case all:
+		js = w.pending()
+	case any:
+		js = named
+	default:
+		if w.sh.last != nil && !w.sh.last.resolved() {
+			js = []*job{w.sh.last}
+		}
+	}
+	n := 0
+	for _, j := range js {
+		if !j.resolved() && !j.disowned {
+			j.disowned = true
+			n++
+		}
+	}
+	if n > 0 {
+		w.p.marks = append(w.p.marks, mark{rule: "SG2004", start: c.start, end: c.end})
+	}
+}
+
+// trap remembers EXIT traps: their kill and wait commands run when the
+// shell ends.
+func (w *walker) trap(args []*syntax.Word) {
+	if len(args) < 2 {
+		return
+	}
+	exit := false
+	for _, a := range args[1:] {
+		switch strings.ToUpper(a.Lit()) {
+		case "EXIT", "0", "SIGEXIT":
+			exit = true
+		}
+	}
+	if !exit {
+		return
+	}
+	code, offs, ok := literalWithParams(args[0])
+	if !ok {
+		return
+	}
+	f, err := w.p.parseNested(code, syntax.LangBash)
+	if err != nil {
+		return
+	}
+	w.sh.traps = append(w.sh.traps, trapBody{stmts: f.Stmts, src: &source{offs: w.mapOffs(offs), text: []byte(code)}, last: w.sh.last})
+}
+
+// mapOffs composes a nested string's offsets with the current source's map.
+func (w *walker) mapOffs(offs []int) []int {
+	if w.src.offs == nil {
+		return offs
+	}
+	out := make([]int, len(offs))
+	for i, o := range offs {
+		out[i] = w.src.outer(o)
+	}
+	return out
+}
+
+// nestedShell walks the string of `bash -c '…'` as the program of a child
+// shell whose descriptors are the command's.
+func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
+	var script *syntax.Word
+	for i := 0; i < len(r.args); i++ {
+		v := r.args[i].Lit()
+		if v == "--" {
+			break
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			break // a script file: not ours to see
+		}
+		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			if i+1 < len(r.args) {
+				script = r.args[i+1]
+			}
+			break
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			i++
+		}
+	}
+	if script == nil || w.depth >= maxNested {
+		return
+	}
+	w.nested(script, lang, env, shNested)
+}
+
+// nestedEval walks eval's words as code run by the current shell.
+func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
+	if len(args) != 1 || w.depth >= maxNested {
+		return
+	}
+	w.nested(args[0], syntax.LangBash, env, 0xff)
+}
+
+func (w *walker) nested(word *syntax.Word, lang syntax.LangVariant, env fdTable, kind shellKind) {
+	code, offs, ok := literal(word)
+	if !ok {
+		return
+	}
+	f, err := w.p.parseNested(code, lang)
+	if err != nil {
+		return
+	}
+	src := &source{offs: w.mapOffs(offs), text: []byte(code)}
+	if w.src.offs == nil && len(word.Parts) == 1 {
+		switch word.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			src.quote = '\''
+		case *syntax.DblQuoted:
+			src.quote = '"'
+		}
+	}
+	savedSrc, savedSh := w.src, w.sh
+	w.src = src
+	w.depth++
+	if kind != 0xff {
+		w.sh = &shell{kind: kind, async: savedSh.async}
+	}
+	w.stmts(f.Stmts, env)
+	if kind != 0xff {
+		w.endShell()
+	}
+	w.depth--
+	w.src, w.sh = savedSrc, savedSh
+}
+
+// words walks the command and process substitutions inside words.
+func (w *walker) words(ws []*syntax.Word, env fdTable) {
+	for _, word := range ws {
+		if word != nil {
+			w.nodeSubsts(word, env)
+		}
+	}
+}
+
+func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			// The shell reads the substitution's stdout to EOF.
+			sub := env
+			sub[1] = tBlock
+			w.subshell(n.Stmts, sub)
+			return false
+		case *syntax.ProcSubst:
+			sub := env
+			if n.Op == syntax.CmdIn {
+				sub[1] = tBlock // the reader reads it to EOF
+			} else {
+				sub[0] = tPipe
+			}
+			w.subshell(n.Stmts, sub)
+			return false
+		}
+		return true
+	})
+}
+
+func redirWords(rs []*syntax.Redirect) []*syntax.Word {
+	if len(rs) == 0 {
+		return nil
+	}
+	ws := make([]*syntax.Word, 0, len(rs))
+	for _, r := range rs {
+		if r.Word != nil {
+			ws = append(ws, r.Word)
+		}
+		if r.Hdoc != nil {
+			ws = append(ws, r.Hdoc)
+		}
+	}
+	return ws
+}
+
+// literalWithParams is literal for trap strings: a double-quoted "kill $pid"
+// keeps its expansions as text, to be parsed as code (the variable is the
+// same either way).
+func literalWithParams(w *syntax.Word) (string, []int, bool) {
+	if v, offs, ok := literal(w); ok {
+		return v, offs, true
+	}
+	if len(w.Parts) != 1 {
+		return "", nil, false
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) == 0 {
+		return "", nil, false
+	}
+	start := int(dq.Parts[0].Pos().Offset())
+	end := int(dq.Parts[len(dq.Parts)-1].End().Offset())
+	// Reconstruct the code from the parts' source text.
+	var b strings.Builder
+	offs := make([]int, 0, end-start+1)
+	printer := syntax.NewPrinter()
+	for _, p := range dq.Parts {
+		var sb strings.Builder
+		if err := printer.Print(&sb, p); err != nil {
+			return "", nil, false
+		}
+		base := int(p.Pos().Offset())
+		for i := 0; i < sb.Len(); i++ {
+			offs = append(offs, base+i)
+		}
+		b.WriteString(sb.String())
+	}
+	offs = append(offs, end)
+	return b.String(), offs, true
+}
