@@ -1,0 +1,369 @@
+package exec
+
+import (
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"time"
+)
+
+// Environment variables that locate and scope managed jobs.
+const (
+	// HomeEnv overrides where job records live.
+	HomeEnv = "SHEXEC_HOME"
+	// SessionEnv scopes listing and clearing to one caller (an agent
+	// conversation, a CI run) when --session is not given.
+	SessionEnv = "SHEXEC_SESSION"
+	// JobIDEnv is set to the job id in the environment of every job. It is
+	// how the processes of a job whose supervisor died are still found: a
+	// process that calls setsid leaves the group and, once its supervisor is
+	// gone, the tree, but it keeps its environment.
+	JobIDEnv = "SHEXEC_JOB_ID"
+)
+
+// File names inside a job directory.
+const (
+	metaFile   = "meta.json"
+	statusFile = "status.json"
+	stdoutLog  = "stdout.log"
+	stderrLog  = "stderr.log"
+	stdinFIFO  = "stdin"
+	ctlFIFO    = "ctl"
+	superLog   = "supervisor.log"
+)
+
+// JobState is where a job is in its life.
+type JobState string
+
+// Job states. JobExited, JobKilled and JobTimedOut come from the job's supervisor,
+// which saw the job end; JobLost means nobody did: the supervisor is gone
+// without a status (it was killed, or the machine rebooted).
+const (
+	JobRunning  JobState = "running"
+	JobExited   JobState = "exited"
+	JobKilled   JobState = "killed"
+	JobTimedOut JobState = "timeout"
+	JobLost     JobState = "lost"
+)
+
+// JobMeta is meta.json: what was started, where, and how to recognize its
+// processes later.
+type JobMeta struct {
+	ID      string   `json:"id"`
+	Command string   `json:"command"`
+	Shell   string   `json:"shell,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Cwd     string   `json:"cwd"`
+	Session string   `json:"session,omitempty"`
+	// PID, PGID and StartTime identify the job's main process (the shell,
+	// or the first adopted process).
+	PID       int    `json:"pid"`
+	PGID      int    `json:"pgid"`
+	StartTime uint64 `json:"start_time"`
+	BootID    string `json:"boot_id"`
+	// Adopted lists every process of an adopted job (see Store.Adopt);
+	// empty for jobs shexec started.
+	Adopted    []ProcRef `json:"adopted,omitempty"`
+	Supervisor ProcRef   `json:"supervisor"`
+	Started    time.Time `json:"started"`
+	TimeoutMS  int64     `json:"timeout_ms,omitempty"`
+	GraceMS    int64     `json:"grace_ms,omitempty"`
+	// Stdin is "pipe" when Store.Write can feed the job, "null" otherwise.
+	Stdin string `json:"stdin"`
+}
+
+// JobExit is status.json, written once by the supervisor when the job and all
+// its descendants are gone.
+type JobExit struct {
+	How JobState `json:"how"`
+	// ExitCode is the main process's exit status, 128+N for signal N, or
+	// nil when unknown (adopted processes are not our children, so the
+	// kernel never tells us how they ended).
+	ExitCode *int      `json:"exit_code"`
+	Signal   string    `json:"signal,omitempty"`
+	Ended    time.Time `json:"ended"`
+	Note     string    `json:"note,omitempty"`
+}
+
+// Job is a job record with its current state, as listed by `shexec jobs`.
+type Job struct {
+	JobMeta
+	Status   JobState   `json:"status"`
+	ExitCode *int       `json:"exit_code"`
+	Signal   string     `json:"signal,omitempty"`
+	Ended    *time.Time `json:"ended,omitempty"`
+	Note     string     `json:"note,omitempty"`
+	Dir      string     `json:"dir"`
+}
+
+// Finished reports whether the job will not change state any more on its
+// own (a lost job may still have live processes; see Store.Kill).
+func (j *Job) Finished() bool { return j.Status != JobRunning }
+
+// WaitCode is the exit code `shexec wait` returns for the job: the job's own
+// code; 124 for a timeout as with `shexec --timeout`; 125 when it is unknown
+// (lost, or an adopted job), so an unknown result never reads as success.
+func (j *Job) WaitCode() int {
+	switch {
+	case j.Status == JobTimedOut:
+		return 124
+	case j.ExitCode != nil:
+		return *j.ExitCode
+	}
+	return 125
+}
+
+// ErrNoJob is returned for a job id that has no record.
+var ErrNoJob = errors.New("no such job")
+
+// ErrJobBusy is returned when removing a job whose processes still run.
+var ErrJobBusy = errors.New("job still has live processes; kill it first")
+
+// Store is a directory of job records. The zero value is not usable; use
+// OpenStore.
+type Store struct {
+	// Dir holds one sub-directory per job.
+	Dir string
+}
+
+// DefaultHome is $SHEXEC_HOME, else ${XDG_STATE_HOME:-~/.local/state}/shexec.
+func DefaultHome() (string, error) {
+	if d := os.Getenv(HomeEnv); d != "" {
+		return d, nil
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "shexec"), nil
+	}
+	h, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot place job records: %w (set %s)", err, HomeEnv)
+	}
+	return filepath.Join(h, ".local", "state", "shexec"), nil
+}
+
+// OpenStore opens (creating it 0700 if needed) the job store in dir, or in
+// DefaultHome when dir is empty.
+func OpenStore(dir string) (*Store, error) {
+	if dir == "" {
+		d, err := DefaultHome()
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &Store{Dir: abs}, nil
+}
+
+var idRE = regexp.MustCompile(`^[a-z2-7]{8}$`)
+
+// b32 is lowercase RFC 4648 base32: short ids that are easy to type and
+// safe as file names.
+var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(base32.NoPadding)
+
+// newJobDir makes a fresh job directory with a random 8-character id (40
+// bits). mkdir fails when the name exists, so two concurrent starts can
+// never share a directory even if their random ids collide.
+func (s *Store) newJobDir() (id, dir string, err error) {
+	for range 16 {
+		var b [5]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", "", err
+		}
+		id = b32.EncodeToString(b[:])
+		dir = filepath.Join(s.Dir, id)
+		err = os.Mkdir(dir, 0o700)
+		if err == nil {
+			return id, dir, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			return "", "", err
+		}
+	}
+	return "", "", fmt.Errorf("no free job id in %s: %w", s.Dir, err)
+}
+
+func (s *Store) jobDir(id string) (string, error) {
+	if !idRE.MatchString(id) {
+		return "", fmt.Errorf("%w: %q (ids are 8 characters a-z2-7)", ErrNoJob, id)
+	}
+	return filepath.Join(s.Dir, id), nil
+}
+
+// writeFileAtomic writes data to path through a temporary file in the same
+// directory and a rename, so a reader sees the old file or the new one,
+// never a torn one. The file is created 0600 and synced before the rename so
+// that a crash does not leave an empty record behind.
+func writeFileAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Chmod(0o600)
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+func writeJSONAtomic(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, append(b, '\n'))
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// Load reads a job record and works out its current state.
+func (s *Store) Load(id string) (*Job, error) {
+	dir, err := s.jobDir(id)
+	if err != nil {
+		return nil, err
+	}
+	var m JobMeta
+	if err := readJSON(filepath.Join(dir, metaFile), &m); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%w: %s", ErrNoJob, id)
+		}
+		return nil, fmt.Errorf("job %s: %w", id, err)
+	}
+	j := &Job{JobMeta: m, Dir: dir}
+	if s.readExit(j) {
+		return j, nil
+	}
+	// No status yet. The job runs as long as its supervisor does; the
+	// status is read again after the liveness check because the supervisor
+	// writes it just before exiting.
+	if m.BootID == bootID() && refAlive(m.Supervisor) {
+		j.Status = JobRunning
+		return j, nil
+	}
+	if s.readExit(j) {
+		return j, nil
+	}
+	j.Status = JobLost
+	if m.BootID != bootID() {
+		j.Note = "the machine rebooted since the job started"
+	} else {
+		j.Note = "the supervisor is gone and recorded no status"
+	}
+	return j, nil
+}
+
+func (s *Store) readExit(j *Job) bool {
+	var e JobExit
+	if err := readJSON(filepath.Join(j.Dir, statusFile), &e); err != nil {
+		return false
+	}
+	j.Status, j.ExitCode, j.Signal, j.Note = e.How, e.ExitCode, e.Signal, e.Note
+	ended := e.Ended
+	j.Ended = &ended
+	return true
+}
+
+// List returns the jobs of session (all jobs when session is empty), oldest
+// first. Directories without meta.json are jobs still being started (or whose
+// start failed) and are skipped.
+func (s *Store) List(session string) ([]*Job, error) {
+	ents, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []*Job
+	for _, e := range ents {
+		if !e.IsDir() || !idRE.MatchString(e.Name()) {
+			continue
+		}
+		j, err := s.Load(e.Name())
+		if errors.Is(err, ErrNoJob) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if session != "" && j.Session != session {
+			continue
+		}
+		jobs = append(jobs, j)
+	}
+	sort.SliceStable(jobs, func(a, b int) bool {
+		if !jobs[a].Started.Equal(jobs[b].Started) {
+			return jobs[a].Started.Before(jobs[b].Started)
+		}
+		return jobs[a].ID < jobs[b].ID
+	})
+	return jobs, nil
+}
+
+// Remove deletes the record of a job that is over. A running job, or a lost
+// one whose processes still run, is refused: without its record nothing
+// could find and kill those processes any more.
+func (s *Store) Remove(id string) error {
+	j, err := s.Load(id)
+	if err != nil {
+		return err
+	}
+	if j.Status == JobRunning || (j.Status == JobLost && len(s.jobProcs(j)) > 0) {
+		return fmt.Errorf("job %s: %w", id, ErrJobBusy)
+	}
+	return os.RemoveAll(j.Dir)
+}
+
+// Clear removes every finished job of session (all sessions when session is
+// empty) and returns their ids. JobRunning jobs and lost jobs with live
+// processes are kept.
+func (s *Store) Clear(session string) ([]string, error) {
+	jobs, err := s.List(session)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, j := range jobs {
+		if j.Status == JobRunning {
+			continue
+		}
+		if err := s.Remove(j.ID); err != nil {
+			if !errors.Is(err, ErrJobBusy) {
+				errs = append(errs, err)
+			}
+			continue
+		}
+		removed = append(removed, j.ID)
+	}
+	return removed, errors.Join(errs...)
+}
