@@ -202,15 +202,27 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 	if err != nil {
 		var pe syntax.ParseError
 		if errors.As(err, &pe) {
-			return nil, &ParseError{Line: int(pe.Pos.Line()), Col: int(pe.Pos.Col()), Msg: pe.Text}
+			return nil, parseError(src, pe.Pos, pe.Text)
 		}
 		var le syntax.LangError
 		if errors.As(err, &le) {
-			return nil, &ParseError{Line: int(le.Pos.Line()), Col: int(le.Pos.Col()), Msg: strings.TrimPrefix(le.Error(), le.Pos.String()+": ")}
+			return nil, parseError(src, le.Pos, strings.TrimPrefix(le.Error(), le.Pos.String()+": "))
 		}
 		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error()}
 	}
 	return f, nil
+}
+
+// parseError places a parser error by its byte offset: the parser's own
+// line and column saturate on very long lines.
+func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
+	off := int(pos.Offset())
+	if !pos.IsValid() || off > len(src) {
+		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg}
+	}
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return &ParseError{Line: line, Col: col, Msg: msg}
 }
 
 // pass holds what the walk found; rules read it and report.

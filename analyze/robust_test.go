@@ -1,0 +1,38 @@
+package analyze
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Hostile inputs end in a verdict or a *ParseError with a real position,
+// never a panic.
+func TestHostileInputs(t *testing.T) {
+	bin := make([]byte, 4096)
+	for i := range bin {
+		bin[i] = byte(i * 7919)
+	}
+	cases := map[string]string{
+		"empty":              "",
+		"nul":                "echo a\x00b; sleep 5 &",
+		"invalid utf-8":      "echo \xff\xfe &",
+		"long line":          "echo " + strings.Repeat("a", 1<<20) + "; sleep 5 &",
+		"deep parens":        strings.Repeat("( ", 20000) + "sleep 1 &" + strings.Repeat(" )", 20000),
+		"deep arith parens":  strings.Repeat("(", 20000),
+		"deep substitution":  strings.Repeat("$(", 5000) + "x" + strings.Repeat(")", 5000),
+		"unterminated hdoc":  "cat <<EOF\nabc &\n",
+		"binary":             string(bin),
+		"deep nested -c":     strings.Repeat(`bash -c "`, 1) + `sleep 1 &"`,
+		"unterminated quote": "echo 'abc &",
+	}
+	for name, src := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Analyze([]byte(src))
+			var pe *ParseError
+			if err != nil && (!errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1) {
+				t.Fatalf("error %v is not a positioned *ParseError", err)
+			}
+		})
+	}
+}
