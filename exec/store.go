@@ -161,6 +161,15 @@ func OpenStore(dir string) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
+	// Commands, environments and output are nobody else's business; a
+	// home that others can read is made private.
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return nil, err
+		}
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
