@@ -1,0 +1,304 @@
+// Command shexec is a drop-in replacement for `bash -c` that cannot hang its
+// caller and leaves no process behind. See `shexec --help`.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/shguard/shguard/exec"
+)
+
+// exitUsage is shexec's own failure status. 124 (timeout), 126 and 127
+// (shell not executable / not found) follow timeout(1); 125 is free in
+// both bash and timeout(1) for "the wrapper itself failed".
+const exitUsage = 125
+
+const usageHead = `shexec runs a shell command like 'bash -c', but cannot hang its caller and
+leaves no process behind.
+
+Usage:
+  shexec [flags] -c CMD [NAME [ARG...]]
+
+CMD, NAME and ARGs are exactly those of 'bash -c CMD NAME ARG...': NAME is $0,
+the ARGs are $1..., stdin, stdout, stderr and the exit status pass through
+unchanged. Flags go before CMD; everything after CMD is an operand, even if
+it starts with '-'.
+
+What it adds:
+  * The shell runs in its own process group, and shexec is a child subreaper:
+    processes that escape the group (setsid, double forks, nohup, disown) are
+    re-parented to shexec, so they can still be found and stopped.
+  * shexec returns as soon as the shell has exited and its output is
+    delivered, even if a background process still holds the output pipe
+    (with 'bash -c', a reader waiting for EOF would hang until that process
+    exits). Processes still there at that moment are "leftovers"; --leftovers
+    decides their fate, and a line on stderr names them.
+  * --timeout stops the whole tree: SIGTERM to the group and to every
+    escapee, --grace to exit, then SIGKILL, even for processes that ignore
+    SIGTERM. Signals go through pidfds: a recycled pid is never hit.
+  * SIGINT, SIGTERM and SIGHUP sent to shexec are forwarded to the shell's
+    group. If shexec is killed, the shell gets SIGKILL.
+
+Flags:
+`
+
+const usageTail = `
+Durations are Go durations (500ms, 30s, 1m30s) or bare seconds (5, 0.5).
+
+Exit status:
+  N        the shell's status; 128+N if the shell died of signal N
+  124      --timeout expired (a line on stderr says what was stopped)
+  125      shexec itself failed: bad usage, cannot set up the run
+  126      the shell cannot be executed
+  127      the shell was not found
+  With --json the status is the same, and also in the object.
+
+--json prints exactly one object on stdout:
+  {"status": "exited"|"timeout"|"killed"|"error", "exit_code": N,
+   "signal": "SIGTERM" (when the shell died of a signal),
+   "stdout": "...", "stderr": "...", "stdout_bytes": N, "stderr_bytes": N,
+   "truncated": bool, "duration_ms": N,
+   "stopped": [{"pid", "command", "signal"}] (timeout),
+   "leftovers": [{"pid", "command", "holds_output", "descendant", "action"}],
+   "message": "one-line account of an abnormal end"}
+  stdout and stderr keep their first and last --max-output/2 bytes; the
+  middle is replaced by a line saying how many bytes were dropped. Memory
+  stays bounded whatever the command prints.
+
+Examples:
+  shexec -c 'make test'                       # like bash -c, never hangs
+  shexec --timeout 30 -c 'npm test' tool      # $0 is "tool"; exit 124 after 30s
+  shexec --json --non-interactive -c 'git log'
+  shexec -c 'cd app && ./server &>/dev/null & sleep 1; curl localhost:8080'
+  shexec --shell dash -c 'echo "$1"' sh hello
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run is the whole command, separated from main for tests.
+func run(args []string, stdin, stdout, stderr *os.File) int {
+	fs := pflag.NewFlagSet("shexec", pflag.ContinueOnError)
+	fs.SetInterspersed(false) // the first operand is CMD; the rest belong to the shell
+	fs.SetOutput(io.Discard)
+	var (
+		cmdMode        = fs.BoolP("command", "c", false, "read the command from the first operand (required)")
+		shell          = fs.String("shell", "bash", "shell to run CMD with: a name in $PATH or a path (bash, dash, sh, ...)")
+		timeout        = durationFlag(0)
+		grace          = durationFlag(2 * time.Second)
+		leftovers      = fs.String("leftovers", "kill", "what to do with processes still alive when the shell exits:\nkill (SIGTERM, grace, SIGKILL) or keep (leave them running)")
+		asJSON         = fs.Bool("json", false, "print one JSON object with status, exit code and capped output")
+		maxOutput      = fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
+		nonInteractive = fs.Bool("non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
+		help           = fs.BoolP("help", "h", false, "show this help")
+	)
+	fs.Var(&timeout, "timeout", "stop everything after this long and exit 124 (default: no limit)")
+	fs.Var(&grace, "grace", "time between SIGTERM and SIGKILL")
+
+	usageErr := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "shexec: "+format+"\nRun 'shexec --help' for usage.\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		return usageErr("%v", err)
+	}
+	if *help {
+		fmt.Fprint(stdout, usageHead+fs.FlagUsages()+usageTail)
+		return 0
+	}
+	if !*cmdMode {
+		return usageErr("-c CMD is required (shexec only runs command strings, like 'bash -c')")
+	}
+	operands := fs.Args()
+	if len(operands) == 0 {
+		return usageErr("-c needs a command string")
+	}
+	policy, err := exec.ParseLeftoverPolicy(*leftovers)
+	if err != nil {
+		return usageErr("--leftovers: %v", err)
+	}
+	if *maxOutput < 2 {
+		return usageErr("--max-output must be at least 2")
+	}
+
+	opts := []exec.Option{
+		exec.WithShell(*shell),
+		exec.WithTimeout(time.Duration(timeout)),
+		exec.WithGrace(time.Duration(grace)),
+		exec.WithLeftovers(policy),
+		exec.WithStdin(stdin),
+		exec.WithForwardSignals(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP),
+	}
+	if len(operands) > 1 {
+		opts = append(opts, exec.WithArgs(operands[1], operands[2:]...))
+	}
+	if *nonInteractive {
+		opts = append(opts, exec.WithNonInteractive())
+	}
+	var outCap, errCap *exec.Capture
+	if *asJSON {
+		outCap, errCap = exec.NewCapture(*maxOutput), exec.NewCapture(*maxOutput)
+		opts = append(opts, exec.WithStdout(outCap), exec.WithStderr(errCap))
+	} else {
+		opts = append(opts, exec.WithStdout(stdout), exec.WithStderr(stderr))
+	}
+
+	res, err := exec.Run(context.Background(), operands[0], opts...)
+	if err != nil {
+		code := exitUsage
+		var se *exec.StartError
+		if errors.As(err, &se) {
+			code = se.ExitCode()
+		}
+		fmt.Fprintf(stderr, "shexec: %v\n", err)
+		if *asJSON {
+			writeJSON(stdout, jsonResult{Status: "error", ExitCode: code, Message: err.Error(), Leftovers: []exec.Leftover{}})
+		}
+		return code
+	}
+
+	if res.Message != "" {
+		fmt.Fprintf(stderr, "shexec: %s\n", res.Message)
+	}
+	if line := describeLeftovers(res.Leftovers); line != "" {
+		fmt.Fprintf(stderr, "shexec: %s\n", line)
+	}
+	if *asJSON {
+		j := jsonResult{
+			Status:      string(res.Status),
+			ExitCode:    res.ExitCode,
+			Stdout:      outCap.String(),
+			Stderr:      errCap.String(),
+			StdoutBytes: outCap.Total(),
+			StderrBytes: errCap.Total(),
+			Truncated:   outCap.Truncated() || errCap.Truncated(),
+			DurationMS:  res.Duration.Milliseconds(),
+			Stopped:     res.Stopped,
+			Leftovers:   res.Leftovers,
+			Message:     res.Message,
+		}
+		if res.Signal != 0 {
+			j.Signal = signalName(res.Signal)
+		}
+		if j.Leftovers == nil {
+			j.Leftovers = []exec.Leftover{}
+		}
+		writeJSON(stdout, j)
+	}
+	return res.ExitCode
+}
+
+type jsonResult struct {
+	Status      string          `json:"status"`
+	ExitCode    int             `json:"exit_code"`
+	Signal      string          `json:"signal,omitempty"`
+	Stdout      string          `json:"stdout"`
+	Stderr      string          `json:"stderr"`
+	StdoutBytes int64           `json:"stdout_bytes"`
+	StderrBytes int64           `json:"stderr_bytes"`
+	Truncated   bool            `json:"truncated"`
+	DurationMS  int64           `json:"duration_ms"`
+	Stopped     []exec.Stopped  `json:"stopped,omitempty"`
+	Leftovers   []exec.Leftover `json:"leftovers"`
+	Message     string          `json:"message,omitempty"`
+}
+
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+// describeLeftovers is the stderr line about leftovers: they are what
+// `bash -c` would have hung on or leaked, so the caller should hear of them.
+func describeLeftovers(ls []exec.Leftover) string {
+	if len(ls) == 0 {
+		return ""
+	}
+	byAction := map[string][]string{}
+	var actions []string
+	for _, l := range ls {
+		if _, ok := byAction[l.Action]; !ok {
+			actions = append(actions, l.Action)
+		}
+		d := fmt.Sprintf("%s (pid %d", short(l.Command), l.PID)
+		if l.HoldsOutput {
+			d += ", held the output"
+		}
+		byAction[l.Action] = append(byAction[l.Action], d+")")
+	}
+	var parts []string
+	for _, a := range actions {
+		parts = append(parts, a+": "+strings.Join(byAction[a], ", "))
+	}
+	n := "1 process"
+	if len(ls) > 1 {
+		n = strconv.Itoa(len(ls)) + " processes"
+	}
+	return fmt.Sprintf("%s outlived the shell; %s", n, strings.Join(parts, "; "))
+}
+
+func short(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{
+		syscall.SIGHUP: "SIGHUP", syscall.SIGINT: "SIGINT", syscall.SIGQUIT: "SIGQUIT",
+		syscall.SIGILL: "SIGILL", syscall.SIGTRAP: "SIGTRAP", syscall.SIGABRT: "SIGABRT",
+		syscall.SIGBUS: "SIGBUS", syscall.SIGFPE: "SIGFPE", syscall.SIGKILL: "SIGKILL",
+		syscall.SIGUSR1: "SIGUSR1", syscall.SIGSEGV: "SIGSEGV", syscall.SIGUSR2: "SIGUSR2",
+		syscall.SIGPIPE: "SIGPIPE", syscall.SIGALRM: "SIGALRM", syscall.SIGTERM: "SIGTERM",
+		syscall.SIGXCPU: "SIGXCPU", syscall.SIGXFSZ: "SIGXFSZ",
+	}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return "signal " + strconv.Itoa(int(s))
+}
+
+// durationFlag accepts Go durations and bare (possibly fractional) seconds,
+// the form timeout(1) users type.
+type durationFlag time.Duration
+
+func (d *durationFlag) String() string { return time.Duration(*d).String() }
+func (d *durationFlag) Type() string   { return "duration" }
+func (d *durationFlag) Set(s string) error {
+	v, err := parseDuration(s)
+	if err != nil {
+		return err
+	}
+	*d = durationFlag(v)
+	return nil
+}
+
+func parseDuration(s string) (time.Duration, error) {
+	var v time.Duration
+	if secs, err := strconv.ParseFloat(s, 64); err == nil {
+		if secs != secs || secs > float64(1<<62)/float64(time.Second) { // NaN or too long
+			return 0, fmt.Errorf("%q is too long", s)
+		}
+		v = time.Duration(secs * float64(time.Second))
+	} else if v, err = time.ParseDuration(s); err != nil {
+		return 0, fmt.Errorf("%q is neither a duration (500ms, 2m) nor a number of seconds", s)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("%q is negative", s)
+	}
+	return v, nil
+}

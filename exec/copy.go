@@ -1,0 +1,203 @@
+package exec
+
+import (
+	"io"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// stream is one output pipe of the shell and the place its bytes go.
+//
+// The read end is nonblocking and polled by hand instead of being handed to
+// an io.Copy goroutine: Run must be able to decide on its own when copying
+// is over (a leftover process can keep the write end open forever), and it
+// must be able to move bytes with splice(2) without them passing through
+// user space.
+type stream struct {
+	r     int    // read end, nonblocking; -1 once closed
+	ino   uint64 // inode of the pipe, to recognise holders in /proc/*/fd
+	dstFD int    // >= 0: bytes go straight to this descriptor
+	w     io.Writer
+	buf   []byte
+	eof   bool // every write end is closed and the pipe is empty
+	// noSplice is set once splice(2) refused the destination (a terminal,
+	// a file opened O_APPEND, ...); read(2)+write(2) take over.
+	noSplice bool
+}
+
+const chunk = 1 << 20 // at most this much per splice; the pipe bounds it anyway
+
+// open reports whether the stream can still deliver bytes.
+func (s *stream) open() bool { return s.r >= 0 && !s.eof }
+
+// pump moves what is available now, up to one chunk. It returns false when
+// the pipe is empty (or done), true when it moved bytes and more may follow.
+func (s *stream) pump() bool {
+	for {
+		if s.dstFD >= 0 && !s.noSplice {
+			n, err := unix.Splice(s.r, nil, s.dstFD, nil, chunk, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+			switch {
+			case n > 0:
+				return true
+			case err == nil:
+				s.eof = true
+				return false
+			case err == unix.EINTR:
+				continue
+			case err == unix.EAGAIN:
+				// Either the source is empty or the destination (a pipe
+				// or a nonblocking descriptor) is full.
+				if !readable(s.r) {
+					return false
+				}
+				waitWritable(s.dstFD)
+				continue
+			case err == unix.EINVAL || err == unix.ENOSYS || err == unix.EOPNOTSUPP:
+				s.noSplice = true
+			default:
+				s.fail()
+				return false
+			}
+		}
+		if s.buf == nil {
+			s.buf = make([]byte, 64<<10)
+		}
+		n, err := unix.Read(s.r, s.buf)
+		switch {
+		case n > 0:
+			if err := s.write(s.buf[:n]); err != nil {
+				s.fail()
+				return false
+			}
+			return true
+		case err == unix.EINTR:
+			continue
+		case err == unix.EAGAIN:
+			return false
+		default: // 0 bytes: EOF; an error on a pipe read end cannot be recovered either
+			s.eof = true
+			return false
+		}
+	}
+}
+
+func (s *stream) write(p []byte) error {
+	if s.dstFD < 0 {
+		_, err := s.w.Write(p)
+		return err
+	}
+	for len(p) > 0 {
+		n, err := unix.Write(s.dstFD, p)
+		switch {
+		case err == unix.EINTR:
+		case err == unix.EAGAIN:
+			waitWritable(s.dstFD)
+		case err != nil:
+			return err
+		default:
+			p = p[n:]
+		}
+	}
+	return nil
+}
+
+// fail gives up on a stream whose destination is gone. Closing the read end
+// makes the shell's next write fail with EPIPE/SIGPIPE, which is what would
+// have happened had the shell written to that destination directly.
+func (s *stream) fail() {
+	unix.Close(s.r)
+	s.r = -1
+}
+
+func readable(fd int) bool {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	n, _ := unix.Poll(fds, 0)
+	return n > 0
+}
+
+func waitWritable(fd int) {
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+	for {
+		if _, err := unix.Poll(fds, -1); err != unix.EINTR {
+			return
+		}
+	}
+}
+
+// copier moves the bytes of all streams until the shell has exited and the
+// pipes have gone quiet.
+type copier struct {
+	streams []*stream
+	wake    int // eventfd, written once the shell has been reaped
+	// quiet is how long the pipes may stay silent, once the shell has
+	// exited, before copying stops; maxDrain bounds the whole drain so that
+	// a leftover that writes without pause cannot keep Run alive.
+	quiet, maxDrain time.Duration
+}
+
+// run copies until every stream is at EOF, or, after the wake-up, until no
+// byte has arrived for c.quiet (or c.maxDrain has passed). Whatever the shell
+// wrote before it exited is already in the pipes at wake-up time and is read
+// before the quiet period can start, so stopping early only ever cuts output
+// of processes that outlived the shell.
+func (c *copier) run() {
+	woken := false
+	var deadline time.Time
+	fds := make([]unix.PollFd, 0, len(c.streams)+1)
+	for {
+		fds = fds[:0]
+		var which []*stream
+		for _, s := range c.streams {
+			if s.open() {
+				fds = append(fds, unix.PollFd{Fd: int32(s.r), Events: unix.POLLIN})
+				which = append(which, s)
+			}
+		}
+		if len(which) == 0 {
+			return
+		}
+		timeout := -1
+		if woken {
+			left := time.Until(deadline)
+			if left <= 0 {
+				return
+			}
+			timeout = int(min(left, c.quiet).Milliseconds()) + 1
+		} else {
+			fds = append(fds, unix.PollFd{Fd: int32(c.wake), Events: unix.POLLIN})
+		}
+		n, err := unix.Poll(fds, timeout)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		if n == 0 && woken {
+			return
+		}
+		if !woken && fds[len(fds)-1].Revents != 0 {
+			woken = true
+			deadline = time.Now().Add(c.maxDrain)
+			// Take everything the shell left in the pipes before the
+			// quiet clock starts.
+			c.drain(deadline)
+			continue
+		}
+		for i, s := range which {
+			if fds[i].Revents != 0 {
+				s.pump()
+			}
+		}
+	}
+}
+
+// drain copies what the pipes hold right now without waiting for more,
+// stopping at until in case a writer keeps refilling them.
+func (c *copier) drain(until time.Time) {
+	for _, s := range c.streams {
+		for s.open() && s.pump() && time.Now().Before(until) {
+		}
+	}
+}

@@ -1,0 +1,16 @@
+// Package exec runs a shell command the way agent tool layers run `bash -c`,
+// without the two ways that goes wrong: a background process that keeps the
+// output pipe open hangs the caller, which reads until EOF; and processes
+// that escape the shell (setsid, double forks, nohup, disown) outlive
+// everything and can be neither found nor stopped.
+//
+// Run starts the shell in its own process group with the caller as child
+// subreaper, owns the output pipes, and returns as soon as the shell has
+// exited and its output is delivered. What is still alive or still holds the
+// output then (the leftovers) is found through /proc and handled by a
+// LeftoverPolicy. A timeout stops the whole tree, escapees included, with
+// SIGTERM then SIGKILL; signals go through pidfds so that a recycled pid is
+// never hit.
+//
+// cmd/shexec is the command-line face of this package.
+package exec
