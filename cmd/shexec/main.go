@@ -85,11 +85,15 @@ Examples:
 `
 
 func main() {
+	exec.MaybeSupervise() // a job's supervisor is shexec re-executed
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
 // run is the whole command, separated from main for tests.
 func run(args []string, stdin, stdout, stderr *os.File) int {
+	if isJobsCommand(args) {
+		return runJobsCommand(args[0], args[1:], stdout, stderr)
+	}
 	fs := pflag.NewFlagSet("shexec", pflag.ContinueOnError)
 	fs.SetInterspersed(false) // the first operand is CMD; the rest belong to the shell
 	fs.SetOutput(io.Discard)
