@@ -20,8 +20,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -166,29 +168,36 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// One allocation for the pass and what the walk starts with.
 	p := &pass{cfg: cfg, src: src, file: f}
-	p.top = make(map[*syntax.Stmt]bool, len(f.Stmts))
+	p.root.src = source{text: src}
+	p.root.sh = shell{kind: shTop}
+	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh}
+	p.jobs = p.root.jobs[:0]
+	w := &p.root.w
+	env := callerFDs
 	for _, s := range f.Stmts {
-		p.top[s] = true
+		p.top = s
+		env = w.stmt(s, env)
 	}
-	w := &walker{p: p, src: &source{text: src}, sh: &shell{kind: shTop}}
-	w.stmts(f.Stmts, callerFDs)
+	p.top = nil
 	w.endShell()
-	for _, r := range Rules() {
+	for _, r := range sortedRules() {
 		p.rule = r
 		r.check(p)
 	}
-	p.lines = lineStarts(src)
+	if len(p.findings) > 0 {
+		p.lines = lineStarts(src)
+	}
 	for i := range p.findings {
 		p.findings[i].Start = p.position(p.findings[i].Start.Offset)
 		p.findings[i].End = p.position(p.findings[i].End.Offset)
 	}
-	sort.SliceStable(p.findings, func(i, j int) bool {
-		a, b := p.findings[i], p.findings[j]
+	slices.SortStableFunc(p.findings, func(a, b Finding) int {
 		if a.Start.Offset != b.Start.Offset {
-			return a.Start.Offset < b.Start.Offset
+			return a.Start.Offset - b.Start.Offset
 		}
-		return a.Rule < b.Rule
+		return strings.Compare(a.Rule, b.Rule)
 	})
 	res := &Result{Findings: p.findings, File: f}
 	for _, j := range p.jobs {
@@ -198,7 +207,10 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 }
 
 func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
-	f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(bytes.NewReader(src), "")
+	pp := parserPool(lang)
+	parser := pp.Get().(*syntax.Parser)
+	f, err := parser.Parse(bytes.NewReader(src), "")
+	pp.Put(parser)
 	if err != nil {
 		var pe syntax.ParseError
 		if errors.As(err, &pe) {
@@ -212,6 +224,31 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 	}
 	return f, nil
 }
+
+// Parsers are reused: a new one allocates more than parsing a typical
+// one-liner does.
+var parserPools [3]sync.Pool
+
+func parserPool(lang syntax.LangVariant) *sync.Pool {
+	i := 0
+	switch lang {
+	case syntax.LangPOSIX:
+		i = 1
+	case syntax.LangMirBSDKorn:
+		i = 2
+	}
+	pp := &parserPools[i]
+	if pp.New == nil {
+		parserPoolsInit.Do(func() {
+			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn} {
+				parserPools[i].New = func() any { return syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true)) }
+			}
+		})
+	}
+	return pp
+}
+
+var parserPoolsInit sync.Once
 
 // parseError places a parser error by its byte offset: the parser's own
 // line and column saturate on very long lines.
@@ -230,7 +267,7 @@ type pass struct {
 	cfg      config
 	src      []byte
 	file     *syntax.File
-	top      map[*syntax.Stmt]bool
+	top      *syntax.Stmt // the top-level statement being walked
 	jobs     []*job
 	calls    []call
 	marks    []mark
@@ -238,12 +275,30 @@ type pass struct {
 	lines    []int
 	defined  map[string]bool
 	rule     *Rule // the rule being checked
+
+	root struct {
+		w    walker
+		src  source
+		sh   shell
+		jobs [4]*job
+	}
 }
 
-func (p *pass) isTop(s *syntax.Stmt) bool { return p.top[s] }
+func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }
+
+// define notes a function or alias name the script defines.
+func (p *pass) define(name string) {
+	if p.defined == nil {
+		p.defined = map[string]bool{}
+	}
+	p.defined[name] = true
+}
 
 func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
-	return syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(code), "")
+	pp := parserPool(lang)
+	parser := pp.Get().(*syntax.Parser)
+	defer pp.Put(parser)
+	return parser.Parse(strings.NewReader(code), "")
 }
 
 // report adds a finding; positions are outer byte offsets, turned into

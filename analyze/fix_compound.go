@@ -33,7 +33,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	name := ce.Args[0].Lit()
-	if name == "" || builtins[name] || p.definedNames()[name] || hasTrap(j.stmt) {
+	if name == "" || builtins[name] || p.definedNames()[name] || j.trap {
 		return Fix{}, false
 	}
 	at := int(ce.Args[0].Pos().Offset())
@@ -72,43 +72,6 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
 }
 
-// hasTrap reports whether the statement sets a trap, which exec would skip.
-func hasTrap(s *syntax.Stmt) bool {
-	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "trap" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
 // definedNames are the functions and aliases the script defines: exec
-// would bypass them, so they cannot be exec'd.
-func (p *pass) definedNames() map[string]bool {
-	if p.defined != nil {
-		return p.defined
-	}
-	p.defined = map[string]bool{}
-	syntax.Walk(p.file, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.FuncDecl:
-			p.defined[n.Name.Value] = true
-		case *syntax.CallExpr:
-			if len(n.Args) > 1 && n.Args[0].Lit() == "alias" {
-				for _, a := range n.Args[1:] {
-					v := a.Lit()
-					for i := 0; i < len(v); i++ {
-						if v[i] == '=' {
-							p.defined[v[:i]] = true
-							break
-						}
-					}
-				}
-			}
-		}
-		return true
-	})
-	return p.defined
-}
+// would bypass them, so they cannot be exec'd. The walk collects them.
+func (p *pass) definedNames() map[string]bool { return p.defined }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Rule is one check, declared as a value in its own file (like an
@@ -44,7 +45,21 @@ func register(r *Rule) *Rule {
 }
 
 // Rules returns every rule, ordered by ID.
-func Rules() []*Rule {
+func Rules() []*Rule { return append([]*Rule(nil), sortedRules()...) }
+
+var (
+	rulesOnce sync.Once
+	rulesList []*Rule
+)
+
+// sortedRules is the registry in ID order, computed once (every rule
+// registers itself during package initialization).
+func sortedRules() []*Rule {
+	rulesOnce.Do(func() { rulesList = buildRules() })
+	return rulesList
+}
+
+func buildRules() []*Rule {
 	rs := make([]*Rule, 0, len(registry))
 	for _, r := range registry {
 		rs = append(rs, r)

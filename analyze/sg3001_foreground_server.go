@@ -31,6 +31,9 @@ Start them as managed background jobs and poll their logs.`,
 
 // serverKind says what kind of never-ending program the command is, or "".
 func serverKind(r resolved) string {
+	if !serverNames[r.name] {
+		return ""
+	}
 	args := make([]string, 0, len(r.args))
 	for _, a := range r.args {
 		args = append(args, a.Lit())
@@ -181,3 +184,10 @@ func serverKind(r resolved) string {
 	}
 	return ""
 }
+
+// serverNames are the programs serverKind knows something about.
+var serverNames = setOf(`npm yarn pnpm bun npx pnpx bunx vite next astro nuxt remix nodemon
+http-server live-server webpack-dev-server json-server redis-server mongod postgres uvicorn
+gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
+ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
+tsc webpack jest vitest cargo ping yes sleep`)

@@ -47,6 +47,7 @@ type job struct {
 	orphaned              bool // started in a subshell that exited without waiting for it
 	waited, killed        bool
 	quick                 bool // a builtin that finishes at once
+	trap                  bool // the job's body sets a trap, which exec would skip
 }
 
 // resolved reports whether the shell waits for or kills the job before it exits.
@@ -174,6 +175,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
+		w.p.define(c.Name.Value)
 		w.stmt(c.Body, env)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
@@ -464,7 +466,16 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 	case "trap":
+		if w.job != nil {
+			w.job.trap = true
+		}
 		w.trap(r.args)
+	case "alias":
+		for _, a := range r.args {
+			if name, _, ok := strings.Cut(a.Lit(), "="); ok {
+				w.p.define(name)
+			}
+		}
 	case "eval":
 		w.nestedEval(r.args, inner)
 	default:
@@ -792,6 +803,9 @@ func (w *walker) words(ws []*syntax.Word, env fdTable) {
 }
 
 func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
+	if word, ok := n.(*syntax.Word); ok && plainWord(word) {
+		return // the common case, without a walk
+	}
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
@@ -812,6 +826,25 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 		}
 		return true
 	})
+}
+
+// plainWord reports whether a word is only literal text and quotes, so it
+// cannot run anything.
+func plainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func redirWords(rs []*syntax.Redirect) []*syntax.Word {
