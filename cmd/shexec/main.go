@@ -102,7 +102,10 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		shell          = fs.String("shell", "bash", "shell to run CMD with: a name in $PATH or a path (bash, dash, sh, ...)")
 		timeout        = durationFlag(0)
 		grace          = durationFlag(2 * time.Second)
-		leftovers      = fs.String("leftovers", "kill", "what to do with processes still alive when the shell exits:\nkill (SIGTERM, grace, SIGKILL) or keep (leave them running)")
+		leftovers      = fs.String("leftovers", "adopt", "what to do with processes still alive when the shell exits:\nadopt (they become a managed job, see 'shexec jobs --help'),\nkill (SIGTERM, grace, SIGKILL) or keep (leave them running)")
+		background     = fs.Bool("background", false, "start CMD as a managed job and print its id at once")
+		yield          = durationFlag(0)
+		session        = fs.String("session", os.Getenv(exec.SessionEnv), "session recorded in the jobs this run creates (default $"+exec.SessionEnv+")")
 		asJSON         = fs.Bool("json", false, "print one JSON object with status, exit code and capped output")
 		maxOutput      = fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
 		nonInteractive = fs.Bool("non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
@@ -110,6 +113,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	)
 	fs.Var(&timeout, "timeout", "stop everything after this long and exit 124 (default: no limit)")
 	fs.Var(&grace, "grace", "time between SIGTERM and SIGKILL")
+	fs.Var(&yield, "yield", "if CMD still runs after this long, return and let it go on as a managed job")
 
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "shexec: "+format+"\nRun 'shexec --help' for usage.\n", a...)
@@ -129,9 +133,31 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if len(operands) == 0 {
 		return usageErr("-c needs a command string")
 	}
-	policy, err := exec.ParseLeftoverPolicy(*leftovers)
-	if err != nil {
-		return usageErr("--leftovers: %v", err)
+	if *background || yield > 0 {
+		jr := jobRun{script: operands[0], shell: *shell, timeout: time.Duration(timeout), grace: time.Duration(grace),
+			yield: time.Duration(yield), background: *background, json: *asJSON, nonInteractive: *nonInteractive,
+			session: *session, maxOutput: *maxOutput}
+		if len(operands) > 1 {
+			jr.args = operands[1:]
+		}
+		return runAsJob(jr, stdin, stdout, stderr)
+	}
+	var policy exec.LeftoverPolicy
+	var adopt *exec.AdoptPolicy
+	if *leftovers == "adopt" {
+		store, err := exec.OpenStore("")
+		if err != nil {
+			return usageErr("--leftovers adopt: %v", err)
+		}
+		cwd, _ := os.Getwd()
+		adopt = &exec.AdoptPolicy{Store: store, Session: *session, Dir: cwd}
+		policy = adopt
+	} else {
+		p, err := exec.ParseLeftoverPolicy(*leftovers)
+		if err != nil {
+			return usageErr("--leftovers: %v", err)
+		}
+		policy = p
 	}
 	if *maxOutput < 2 {
 		return usageErr("--max-output must be at least 2")
@@ -193,6 +219,9 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 			Leftovers:   res.Leftovers,
 			Message:     res.Message,
 		}
+		if adopt != nil && adopt.Job != nil {
+			j.Jobs = []string{adopt.Job.ID}
+		}
 		if res.Signal != 0 {
 			j.Signal = signalName(res.Signal)
 		}
@@ -217,6 +246,8 @@ type jsonResult struct {
 	Stopped     []exec.Stopped  `json:"stopped,omitempty"`
 	Leftovers   []exec.Leftover `json:"leftovers"`
 	Message     string          `json:"message,omitempty"`
+	JobID       string          `json:"job_id,omitempty"` // --yield, --background: the job CMD goes on as
+	Jobs        []string        `json:"jobs,omitempty"`   // jobs created by this run (adopted leftovers)
 }
 
 func writeJSON(w io.Writer, v any) {
