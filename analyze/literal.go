@@ -11,6 +11,17 @@ import (
 // that findings inside a `bash -c '…'` string point into the outer source.
 // ok is false when the word expands something.
 func literal(w *syntax.Word) (val string, offs []int, ok bool) {
+	if len(w.Parts) == 1 {
+		if l, isLit := w.Parts[0].(*syntax.Lit); isLit && l.ValuePos.Offset() == w.Pos().Offset() && strings.IndexByte(l.Value, '\\') < 0 {
+			// Fast path, and the shape of a here-document body.
+			base := int(l.Pos().Offset())
+			offs = make([]int, len(l.Value)+1)
+			for i := range offs {
+				offs[i] = base + i
+			}
+			return l.Value, offs, true
+		}
+	}
 	var b strings.Builder
 	for _, part := range w.Parts {
 		switch p := part.(type) {

@@ -107,6 +107,10 @@ type walker struct {
 	depth int // nesting of -c strings, bounded
 	// job is the background job whose body is being walked, if any.
 	job *job
+	// slow counts the commands walked that may take a while (not a quick
+	// builtin, or a loop); a job whose walk does not move it finishes at
+	// once and holds nothing worth reporting.
+	slow int
 }
 
 const maxNested = 8
@@ -162,6 +166,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.stmts(ic.Then, env)
 		}
 	case *syntax.WhileClause:
+		w.slow++
 		w.stmts(c.Cond, env)
 		w.stmts(c.Do, env)
 	case *syntax.ForClause:
@@ -227,11 +232,23 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
 		w.pipeline(b, env, outPipe)
 		return
 	}
-	saved := w.sh
+	saved, slow := w.sh, w.slow
 	w.sh = &shell{kind: shSubshell, async: saved.async}
 	w.stmt(s, env)
 	w.endShell()
 	w.sh = saved
+	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && w.slow != slow {
+		// An element of a background pipeline that takes a while holds
+		// its descriptors for the job.
+		el := env.apply(s.Redirs)
+		for fd := range el {
+			if el[fd] == tCaller || el[fd] == tBlock {
+				j.fds[fd] = el[fd]
+			} else if j.fds[fd] == tNone {
+				j.fds[fd] = el[fd]
+			}
+		}
+	}
 }
 
 // startJob records a background statement and walks its body.
@@ -242,7 +259,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	w.words(redirWords(s.Redirs), env)
 
-	saved, savedJob := w.sh, w.job
+	saved, savedJob, slow := w.sh, w.job, w.slow
 	w.sh = &shell{kind: shSubshell, async: true}
 	w.job = j
 	switch c := s.Cmd.(type) {
@@ -250,10 +267,6 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.kind = jobSimple
 		r := w.call(s, c, j.fds, j.fds)
 		j.nohup, j.setsid = r.nohup, r.setsid
-		j.quick = len(r.all) > 0 && quick[r.name] && !r.wrapped && !hasSubst(c.Args)
-		if len(r.all) == 0 && len(c.Args) == 0 {
-			j.quick = true // only assignments
-		}
 	case *syntax.Subshell:
 		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
 			// bash execs a lone simple command of a subshell in place.
@@ -269,8 +282,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		w.stmts(c.Stmts, j.fds)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// bash forks each element directly: the job holds what its
+			// elements that do not finish at once hold.
 			j.kind = jobPipeline
-			w.pipeline(c, j.fds, tPipe)
+			j.fds = fdTable{}
+			w.pipeline(c, env.apply(s.Redirs), tPipe)
 		} else {
 			j.kind = jobCompound
 			j.tail = tailOfBinary(c)
@@ -285,6 +301,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		w.command(s.Cmd, j.fds)
 	}
 	w.endShell()
+	j.quick = w.slow == slow
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound && j.tail != nil {
@@ -419,6 +436,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
+	if len(ce.Args) > 0 && (len(r.all) == 0 || !quick[r.name] || r.wrapped) {
+		w.slow++
+	}
 	c := call{
 		start: w.src.outer(int(s.Pos().Offset())),
 		end:   w.src.outer(int(s.End().Offset())),
@@ -747,10 +767,32 @@ func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s
 			i++
 		}
 	}
-	if script == nil || w.depth >= maxNested {
+	if w.depth >= maxNested {
 		return
 	}
-	w.nested(script, lang, env, shNested)
+	if script != nil {
+		w.nested(script, lang, env, shNested)
+		return
+	}
+	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin.
+	for _, a := range r.args {
+		if v := a.Lit(); !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			return // a script file
+		}
+	}
+	for _, rd := range s.Redirs {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			if rd.Hdoc != nil {
+				w.nested(rd.Hdoc, lang, env, shNested)
+			}
+		case syntax.WordHdoc:
+			w.nested(rd.Word, lang, env, shNested)
+		}
+	}
 }
 
 // nestedEval walks eval's words as code run by the current shell.
