@@ -274,7 +274,10 @@ type pass struct {
 	findings []Finding
 	lines    []int
 	defined  map[string]bool
-	rule     *Rule // the rule being checked
+	// scopes of the exec fix (fix_compound.go), computed once per source
+	outerScope   *scope
+	nestedScopes map[*source]*scope
+	rule         *Rule // the rule being checked
 
 	root struct {
 		w    walker

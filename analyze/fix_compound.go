@@ -1,10 +1,20 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // compoundFixes returns the behaviour-preserving fix for a compound
 // background job in the configured style, or nil when none is provably
 // safe (the finding then stays, with its suggestion).
+//
+// In the brace style, `A && B &` and `A || B &` get the brace fix; the
+// other compound shapes (`(A; B) &`, `{ A; B; } &`) have no brace form
+// (`(A; B &)` would be a double fork) and get the exec fix as in the
+// default style.
 func (p *pass) compoundFixes(j *job) []Fix {
 	if p.cfg.style == StyleBrace {
 		if b, ok := j.stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
@@ -20,10 +30,28 @@ func (p *pass) compoundFixes(j *job) []Fix {
 	return nil
 }
 
-// execFix turns the job's tail command B into `exec B`. Valid only when B
-// is the last thing the subshell runs, names a program literally, and is
-// not a builtin, keyword, alias or function (exec would bypass those), and
-// when the subshell has no EXIT trap that exec would skip.
+// execFix turns the job's tail command B into `exec B`: the backgrounded
+// subshell becomes B instead of waiting for it. This changes nothing else
+// only when all of these hold, so otherwise there is no fix:
+//
+//   - B is in tail position: nothing in the subshell runs after it (the
+//     walker's j.tail; `A && B | C`, `time B`, `! B` have none);
+//   - B is a simple command whose name is a plain literal word: exec of
+//     `$cmd` or `{a,b}` or `\name` is not what the shell would run, and a
+//     name starting with `-` would be an option of exec;
+//   - B is not a builtin or keyword (exec runs only programs), nor a
+//     function or alias the script (or the `bash -c` string B is in)
+//     defines, nor possibly one: when the script sources a file or evals
+//     code, only a name with a slash is certain to be a program;
+//   - the script defines no command_not_found_handle (exec bypasses it);
+//   - the subshell runs no trap that exec would skip: no trap inside the
+//     job, no trap in a function (the job may call it), and no ERR, DEBUG
+//     or RETURN trap anywhere (`set -E`/`-T` make subshells inherit them).
+//     EXIT and signal traps of the parent are reset in the subshell, so
+//     they do not matter.
+//
+// Prefix assignments and redirections stay where they are: `FOO=1 exec B`
+// exports FOO to B just as `FOO=1 B` does, and `>log exec B` redirects B.
 func (p *pass) execFix(j *job) (Fix, bool) {
 	if j.tail == nil {
 		return Fix{}, false
@@ -33,22 +61,66 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	name := ce.Args[0].Lit()
-	if name == "" || builtins[name] || p.definedNames()[name] || j.trap {
+	if !plainName(name) || builtins[name] || hasTrap(j.stmt) {
 		return Fix{}, false
 	}
-	at := int(ce.Args[0].Pos().Offset())
-	e, ok := j.src.edit(at, at, "exec ")
+	for _, sc := range p.scopes(j) {
+		if sc.defined[name] || sc.notFoundHandler || sc.unsafeTrap {
+			return Fix{}, false
+		}
+		if sc.opaque && !strings.Contains(name, "/") {
+			return Fix{}, false
+		}
+	}
+	e, ok := p.insert(j.src, int(ce.Args[0].Pos().Offset()), "exec ")
 	if !ok {
 		return Fix{}, false
 	}
-	return Fix{Message: "exec `" + name + "` so the background subshell becomes it instead of waiting for it", Edits: []Edit{e}}, true
+	return Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []Edit{e}}, true
+}
+
+// plainName reports whether a command name is a literal that exec runs as
+// the same program: no expansion, quoting or escape, not an option.
+func plainName(name string) bool {
+	if name == "" || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_./+-:@%,", c) >= 0:
+		case c == '~' && i == 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // braceFix turns `A && B &` into `A && { B & }`: only B runs in the
-// background, A runs in the shell's foreground. What follows the & on the
-// same line is kept apart with `;` so the result stays valid bash.
+// background, A runs in the shell's foreground (so a `cd` or an assignment
+// in A now changes the shell: that is what this style means, and why it is
+// not the default). What follows the & on the same line is kept apart with
+// `;` so the result stays valid bash: `A && B & C` → `A && { B & }; C`.
+//
+// B must be something bash runs as the background process itself (a simple
+// command, possibly negated, or a pipeline); for `time B`, a subshell or a
+// loop, `{ B & }` would fork a waiting subshell again, so there is no fix.
 func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	if !j.stmt.Background || !j.stmt.Semicolon.IsValid() || len(j.stmt.Redirs) > 0 {
+		return Fix{}, false
+	}
+	switch y := b.Y.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(y.Args) == 0 {
+			return Fix{}, false // only assignments: nothing runs
+		}
+	case *syntax.BinaryCmd:
+		if y.Op != syntax.Pipe && y.Op != syntax.PipeAll {
+			return Fix{}, false
+		}
+	default:
 		return Fix{}, false
 	}
 	amp := int(j.stmt.Semicolon.Offset())
@@ -64,14 +136,178 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		}
 		break
 	}
-	open, ok1 := j.src.edit(int(b.Y.Pos().Offset()), int(b.Y.Pos().Offset()), "{ ")
-	cl, ok2 := j.src.edit(amp+1, amp+1, closing)
+	open, ok1 := p.insert(j.src, int(b.Y.Pos().Offset()), "{ ")
+	cl, ok2 := p.insert(j.src, amp+1, closing)
 	if !ok1 || !ok2 {
 		return Fix{}, false
 	}
 	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
 }
 
-// definedNames are the functions and aliases the script defines: exec
-// would bypass them, so they cannot be exec'd. The walk collects them.
-func (p *pass) definedNames() map[string]bool { return p.defined }
+// insert makes an edit that inserts text before byte off of the walked
+// text (off may be its length: insert at the end). In the outer source
+// that is the offset itself. Inside a `bash -c '…'` string it must be a
+// place where the inner text and the outer source agree: not between an
+// escaping backslash and the character it escapes, not inside a line
+// continuation, and the text must survive the quoting.
+func (p *pass) insert(s *source, off int, text string) (Edit, bool) {
+	if s.offs == nil {
+		return Edit{Start: off, End: off, New: text}, true
+	}
+	switch s.quote {
+	case '\'':
+		if strings.ContainsRune(text, '\'') {
+			return Edit{}, false
+		}
+	case '"':
+		if strings.ContainsAny(text, "\"\\$`!") {
+			return Edit{}, false
+		}
+	default:
+		return Edit{}, false // unquoted or nested twice: no safe place
+	}
+	n := len(s.text)
+	if off < 0 || off > n || n == 0 {
+		return Edit{}, false
+	}
+	// at is the outer offset just after the inner byte off-1 (or just
+	// after the opening quote); the next outer byte must be the inner byte
+	// off itself (or the closing quote).
+	var at int
+	if off == 0 {
+		at = s.outer(0)
+		if at < 1 || at > len(p.src) || p.src[at-1] != s.quote {
+			return Edit{}, false
+		}
+	} else {
+		at = s.outer(off-1) + 1
+	}
+	if off < n {
+		if s.outer(off) != at {
+			return Edit{}, false
+		}
+	} else if at >= len(p.src) || p.src[at] != s.quote {
+		return Edit{}, false
+	}
+	return Edit{Start: at, End: at, New: text}, true
+}
+
+// hasTrap reports whether the statement sets a trap, which exec would skip.
+func hasTrap(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "trap" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// scope is what a script (the outer source, or the code of a `bash -c`
+// string) says about the names its commands may resolve to.
+type scope struct {
+	// defined are the functions and aliases it defines: exec would bypass
+	// them.
+	defined map[string]bool
+	// opaque: it sources files or evals code, which may define functions
+	// we cannot see.
+	opaque bool
+	// notFoundHandler: it defines command_not_found_handle, which bash
+	// calls for a missing command but exec does not.
+	notFoundHandler bool
+	// unsafeTrap: it sets a trap a subshell may run (see execFix).
+	unsafeTrap bool
+}
+
+// scopes returns the scopes that govern a job's tail: the outer script's,
+// and for a job inside a `bash -c` or eval string also that code's.
+func (p *pass) scopes(j *job) []*scope {
+	if p.outerScope == nil {
+		p.outerScope = scopeOf(p.file)
+	}
+	if j.src.offs == nil {
+		return []*scope{p.outerScope}
+	}
+	if p.nestedScopes == nil {
+		p.nestedScopes = map[*source]*scope{}
+	}
+	sc, ok := p.nestedScopes[j.src]
+	if !ok {
+		f, err := p.parseNested(string(j.src.text), p.cfg.lang.variant())
+		if err != nil {
+			f, err = p.parseNested(string(j.src.text), syntax.LangBash)
+		}
+		if err != nil {
+			sc = &scope{opaque: true, unsafeTrap: true}
+		} else {
+			sc = scopeOf(f)
+		}
+		p.nestedScopes[j.src] = sc
+	}
+	return []*scope{p.outerScope, sc}
+}
+
+func scopeOf(f *syntax.File) *scope {
+	sc := &scope{defined: map[string]bool{}}
+	top := map[*syntax.CallExpr]bool{}
+	for _, s := range f.Stmts {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && !s.Background && !s.Coprocess {
+			top[ce] = true
+		}
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.FuncDecl:
+			sc.defined[n.Name.Value] = true
+			if n.Name.Value == "command_not_found_handle" {
+				sc.notFoundHandler = true
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) == 0 {
+				return true
+			}
+			switch n.Args[0].Lit() {
+			case "alias":
+				for _, a := range n.Args[1:] {
+					// alias B='C -x': the name is in the word's first literal part.
+					if l, ok := a.Parts[0].(*syntax.Lit); ok {
+						if name, _, ok := strings.Cut(l.Value, "="); ok {
+							sc.defined[name] = true
+						}
+					}
+				}
+			case "source", ".", "eval":
+				sc.opaque = true
+			case "trap":
+				if !top[n] || !plainTrap(n.Args[1:]) {
+					sc.unsafeTrap = true
+				}
+			}
+		}
+		return true
+	})
+	return sc
+}
+
+// plainTrap reports whether a top-level trap's conditions are literal and
+// none of ERR, DEBUG or RETURN, which subshells may inherit.
+func plainTrap(args []*syntax.Word) bool {
+	for i, a := range args {
+		v := a.Lit()
+		if v == "" {
+			if i == 0 {
+				continue // the action
+			}
+			return false
+		}
+		if i == 0 {
+			continue
+		}
+		switch strings.ToUpper(strings.TrimPrefix(v, "SIG")) {
+		case "ERR", "DEBUG", "RETURN":
+			return false
+		}
+	}
+	return true
+}
