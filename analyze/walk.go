@@ -59,8 +59,8 @@ func (j *job) escapes() bool {
 	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
 }
 
-// call is a simple command the shell runs (in the foreground or as part of
-// a job), seen through its wrappers.
+// call is a simple command the shell runs in the foreground, seen through
+// its wrappers. Only programs a rule looks at by name are kept.
 type call struct {
 	start, end int // outer offsets of the whole command
 	res        resolved
@@ -448,7 +448,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if len(r.all) == 0 {
 		return r
 	}
-	w.p.calls = append(w.p.calls, c)
+	if !c.async && serverNames[r.name] {
+		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
+	}
 
 	if r.fork {
 		// setsid -f forks and returns at once: the forked process is a job
