@@ -187,7 +187,11 @@ func (c *copier) run() {
 		}
 		for i, s := range which {
 			if fds[i].Revents != 0 {
-				s.pump()
+				// Until the pipe is empty (one poll per pipeful, not
+				// per chunk), but not forever: a writer that never
+				// pauses must not hide the wake-up.
+				for k := 0; k < 16 && s.pump(); k++ {
+				}
 			}
 		}
 	}

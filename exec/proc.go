@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -82,10 +83,10 @@ func cmdline(p procInfo) string {
 // /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN). Walking those files
 // visits only our own subtree, which is much cheaper than reading the stat
 // file of every process on the machine at each exit.
-var haveChildrenFiles = func() bool {
+var haveChildrenFiles = sync.OnceValue(func() bool {
 	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
 	return err == nil
-}()
+})
 
 // descendants returns every process below root (root excluded), dead or
 // alive. Because the caller is a child subreaper, orphans of the tree are
@@ -93,7 +94,7 @@ var haveChildrenFiles = func() bool {
 // forks or nohup. The walk is a snapshot: callers that must see everything
 // repeat it until it comes back empty.
 func descendants(root int) []procInfo {
-	if !haveChildrenFiles {
+	if !haveChildrenFiles() {
 		return descendantsByScan(root)
 	}
 	var out []procInfo

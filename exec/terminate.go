@@ -59,6 +59,9 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 	}
 
 	live := r.live()
+	for _, p := range live {
+		r.handleFor(p) // pin them and read their argv while they still have one
+	}
 	group := r.signalGroup(syscall.SIGTERM)
 	for _, p := range live {
 		// Members of the group got it from the group kill.
