@@ -16,7 +16,7 @@ where a timeout that kills the command's group does not reach it.`,
 	Right: `sleep 30 >/dev/null 2>&1 & wait`,
 	check: func(p *pass) {
 		for _, m := range p.marks {
-			if m.rule != "SG2007" {
+			if m.rule != "SG2007" || !m.leavesJob() {
 				continue
 			}
 			msg := "`" + m.what + "` needs job control, which a non-interactive shell does not have: it fails and the job is left as it was; use wait"
@@ -27,3 +27,21 @@ where a timeout that kills the command's group does not reach it.`,
 		}
 	},
 })
+
+// leavesJob reports whether a job-control command concerns a job that is
+// still running when the shell exits. Without one the command changes
+// nothing that outlives the shell (`set -m; build & wait` is collected as
+// usual; `fg` with no job fails harmlessly), which bash confirms in the
+// corpus.
+func (m mark) leavesJob() bool {
+	js := m.jobs
+	if m.sh != nil && m.from <= len(m.sh.jobs) {
+		js = m.sh.jobs[m.from:]
+	}
+	for _, j := range js {
+		if j.reportable() {
+			return true
+		}
+	}
+	return false
+}

@@ -72,6 +72,11 @@ type mark struct {
 	rule       string
 	start, end int
 	what       string
+	// The jobs a job-control command concerns, for SG2007: jobs named by
+	// fg/bg, and for set -m the jobs sh starts from index from on.
+	jobs []*job
+	sh   *shell
+	from int
 }
 
 // shellKind says what happens to a shell's unwaited jobs when it ends.
@@ -111,6 +116,10 @@ type walker struct {
 	// builtin, or a loop); a job whose walk does not move it finishes at
 	// once and holds nothing worth reporting.
 	slow int
+	// funcs are the functions declared so far, by name; calling guards
+	// callFunc against recursion.
+	funcs   map[string]*syntax.Stmt
+	calling map[string]bool
 }
 
 const maxNested = 8
@@ -181,6 +190,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
 		w.p.define(c.Name.Value)
+		if w.funcs == nil {
+			w.funcs = map[string]*syntax.Stmt{}
+		}
+		w.funcs[c.Name.Value] = c.Body
 		w.stmt(c.Body, env)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
@@ -476,13 +489,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "disown":
 		w.disown(r.args, c)
 	case "fg", "bg":
-		w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: r.name})
+		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.name}
+		named, _, any := w.jobsNamed(r.args)
+		m.jobs = named
+		if !any && w.sh.last != nil {
+			m.jobs = []*job{w.sh.last} // the current job
+		}
+		w.p.marks = append(w.p.marks, m)
 	case "set":
 		for _, a := range r.args {
 			v := a.Lit()
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
-					w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m"})
+					w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
 					break
 				}
 			}
@@ -503,9 +522,52 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	default:
 		if lang, ok := shellLang(r.name); ok {
 			w.nestedShell(r, lang, inner, s)
+		} else if w.funcs[r.name] != nil {
+			w.callFunc(r.name)
 		}
 	}
 	return r
+}
+
+// callFunc applies, where a function is called, what its body does to the
+// jobs of the calling shell: the wait and kill commands it runs. The body
+// itself is walked where it is declared (so what it starts is reported
+// once, at the place to fix it); this is what makes
+// `cleanup() { kill "$pid"; }; trap cleanup EXIT` stop the job. Only
+// commands the function runs in the calling shell count, not those in
+// subshells, substitutions, pipelines or background statements.
+func (w *walker) callFunc(name string) {
+	body := w.funcs[name]
+	if body == nil || w.calling[name] {
+		return
+	}
+	if w.calling == nil {
+		w.calling = map[string]bool{}
+	}
+	w.calling[name] = true
+	defer delete(w.calling, name)
+	syntax.Walk(body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		case *syntax.BinaryCmd:
+			return n.Op == syntax.AndStmt || n.Op == syntax.OrStmt
+		case *syntax.Stmt:
+			return !n.Background && !n.Coprocess
+		case *syntax.CallExpr:
+			r := resolve(n.Args)
+			switch r.name {
+			case "wait":
+				w.wait(r.args)
+			case "kill":
+				w.kill(r.args)
+			default:
+				w.callFunc(r.name)
+			}
+			return false
+		}
+		return true
+	})
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
