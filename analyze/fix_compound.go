@@ -259,6 +259,9 @@ func scopeOf(f *syntax.File) *scope {
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
+			if n.Name == nil {
+				break
+			}
 			sc.defined[n.Name.Value] = true
 			if n.Name.Value == "command_not_found_handle" {
 				sc.notFoundHandler = true

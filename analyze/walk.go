@@ -189,6 +189,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
+		if c.Name == nil { // the parser accepts `()x` as a nameless function
+			w.stmt(c.Body, env)
+			break
+		}
 		w.p.define(c.Name.Value)
 		if w.funcs == nil {
 			w.funcs = map[string]*syntax.Stmt{}
