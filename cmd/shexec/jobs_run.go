@@ -79,7 +79,10 @@ func runAsJob(jr jobRun, stdin *os.File, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	id := j.ID
-	j, err = st.Follow(ctx, id, jr.yield, outW, errW)
+	// The yield counts from shexec's start, not from the job's: the caller
+	// asked to get control back after that long.
+	wait := max(jr.yield-time.Since(start), time.Millisecond)
+	j, err = st.Follow(ctx, id, wait, outW, errW)
 	if err != nil {
 		st.Kill(context.Background(), id, jr.grace)
 		fmt.Fprintf(stderr, "shexec: %v; job %s stopped\n", err, id)

@@ -32,11 +32,13 @@ type shexecResult struct {
 	elapsed        time.Duration
 }
 
-// shexec runs the command with home as SHEXEC_HOME and stdin /dev/null.
-func shexec(t *testing.T, home string, args ...string) shexecResult {
+// shexecJob runs the command with home as SHEXEC_HOME and stdin /dev/null.
+func shexecJob(t *testing.T, home string, args ...string) shexecResult {
 	t.Helper()
 	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=")
+	// GORACE: under -race every process otherwise sleeps 1s at exit, which
+	// would distort the timing checks.
+	cmd.Env = append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -61,7 +63,7 @@ type jobJSON struct {
 
 func listJobs(t *testing.T, home string) []jobJSON {
 	t.Helper()
-	r := shexec(t, home, "jobs", "--json")
+	r := shexecJob(t, home, "jobs", "--json")
 	var jobs []jobJSON
 	if err := json.Unmarshal([]byte(r.stdout), &jobs); err != nil {
 		t.Fatalf("jobs --json: %v\n%s%s", err, r.stdout, r.stderr)
@@ -76,7 +78,7 @@ func newHome(t *testing.T) string {
 	t.Cleanup(func() {
 		for _, j := range listJobs(t, home) {
 			if j.Status == "running" || j.Status == "lost" {
-				shexec(t, home, "kill", "--grace", "0.1", j.ID)
+				shexecJob(t, home, "kill", "--grace", "0.1", j.ID)
 			}
 		}
 	})
@@ -107,7 +109,7 @@ func findJob(t *testing.T, home, marker string) jobJSON {
 func TestCLIBackgroundLeftoverIsAdoptedAndKillable(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "-c", "sleep 401 & echo hi")
+	r := shexecJob(t, home, "-c", "sleep 401 & echo hi")
 	if r.stdout != "hi\n" || r.code != 0 {
 		t.Fatalf("got %q, exit %d, stderr %q", r.stdout, r.code, r.stderr)
 	}
@@ -118,7 +120,7 @@ func TestCLIBackgroundLeftoverIsAdoptedAndKillable(t *testing.T) {
 	if j.Status != "running" || !alive(j.PID) {
 		t.Fatalf("job %+v, alive %v", j, alive(j.PID))
 	}
-	if k := shexec(t, home, "kill", "--grace", "0.2", j.ID); k.code != 0 {
+	if k := shexecJob(t, home, "kill", "--grace", "0.2", j.ID); k.code != 0 {
 		t.Fatalf("kill: %d %s", k.code, k.stderr)
 	}
 	deadline := time.Now().Add(3 * time.Second)
@@ -133,7 +135,7 @@ func TestCLIBackgroundLeftoverIsAdoptedAndKillable(t *testing.T) {
 func TestCLIDoubleForkSetsidIsAdopted(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "-c", "(setsid sleep 402 &); echo x")
+	r := shexecJob(t, home, "-c", "(setsid sleep 402 &); echo x")
 	if r.stdout != "x\n" || r.code != 0 || r.elapsed > time.Second {
 		t.Fatalf("got %q, exit %d in %v, stderr %q", r.stdout, r.code, r.elapsed, r.stderr)
 	}
@@ -146,7 +148,7 @@ func TestCLIDoubleForkSetsidIsAdopted(t *testing.T) {
 func TestCLIYieldThenWaitAndLogs(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "--yield", "1s", "-c", "echo before; sleep 2; echo done")
+	r := shexecJob(t, home, "--yield", "1s", "-c", "echo before; sleep 2; echo done")
 	if r.elapsed < 900*time.Millisecond || r.elapsed > 1800*time.Millisecond {
 		t.Errorf("--yield 1s returned after %v", r.elapsed)
 	}
@@ -157,10 +159,10 @@ func TestCLIYieldThenWaitAndLogs(t *testing.T) {
 	if !strings.Contains(r.stderr, "job "+j.ID) {
 		t.Errorf("stderr %q does not name job %s", r.stderr, j.ID)
 	}
-	if w := shexec(t, home, "wait", j.ID); w.code != 0 {
+	if w := shexecJob(t, home, "wait", j.ID); w.code != 0 {
 		t.Errorf("wait: exit %d %s", w.code, w.stderr)
 	}
-	if l := shexec(t, home, "logs", j.ID); l.stdout != "before\ndone\n" {
+	if l := shexecJob(t, home, "logs", j.ID); l.stdout != "before\ndone\n" {
 		t.Errorf("logs: %q", l.stdout)
 	}
 }
@@ -168,7 +170,7 @@ func TestCLIYieldThenWaitAndLogs(t *testing.T) {
 func TestCLIYieldJSONThenWrite(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "--yield", "0.5s", "--json", "-c", "read x; echo got:$x")
+	r := shexecJob(t, home, "--yield", "0.5s", "--json", "-c", "read x; echo got:$x")
 	var res struct {
 		Status string `json:"status"`
 		JobID  string `json:"job_id"`
@@ -176,13 +178,13 @@ func TestCLIYieldJSONThenWrite(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Status != "running" || res.JobID == "" {
 		t.Fatalf("--json yield output %q (%v)", r.stdout, err)
 	}
-	if w := shexec(t, home, "write", res.JobID, "hello", "--eof"); w.code != 0 {
+	if w := shexecJob(t, home, "write", res.JobID, "hello", "--eof"); w.code != 0 {
 		t.Fatalf("write: %d %s", w.code, w.stderr)
 	}
-	if w := shexec(t, home, "wait", "--timeout", "5s", res.JobID); w.code != 0 {
+	if w := shexecJob(t, home, "wait", "--timeout", "5s", res.JobID); w.code != 0 {
 		t.Errorf("wait: exit %d %s", w.code, w.stderr)
 	}
-	if l := shexec(t, home, "logs", res.JobID); l.stdout != "got:hello\n" {
+	if l := shexecJob(t, home, "logs", res.JobID); l.stdout != "got:hello\n" {
 		t.Errorf("logs: %q", l.stdout)
 	}
 }
@@ -190,7 +192,7 @@ func TestCLIYieldJSONThenWrite(t *testing.T) {
 func TestCLIYieldFinishesInTime(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "--yield", "5s", "-c", "echo out; echo err >&2; exit 7")
+	r := shexecJob(t, home, "--yield", "5s", "-c", "echo out; echo err >&2; exit 7")
 	if r.stdout != "out\n" || r.stderr != "err\n" || r.code != 7 {
 		t.Errorf("got %q %q exit %d", r.stdout, r.stderr, r.code)
 	}
@@ -202,31 +204,31 @@ func TestCLIYieldFinishesInTime(t *testing.T) {
 func TestCLIJobCommands(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexec(t, home, "--background", "-c", "echo started; sleep 403")
+	r := shexecJob(t, home, "--background", "-c", "echo started; sleep 403")
 	id := strings.TrimSpace(r.stdout)
 	if r.code != 0 || len(id) != 8 {
 		t.Fatalf("--background printed %q, exit %d, %s", r.stdout, r.code, r.stderr)
 	}
-	if s := shexec(t, home, "status", "--json", id); !strings.Contains(s.stdout, `"status":"running"`) {
+	if s := shexecJob(t, home, "status", "--json", id); !strings.Contains(s.stdout, `"status":"running"`) {
 		t.Errorf("status: %s", s.stdout)
 	}
-	if w := shexec(t, home, "wait", "--timeout", "0.2", id); w.code != 124 {
+	if w := shexecJob(t, home, "wait", "--timeout", "0.2", id); w.code != 124 {
 		t.Errorf("wait --timeout on a running job: exit %d", w.code)
 	}
-	if rm := shexec(t, home, "rm", id); rm.code == 0 {
+	if rm := shexecJob(t, home, "rm", id); rm.code == 0 {
 		t.Error("rm of a running job succeeded")
 	}
-	shexec(t, home, "kill", "--grace", "0.2", id)
-	if w := shexec(t, home, "wait", id); w.code != 128+15 {
+	shexecJob(t, home, "kill", "--grace", "0.2", id)
+	if w := shexecJob(t, home, "wait", id); w.code != 128+15 {
 		t.Errorf("wait after kill: exit %d, want 143", w.code)
 	}
-	if l := shexec(t, home, "logs", "--json", id); !strings.Contains(l.stdout, `"lines":["started"]`) {
+	if l := shexecJob(t, home, "logs", "--json", id); !strings.Contains(l.stdout, `"lines":["started"]`) {
 		t.Errorf("logs --json: %s", l.stdout)
 	}
-	if c := shexec(t, home, "clear", "--json"); !strings.Contains(c.stdout, id) {
+	if c := shexecJob(t, home, "clear", "--json"); !strings.Contains(c.stdout, id) {
 		t.Errorf("clear: %s", c.stdout)
 	}
-	if s := shexec(t, home, "status", id); s.code != 1 {
+	if s := shexecJob(t, home, "status", id); s.code != 1 {
 		t.Errorf("status after clear: exit %d", s.code)
 	}
 }
@@ -244,7 +246,7 @@ func TestCLIConcurrentStartsAndLists(t *testing.T) {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()
-			r := shexec(t, home, "--background", "-c", fmt.Sprintf("echo %d", i))
+			r := shexecJob(t, home, "--background", "-c", fmt.Sprintf("echo %d", i))
 			mu.Lock()
 			ids[strings.TrimSpace(r.stdout)] = true
 			mu.Unlock()
