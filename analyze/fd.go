@@ -72,7 +72,7 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 	}
 	switch r.Op {
 	case syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
-		v := t.fileTarget(word)
+		v := t.wordTarget(r.Word, word)
 		t.set(1, v)
 		t.set(2, v)
 	case syntax.DplOut, syntax.DplIn:
@@ -118,8 +118,34 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		if fd < 0 {
 			fd = 1
 		}
-		t.set(fd, t.fileTarget(word))
+		t.set(fd, t.wordTarget(r.Word, word))
 	}
+}
+
+// wordTarget is what an output redirection to the word gives: a file, or
+// for >(list) whatever the list's own output holds. The list runs
+// asynchronously with the descriptors the writer has when the redirection
+// is made and reads the pipe until every writer has closed it, so a writer
+// that outlives the shell (`server > >(tee log) &`) keeps the list, and
+// what it writes to, alive: bash confirms the caller never gets EOF.
+func (t *fdTable) wordTarget(w *syntax.Word, lit string) target {
+	if w == nil || len(w.Parts) != 1 {
+		return t.fileTarget(lit)
+	}
+	ps, ok := w.Parts[0].(*syntax.ProcSubst)
+	if !ok || ps.Op != syntax.CmdOut {
+		return t.fileTarget(lit)
+	}
+	v := tPipe
+	for _, s := range ps.Stmts {
+		sub := t.apply(s.Redirs)
+		for _, fd := range []int{1, 2} {
+			if sub[fd] == tBlock || (sub[fd] == tCaller && v != tBlock) {
+				v = sub[fd]
+			}
+		}
+	}
+	return v
 }
 
 // fileTarget is what opening the named file gives: /dev/stdout and friends

@@ -96,6 +96,9 @@ type shell struct {
 	last    *job              // $!
 	pidVars map[string][]*job // variables that hold a $!
 	traps   []trapBody        // EXIT traps, run when the shell ends
+	// monitor: set -m is on. Each job then leads its own process group,
+	// so `kill -- -$!` reaches it and fg waits for it.
+	monitor bool
 }
 
 type trapBody struct {
@@ -499,6 +502,15 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if !any && w.sh.last != nil {
 			m.jobs = []*job{w.sh.last} // the current job
 		}
+		if r.name == "fg" && w.sh.monitor {
+			// With job control on, fg brings the job to the foreground and
+			// waits for it, as wait would.
+			for _, j := range m.jobs {
+				if !j.disowned && j.kind != jobForked {
+					j.waited = true
+				}
+			}
+		}
 		w.p.marks = append(w.p.marks, m)
 	case "set":
 		for _, a := range r.args {
@@ -506,6 +518,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
 					w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
+					w.sh.monitor = true
 					break
 				}
 			}
@@ -613,6 +626,15 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 		lit := a.Lit()
 		if lit != "" && strings.HasPrefix(lit, "-") {
 			continue // options and signals
+		}
+		if l, ok := a.Parts[0].(*syntax.Lit); ok && lit == "" && strings.HasPrefix(l.Value, "-") {
+			// -$! or -$pid: a process group (or a signal in a variable).
+			// A job leads a group of its own only under set -m; without
+			// job control `kill -- -$!` reaches nothing (bash: "No such
+			// process"), and the job keeps running.
+			if !w.sh.monitor {
+				continue
+			}
 		}
 		any = true
 		switch {
