@@ -15,7 +15,8 @@ const killPatience = 5 * time.Second
 // terminate stops every live descendant of the caller and returns what it
 // signalled.
 //
-// SIGTERM first, so that programs can clean up: to the shell's process group
+// SIGTERM first (followed by SIGCONT, or a stopped process would sit on
+// it), so that programs can clean up: to the shell's process group
 // (one atomic kill(2) that also catches a member forking at that instant)
 // and, through pidfds, to every descendant that left the group (setsid,
 // set -m, double forks re-parented to us). During the grace period the tree
@@ -46,6 +47,11 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 		}
 		if !deliver || s.h.signal(sig) == nil {
 			s.sig = sig
+			if deliver && sig == syscall.SIGTERM {
+				// A stopped process would keep SIGTERM pending
+				// until the grace period is over.
+				s.h.signal(syscall.SIGCONT)
+			}
 		}
 	}
 
@@ -63,6 +69,7 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 		r.handleFor(p) // pin them and read their argv while they still have one
 	}
 	group := r.signalGroup(syscall.SIGTERM)
+	r.signalGroup(syscall.SIGCONT)
 	for _, p := range live {
 		// Members of the group got it from the group kill.
 		note(p, syscall.SIGTERM, !group || p.pgid != r.shellPid)

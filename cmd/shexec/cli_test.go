@@ -1,0 +1,398 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestLikeBash runs each command under `bash -c` and under `shexec -c` with
+// the same operands and stdin, and wants the same stdout, stderr and status.
+func TestLikeBash(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		script string
+		args   []string
+		stdin  string
+	}{
+		{script: `exit 0`},
+		{script: `exit 3`},
+		{script: `exit 255`},
+		{script: `exit 300`},
+		{script: `false`},
+		{script: `nonexistent-command-xyz`},
+		{script: `echo "0=$0 #=$# 1=$1 2=$2 @=$*"`, args: []string{"name", "a b", "-x"}},
+		{script: `echo "0=$0 @=$*"`, args: []string{"--", "-c", "--timeout"}},
+		{script: `echo "0=$0"`},
+		{script: `printf 'no newline'; printf 'err' >&2`},
+		{script: `kill -TERM $$`},
+		{script: `kill -KILL $$`},
+		{script: `kill -INT $$`},
+		{script: `cat; echo done`, stdin: "line 1\nline 2\x00\xff"},
+		{script: `read a; read b; echo "$b/$a"; exit 7`, stdin: "x\ny\n"},
+		{script: `for i in 1 2 3; do echo out$i; echo err$i >&2; done`},
+		{script: `syntax error (`},
+	}
+	for _, c := range cases {
+		t.Run(c.script, func(t *testing.T) {
+			t.Parallel()
+			bash := osexec.Command("bash", append([]string{"-c", c.script}, c.args...)...)
+			bash.Stdin = strings.NewReader(c.stdin)
+			var bout, berr bytes.Buffer
+			bash.Stdout, bash.Stderr = &bout, &berr
+			bash.Run()
+			want := result{stdout: bout.String(), stderr: berr.String(), code: bash.ProcessState.ExitCode()}
+			if ws := bash.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() {
+				want.code = 128 + int(ws.Signal())
+			}
+			got := shexec(t, c.stdin, append([]string{"-c", c.script}, c.args...)...)
+			got.elapsed = 0
+			if diff := cmp.Diff(want, got, cmp.AllowUnexported(result{})); diff != "" {
+				t.Errorf("bash -c vs shexec -c (-bash +shexec):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBytesExact pushes random binary data through stdin to stdout and to
+// stderr, more than a pipe buffer's worth.
+func TestBytesExact(t *testing.T) {
+	t.Parallel()
+	data := make([]byte, 3<<20+17)
+	rand.Read(data)
+	for _, c := range []struct {
+		script string
+		stderr bool
+	}{{`cat`, false}, {`cat >&2`, true}, {`head -c 1000 >/dev/null; cat`, false}} {
+		t.Run(c.script, func(t *testing.T) {
+			t.Parallel()
+			got := shexec(t, string(data), "-c", c.script)
+			if got.code != 0 {
+				t.Fatalf("exit %d, stderr %q", got.code, got.stderr)
+			}
+			out, other := got.stdout, got.stderr
+			want := data
+			if c.stderr {
+				out, other = other, out
+			}
+			if strings.HasPrefix(c.script, "head") {
+				want = data[1000:]
+			}
+			if out != string(want) {
+				t.Errorf("output differs: got %d bytes, want %d", len(out), len(want))
+			}
+			if other != "" {
+				t.Errorf("other stream: %q", other)
+			}
+		})
+	}
+}
+
+// TestInterleavingWithOnePipe: when the caller merges stdout and stderr
+// (`2>&1`, what agent tools do), the lines keep the shell's order.
+func TestInterleavingWithOnePipe(t *testing.T) {
+	t.Parallel()
+	cmd := osexec.Command(shexecBin, "-c", `for i in $(seq 200); do echo out$i; echo err$i >&2; done`)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for i := 1; i <= 200; i++ {
+		want.WriteString("out" + strconv.Itoa(i) + "\nerr" + strconv.Itoa(i) + "\n")
+	}
+	if string(out) != want.String() {
+		t.Errorf("order lost:\n%s", out)
+	}
+}
+
+// TestPromptReturn: a background job holding the output does not hold
+// shexec, and is stopped.
+func TestPromptReturn(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ script, want string }{
+		{`sleep %M & echo hi`, "hi\n"},
+		{`cd /tmp && sleep %M &>/dev/null & sleep 0.2; echo ok`, "ok\n"},
+		{`sleep %M 2>&1 >/dev/null & echo two`, "two\n"},
+		{`nohup sleep %M & echo three`, "three\n"},
+	} {
+		t.Run(c.script, func(t *testing.T) {
+			t.Parallel()
+			m := marker(t)
+			got := shexec(t, "", "--leftovers", "kill", "-c", strings.ReplaceAll(c.script, "%M", m))
+			if got.stdout != c.want || got.code != 0 {
+				t.Errorf("got %q exit %d, want %q exit 0", got.stdout, got.code, c.want)
+			}
+			if got.elapsed > 900*time.Millisecond {
+				t.Errorf("took %v", got.elapsed)
+			}
+			if !strings.Contains(got.stderr, "outlived the shell") || !strings.Contains(got.stderr, "sleep "+m) {
+				t.Errorf("stderr does not name the leftover: %q", got.stderr)
+			}
+			assertNoSurvivors(t, m)
+		})
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	t.Parallel()
+	for _, script := range []string{
+		`sleep %M`,
+		`trap "" TERM; sleep %M`,
+		`setsid sleep %M & sleep %M`,
+		`(sleep %M &); sleep %M`,
+	} {
+		t.Run(script, func(t *testing.T) {
+			t.Parallel()
+			m := marker(t)
+			got := shexec(t, "", "--timeout", "1s", "--grace", "0.5", "-c", strings.ReplaceAll(script, "%M", m))
+			if got.code != 124 {
+				t.Errorf("exit %d, want 124", got.code)
+			}
+			lines := strings.Split(strings.TrimSuffix(got.stderr, "\n"), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "shexec: timed out after 1s; ") || !strings.Contains(lines[0], "sleep "+m) {
+				t.Errorf("stderr: %q", got.stderr)
+			}
+			if got.elapsed < time.Second || got.elapsed > 3*time.Second {
+				t.Errorf("took %v", got.elapsed)
+			}
+			assertNoSurvivors(t, m)
+		})
+	}
+}
+
+func TestTimeoutSyntax(t *testing.T) {
+	t.Parallel()
+	for _, arg := range []string{"0.3", "300ms", "1"} {
+		got := shexec(t, "", "--timeout", arg, "--grace", "0", "-c", "sleep 5")
+		if got.code != 124 || got.elapsed > 2*time.Second {
+			t.Errorf("--timeout %s: exit %d after %v", arg, got.code, got.elapsed)
+		}
+	}
+}
+
+func TestExitOnSignalOfShell(t *testing.T) {
+	t.Parallel()
+	got := shexec(t, "", "--json", "-c", "kill -TERM $$")
+	var j jsonResult
+	if err := json.Unmarshal([]byte(got.stdout), &j); err != nil {
+		t.Fatal(err)
+	}
+	if got.code != 143 || j.Status != "killed" || j.ExitCode != 143 || j.Signal != "SIGTERM" {
+		t.Errorf("exit %d, json %+v", got.code, j)
+	}
+}
+
+// TestLeftoverPolicies: kill leaves nothing alive; keep leaves the leftovers
+// running (and shexec still returns).
+func TestLeftoverPolicies(t *testing.T) {
+	t.Parallel()
+	t.Run("kill", func(t *testing.T) {
+		t.Parallel()
+		m := marker(t)
+		got := shexec(t, "", "--leftovers", "kill", "--grace", "0.3", "-c", "setsid sleep "+m+" & (trap '' TERM; sleep "+m+") & echo x")
+		if got.stdout != "x\n" || got.code != 0 {
+			t.Errorf("got %q exit %d", got.stdout, got.code)
+		}
+		assertNoSurvivors(t, m)
+	})
+	t.Run("keep", func(t *testing.T) {
+		t.Parallel()
+		m := marker(t)
+		got := shexec(t, "", "--leftovers", "keep", "--json", "-c", "sleep "+m+" & echo x")
+		var j jsonResult
+		if err := json.Unmarshal([]byte(got.stdout), &j); err != nil {
+			t.Fatal(err)
+		}
+		if j.Stdout != "x\n" || len(j.Leftovers) != 1 || j.Leftovers[0].Action != "kept" || !j.Leftovers[0].HoldsOutput {
+			t.Errorf("json: %+v", j)
+		}
+		if got.elapsed > 900*time.Millisecond {
+			t.Errorf("took %v", got.elapsed)
+		}
+		if s := survivors(m); len(s) != 1 {
+			t.Errorf("kept leftover: %v", s)
+		}
+	})
+}
+
+func TestJSON(t *testing.T) {
+	t.Parallel()
+	m := marker(t)
+	got := shexec(t, "", "--json", "--leftovers", "kill", "--max-output", "100", "-c",
+		`printf 'é%.0s' $(seq 5000); echo END; echo err >&2; sleep `+m+` & exit 3`)
+	dec := json.NewDecoder(strings.NewReader(got.stdout))
+	var j jsonResult
+	if err := dec.Decode(&j); err != nil {
+		t.Fatalf("%v in %q", err, got.stdout)
+	}
+	if dec.More() {
+		t.Errorf("more than one JSON value on stdout: %q", got.stdout)
+	}
+	if got.code != 3 || j.Status != "exited" || j.ExitCode != 3 {
+		t.Errorf("exit %d, status %q, exit_code %d", got.code, j.Status, j.ExitCode)
+	}
+	if !j.Truncated || j.StdoutBytes != 10004 || j.Stderr != "err\n" {
+		t.Errorf("truncated %v, stdout_bytes %d, stderr %q", j.Truncated, j.StdoutBytes, j.Stderr)
+	}
+	if !strings.HasPrefix(j.Stdout, strings.Repeat("é", 25)+"\n[... shexec: ") || !strings.HasSuffix(j.Stdout, "bytes dropped ...]\n"+strings.Repeat("é", 23)+"END\n") {
+		t.Errorf("stdout: %q", j.Stdout)
+	}
+	if len(j.Leftovers) != 1 || j.Leftovers[0].Action != "terminated" || !j.Leftovers[0].Descendant {
+		t.Errorf("leftovers: %+v", j.Leftovers)
+	}
+	if j.DurationMS <= 0 || j.DurationMS > 2000 {
+		t.Errorf("duration_ms %d", j.DurationMS)
+	}
+	assertNoSurvivors(t, m)
+
+	got = shexec(t, "", "--json", "--timeout", "0.2", "-c", "sleep "+m)
+	if err := json.Unmarshal([]byte(got.stdout), &j); err != nil {
+		t.Fatal(err)
+	}
+	if got.code != 124 || j.Status != "timeout" || j.ExitCode != 124 || len(j.Stopped) != 1 || j.Stopped[0].Signal != "SIGTERM" || !strings.Contains(j.Message, "timed out") {
+		t.Errorf("timeout json: %+v", j)
+	}
+}
+
+func TestNonInteractive(t *testing.T) {
+	t.Parallel()
+	got := shexec(t, "this must not be read\n", "--non-interactive", "-c",
+		`echo "$PAGER $GIT_PAGER $GIT_EDITOR $EDITOR $VISUAL $GIT_TERMINAL_PROMPT $TERM $NO_COLOR $DEBIAN_FRONTEND"; cat`)
+	if want := "cat cat true true true 0 dumb 1 noninteractive\n"; got.stdout != want || got.code != 0 {
+		t.Errorf("got %q exit %d, want %q", got.stdout, got.code, want)
+	}
+}
+
+func TestShells(t *testing.T) {
+	t.Parallel()
+	for _, sh := range []string{"dash", "sh", "/bin/sh", "bash"} {
+		got := shexec(t, "", "--shell", sh, "-c", `echo "$0:$1"; exit 4`, "n", "a")
+		if got.stdout != "n:a\n" || got.code != 4 {
+			t.Errorf("--shell %s: %q exit %d (stderr %q)", sh, got.stdout, got.code, got.stderr)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	t.Parallel()
+	notExec := filepath.Join(t.TempDir(), "notexec")
+	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{}, 125, "-c CMD is required"},
+		{[]string{"echo", "hi"}, 125, "-c CMD is required"},
+		{[]string{"-c"}, 125, "needs a command string"},
+		{[]string{"--timeout", "soon", "-c", "true"}, 125, "neither a duration"},
+		{[]string{"--timeout", "-1", "-c", "true"}, 125, "negative"},
+		{[]string{"--leftovers", "adopt-maybe", "-c", "true"}, 125, "unknown leftover policy"},
+		{[]string{"--bogus", "-c", "true"}, 125, "unknown flag"},
+		{[]string{"--shell", "no-such-shell-xyz", "-c", "true"}, 127, "no-such-shell-xyz"},
+		{[]string{"--shell", notExec, "-c", "true"}, 126, "permission denied"},
+	} {
+		got := shexec(t, "", c.args...)
+		if got.code != c.code || !strings.Contains(got.stderr, c.msg) || got.stdout != "" {
+			t.Errorf("shexec %q: exit %d, stdout %q, stderr %q; want exit %d and %q", c.args, got.code, got.stdout, got.stderr, c.code, c.msg)
+		}
+	}
+	got := shexec(t, "", "--help")
+	for _, want := range []string{"Usage:", "--timeout", "--leftovers", "124", "125", "126", "127", "128+N", "--json"} {
+		if !strings.Contains(got.stdout, want) || got.code != 0 {
+			t.Errorf("--help lacks %q (exit %d)", want, got.code)
+		}
+	}
+}
+
+// TestPdeathsig: when shexec is killed, the shell does not outlive it.
+func TestPdeathsig(t *testing.T) {
+	t.Parallel()
+	m := marker(t)
+	cmd := osexec.Command(shexecBin, "-c", "trap '' TERM; echo ready; sleep "+m+"; true")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	if line, _ := bufio.NewReader(out).ReadString('\n'); line != "ready\n" {
+		t.Fatalf("read %q", line)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	// The shell dies at once; its sleep is in the same group but not ours
+	// to chase once shexec is gone, so only the shell is checked.
+	eventually(t, func() bool {
+		for _, pid := range survivors(m) {
+			if b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/comm"); strings.HasPrefix(string(b), "bash") {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// TestSignalForwarding: SIGINT and SIGTERM sent to shexec reach the shell.
+func TestSignalForwarding(t *testing.T) {
+	t.Parallel()
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			m := marker(t)
+			cmd := osexec.Command(shexecBin, "--leftovers", "kill", "-c", "trap 'echo got it; exit 7' "+strings.TrimPrefix(signalName(sig), "SIG")+"; sleep "+m+" & echo ready; wait")
+			out, _ := cmd.StdoutPipe()
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cmd.Process.Kill() })
+			r := bufio.NewReader(out)
+			if line, _ := r.ReadString('\n'); line != "ready\n" {
+				t.Fatalf("read %q", line)
+			}
+			cmd.Process.Signal(sig)
+			rest, _ := io.ReadAll(r)
+			err := cmd.Wait()
+			if string(rest) != "got it\n" || cmd.ProcessState.ExitCode() != 7 {
+				t.Errorf("after %v: output %q, wait %v", sig, rest, err)
+			}
+			assertNoSurvivors(t, m)
+		})
+	}
+}
+
+func eventually(t *testing.T, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if cond() {
+			return
+		}
+	}
+	t.Fatal("condition not met within 3s")
+}
+
+func TestParseDuration(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]time.Duration{"5": 5 * time.Second, "0.5": 500 * time.Millisecond, "1m30s": 90 * time.Second, "250ms": 250 * time.Millisecond, "0": 0} {
+		if got, err := parseDuration(in); err != nil || got != want {
+			t.Errorf("parseDuration(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "x", "-1", "-2s", "NaN", "1e300", "5 s"} {
+		if _, err := parseDuration(in); err == nil {
+			t.Errorf("parseDuration(%q) accepted", in)
+		}
+	}
+}
