@@ -276,7 +276,12 @@ func describeLeftovers(ls []exec.Leftover) string {
 	}
 	var parts []string
 	for _, a := range actions {
-		parts = append(parts, a+": "+strings.Join(byAction[a], ", "))
+		list := byAction[a]
+		more := ""
+		if len(list) > 5 {
+			list, more = list[:5], fmt.Sprintf(" and %d more", len(list)-5)
+		}
+		parts = append(parts, a+": "+strings.Join(list, ", ")+more)
 	}
 	n := "1 process"
 	if len(ls) > 1 {
