@@ -101,8 +101,9 @@ func (s Style) String() string {
 }
 
 type config struct {
-	lang  Lang
-	style Style
+	lang         Lang
+	style        Style
+	noDirectives bool
 }
 
 // Option configures Analyze.
@@ -115,7 +116,9 @@ func WithLang(l Lang) Option { return func(c *config) { c.lang = l } }
 func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
 
 // Analyze parses src and returns its findings, ordered by position. A
-// source that does not parse returns a *ParseError.
+// source that does not parse returns a *ParseError. Inline
+// `# shguard disable=SGxxxx -- reason` directives apply (see
+// WithDirectives).
 func Analyze(src []byte, opts ...Option) ([]Finding, error) {
 	res, err := Run(src, opts...)
 	if err != nil {
@@ -183,9 +186,12 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 	p.top = nil
 	w.endShell()
 	for _, r := range sortedRules() {
-		p.rule = r
-		r.check(p)
+		if r.check != nil {
+			p.rule = r
+			r.check(p)
+		}
 	}
+	p.applyDirectives()
 	if len(p.findings) > 0 {
 		p.lines = lineStarts(src)
 	}

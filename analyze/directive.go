@@ -1,0 +1,249 @@
+package analyze
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Inline directives silence a finding where the author knows better:
+//
+//	# shguard disable=SG2001 -- the watcher must outlive this script
+//	./watcher >/tmp/watch.log 2>&1 &
+//
+// A directive is a comment of its own (not one trailing a command) made of
+// `shguard disable=` and a comma-separated list of rule IDs, then ` -- `
+// and the reason, which is required. It covers the statement that follows
+// it, here-doc bodies and nested statements included, and the rest of the
+// line that statement ends on (so `server & disown` is covered as a whole). A directive in the
+// comments before the first statement of a file (after the shebang, say)
+// covers the whole file.
+//
+// A directive without a reason, with an unknown rule ID or malformed is
+// reported (SG3101) and suppresses nothing; a well-formed directive that
+// suppresses nothing is reported too (SG3102), so stale directives do not
+// pile up. Analyze applies directives unless WithDirectives(false) is given.
+
+// InvalidDirective reports a directive that cannot be applied.
+var InvalidDirective = register(&Rule{
+	ID:       "SG3101",
+	Name:     "invalid-directive",
+	Severity: Info,
+	Summary:  "A shguard directive without a reason, or malformed, is ignored: write `# shguard disable=SGxxxx -- why`",
+	Doc: `A '# shguard disable=...' comment silences findings for the statement after
+it (or for the whole file when it comes before the first statement). It must
+name known rule IDs and give the reason after ' -- ', so that whoever reads
+the script later knows why the hang or leak is intended. A directive without
+a reason, with an unknown rule or a misspelt keyword is ignored (the findings
+it meant to silence stay) and reported by this rule.`,
+	Wrong: "# shguard disable=SG2004\n./watcher >/tmp/watch.log 2>&1 & disown",
+	Right: "# shguard disable=SG2004 -- the watcher must outlive this script\n./watcher >/tmp/watch.log 2>&1 & disown",
+	// Reported by applyDirectives once every other rule has run.
+})
+
+// UnusedDirective reports a directive that silences nothing.
+var UnusedDirective = register(&Rule{
+	ID:       "SG3102",
+	Name:     "unused-directive",
+	Severity: Info,
+	Summary:  "A shguard directive suppresses nothing: remove it, or move it above the statement it is meant for",
+	Doc: `A '# shguard disable=SGxxxx -- reason' comment covers the statement right
+after it. When that statement has no finding of the named rule, the directive
+does nothing: the command was fixed, or the directive sits in the wrong place
+(a comment trailing a command covers nothing; put it on the line above).
+Stale directives would silence a real problem added later, so they are
+reported.`,
+	Wrong: "# shguard disable=SG2001 -- the server must keep running\nmake build",
+	Right: "make build",
+	// Reported by applyDirectives once every other rule has run.
+})
+
+// WithDirectives turns inline `# shguard disable=` directives on (the
+// default) or off. Off, every finding is reported and directives are plain
+// comments.
+func WithDirectives(on bool) Option { return func(c *config) { c.noDirectives = !on } }
+
+// directive is one `# shguard ...` comment.
+type directive struct {
+	start, end int // the comment, '#' included
+	ids        []string
+	used       []bool
+	from, to   int    // the covered byte range; from > to: covers nothing
+	trailing   bool   // the comment trails a command on its line
+	invalid    string // why the directive cannot be applied, or ""
+}
+
+const directiveWord = "shguard"
+
+// applyDirectives drops the findings that directives cover and reports
+// the invalid and unused directives. It runs after every rule.
+func (p *pass) applyDirectives() {
+	if p.cfg.noDirectives || !bytes.Contains(p.src, []byte(directiveWord)) {
+		return
+	}
+	ds := collectDirectives(p.file, p.src)
+	if len(ds) == 0 {
+		return
+	}
+	kept := p.findings[:0]
+	for _, f := range p.findings {
+		if !suppress(ds, f) {
+			kept = append(kept, f)
+		}
+	}
+	p.findings = kept
+	for _, d := range ds {
+		text := p.text(d.start, d.end)
+		if d.invalid != "" {
+			p.rule = InvalidDirective
+			p.report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` on the line above the statement")
+			continue
+		}
+		p.rule = UnusedDirective
+		for i, id := range d.ids {
+			if d.used[i] {
+				continue
+			}
+			where := "the statement after it has no " + id + " finding"
+			switch {
+			case d.trailing:
+				where = "a directive trailing a command covers nothing; put it on the line above the statement"
+			case d.from > d.to:
+				where = "no statement follows it"
+			case d.from == 0 && d.to == len(p.src):
+				where = "the file has no " + id + " finding"
+			}
+			p.report(d.start, d.end, "`"+short(text)+"` suppresses nothing for "+id+": "+where+"; remove it")
+		}
+	}
+	p.rule = nil
+}
+
+// suppress reports whether a valid directive covers the finding, and marks
+// every such directive used.
+func suppress(ds []*directive, f Finding) bool {
+	if f.Rule == InvalidDirective.ID || f.Rule == UnusedDirective.ID {
+		return false
+	}
+	hit := false
+	for _, d := range ds {
+		if d.invalid != "" || f.Start.Offset < d.from || f.Start.Offset >= d.to {
+			continue
+		}
+		for i, id := range d.ids {
+			if id == f.Rule {
+				d.used[i] = true
+				hit = true
+			}
+		}
+	}
+	return hit
+}
+
+// collectDirectives finds every directive comment of the file and what it
+// covers, in source order.
+func collectDirectives(f *syntax.File, src []byte) []*directive {
+	var ds []*directive
+	seen := map[uint]bool{} // comments attached to statements, by offset
+	add := func(c syntax.Comment, from, to int, trailing bool) {
+		seen[c.Hash.Offset()] = true
+		d := parseDirective(c)
+		if d == nil {
+			return
+		}
+		d.from, d.to, d.trailing = from, to, trailing
+		ds = append(ds, d)
+	}
+	var first *syntax.Stmt
+	if len(f.Stmts) > 0 {
+		first = f.Stmts[0]
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			for _, c := range n.Comments {
+				switch {
+				case c.Pos().After(n.Pos()):
+					add(c, 1, 0, true)
+				case n == first:
+					add(c, 0, len(src), false)
+				default:
+					add(c, int(n.Pos().Offset()), lineEnd(src, stmtEnd(n)), false)
+				}
+			}
+		case *syntax.Comment:
+			if !seen[n.Hash.Offset()] { // the last comments of a block or file
+				add(*n, 1, 0, false)
+			}
+		}
+		return true
+	})
+	sort.Slice(ds, func(i, j int) bool { return ds[i].start < ds[j].start })
+	return ds
+}
+
+// stmtEnd is the end offset of a statement including the here-document
+// bodies it reads, which lie after Stmt.End.
+func stmtEnd(s *syntax.Stmt) int {
+	end := int(s.End().Offset())
+	syntax.Walk(s, func(n syntax.Node) bool {
+		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
+			end = max(end, int(r.Hdoc.End().Offset()))
+		}
+		return true
+	})
+	return end
+}
+
+// lineEnd is the offset of the newline at or after off, or the end of src.
+func lineEnd(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i
+	}
+	return len(src)
+}
+
+// parseDirective reads `shguard disable=ID[,ID...] -- reason` from a
+// comment, or returns nil when the comment is not a directive: a directive
+// starts with the word shguard followed by a key=value word.
+func parseDirective(c syntax.Comment) *directive {
+	text := strings.TrimSpace(c.Text)
+	rest, ok := strings.CutPrefix(text, directiveWord)
+	if !ok || rest == "" || (rest[0] != ' ' && rest[0] != '\t') {
+		return nil
+	}
+	spec, reason, hasReason := strings.Cut(rest, "--")
+	spec = strings.TrimSpace(spec)
+	key, list, isKV := strings.Cut(spec, "=")
+	if !isKV || strings.ContainsAny(key, " \t") {
+		return nil // prose that happens to start with "shguard"
+	}
+	start := int(c.Hash.Offset())
+	d := &directive{start: start, end: start + 1 + len(c.Text)}
+	for _, id := range strings.Split(list, ",") {
+		if id = strings.ToUpper(strings.TrimSpace(id)); id != "" {
+			d.ids = append(d.ids, id)
+		}
+	}
+	d.used = make([]bool, len(d.ids))
+	switch {
+	case key != "disable":
+		d.invalid = "has the unknown key " + key + " (the only key is disable)"
+	case len(d.ids) == 0:
+		d.invalid = "names no rule"
+	case !hasReason || strings.TrimSpace(reason) == "":
+		d.invalid = "gives no reason after ` -- `"
+	}
+	if d.invalid != "" {
+		return d
+	}
+	for _, id := range d.ids {
+		if r := Lookup(id); r == nil || r == InvalidDirective || r == UnusedDirective {
+			d.invalid = "names " + id + ", which is not a rule it can disable"
+			break
+		}
+	}
+	return d
+}
