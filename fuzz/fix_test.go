@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -25,6 +27,7 @@ func FuzzFix(f *testing.F) {
 		if len(src) > maxInput {
 			return
 		}
+		defer watchdog(src)()
 		checkFix(t, []byte(src), analyze.StyleExec)
 	})
 }
@@ -37,8 +40,21 @@ func FuzzFixBrace(f *testing.F) {
 		if len(src) > maxInput {
 			return
 		}
+		defer watchdog(src)()
 		checkFix(t, []byte(src), analyze.StyleBrace)
 	})
+}
+
+// watchdog turns an input that takes far too long into a crash with the
+// stacks of every goroutine, so that the fuzzer records it: Go's fuzzer
+// has no per-input timeout of its own.
+func watchdog(src string) (stop func()) {
+	t := time.AfterFunc(20*time.Second, func() {
+		buf := make([]byte, 1<<20)
+		n := runtime.Stack(buf, true)
+		panic(fmt.Sprintf("input %q took over 20s:\n%s", src, buf[:n]))
+	})
+	return func() { t.Stop() }
 }
 
 // insertions are the only texts a fix of each style may add.

@@ -222,3 +222,10 @@ func bashN(bash, src string) (string, bool) {
 	out, err := exec.Command(bash, "-n", "-c", src).CombinedOutput()
 	return string(out), err == nil
 }
+
+func runBash(bash, dir, script string) (string, error) {
+	cmd := exec.Command(bash, "-c", script)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
