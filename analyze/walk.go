@@ -484,6 +484,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.sh.jobs = append(w.sh.jobs, j)
 		}
 	}
+	if how := daemonizes(r); how != "" {
+		w.p.marks = append(w.p.marks, mark{rule: "SG2008", start: c.start, end: c.end, what: how})
+	}
 	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
 		w.p.marks = append(w.p.marks, mark{rule: "SG3002", start: c.start, end: c.end})
 	}

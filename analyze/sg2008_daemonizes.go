@@ -1,0 +1,138 @@
+package analyze
+
+import "strings"
+
+// Daemonizes reports programs that fork themselves into the background:
+// `ssh -f`, `tmux new -d`, `screen -dm`, `ssh-agent`, `redis-server
+// --daemonize yes`… The shell returns, the daemon stays, and nothing in the
+// command keeps a handle on it.
+var Daemonizes = register(&Rule{
+	ID:       "SG2008",
+	Name:     "daemonizes",
+	Severity: Warning,
+	Summary:  "A program that daemonizes itself (ssh -f, tmux new -d, ssh-agent…) outlives the shell unmanaged",
+	Doc: `Some programs fork into the background on their own: ssh -f, tmux new -d,
+screen -dm, ssh-agent, gpg-agent --daemon, start-stop-daemon --background,
+redis-server --daemonize yes, mongod --fork, memcached -d, pg_ctl start,
+nginx. No & appears in the command, yet a process outlives it, re-parented
+to init, with no pid in the script's hands. Run the program in the
+foreground mode it offers (ssh without -f, redis-server without
+--daemonize, nginx -g 'daemon off;') as a managed background job, or stop
+it explicitly before the command ends.`,
+	Wrong: `tmux new-session -d -s dev 'npm run dev'`,
+	Right: `npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill $pid`,
+	check: func(p *pass) {
+		for _, m := range p.marks {
+			if m.rule == "SG2008" {
+				p.report(m.start, m.end,
+					"`"+short(p.text(m.start, m.end))+"` "+m.what+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
+			}
+		}
+	},
+})
+
+// daemonizes says how the resolved command puts itself in the background,
+// or "" when it does not.
+func daemonizes(r resolved) string {
+	if !daemonNames[r.name] {
+		return ""
+	}
+	args := make([]string, 0, len(r.args))
+	for _, a := range r.args {
+		args = append(args, a.Lit())
+	}
+	has := func(flags ...string) bool {
+		for _, a := range args {
+			for _, f := range flags {
+				if a == f {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	// shortFlag: -f alone or bundled with other single-letter flags.
+	shortFlag := func(c byte) bool {
+		for _, a := range args {
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0 {
+				return true
+			}
+		}
+		return false
+	}
+	switch r.name {
+	case "ssh":
+		if shortFlag('f') {
+			return "forks into the background after authentication (-f)"
+		}
+	case "tmux":
+		if (has("new", "new-session") && shortFlag('d')) || has("start-server", "start") {
+			return "starts a detached tmux server"
+		}
+	case "screen":
+		if shortFlag('d') && shortFlag('m') || has("-dm", "-dmS") {
+			return "starts a detached screen session"
+		}
+	case "ssh-agent":
+		if !has("-k", "-D", "-d") && !hasOperand(args) {
+			return "forks an agent daemon"
+		}
+	case "gpg-agent":
+		if has("--daemon") {
+			return "forks an agent daemon (--daemon)"
+		}
+	case "start-stop-daemon":
+		if has("--background", "-b") || shortFlag('b') && (has("--start", "-S") || shortFlag('S')) {
+			return "starts a daemon (--background)"
+		}
+	case "daemonize":
+		return "daemonizes its command"
+	case "redis-server", "keydb-server":
+		for i, a := range args {
+			if a == "--daemonize" && i+1 < len(args) && args[i+1] == "yes" {
+				return "daemonizes (--daemonize yes)"
+			}
+		}
+	case "mongod", "mongos":
+		if has("--fork") {
+			return "forks into the background (--fork)"
+		}
+	case "memcached", "php-fpm", "dnsmasq":
+		if r.name == "memcached" && has("-d") || r.name == "php-fpm" && has("-D", "--daemonize") || r.name == "dnsmasq" && !has("-d", "-k", "--keep-in-foreground", "--no-daemon", "--test") {
+			return "daemonizes"
+		}
+	case "pg_ctl", "pg_ctlcluster":
+		if has("start", "restart") {
+			return "starts a PostgreSQL server in the background"
+		}
+	case "nginx":
+		if !has("-s", "-t", "-T", "-v", "-V", "-h", "-?") && !strings.Contains(strings.Join(args, " "), "daemon off") {
+			return "daemonizes unless told `daemon off;`"
+		}
+	case "sshd":
+		if !has("-D", "-d", "-t", "-T") {
+			return "daemonizes unless given -D"
+		}
+	}
+	return ""
+}
+
+// hasOperand: ssh-agent with a command runs it and exits with it; any word
+// that is not an option or an option's argument is that command. The
+// check is rough (it only matters that the agent has a command at all).
+func hasOperand(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-a" || a == "-E" || a == "-t" || a == "-O" || a == "-P":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+var daemonNames = setOf(`ssh tmux screen ssh-agent gpg-agent start-stop-daemon daemonize
+redis-server keydb-server mongod mongos memcached php-fpm dnsmasq pg_ctl pg_ctlcluster nginx sshd`)
