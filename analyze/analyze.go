@@ -184,6 +184,7 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		env = w.stmt(s, env)
 	}
 	p.top = nil
+	w.walkUncalled()
 	w.endShell()
 	for _, r := range sortedRules() {
 		if r.check != nil {

@@ -118,3 +118,13 @@ func TestDirectiveFindingPosition(t *testing.T) {
 		t.Errorf("message %q", f.Message)
 	}
 }
+
+// The filter applies after directives: a directive whose findings the
+// filter drops is still used, not reported.
+func TestFilterAfterDirectives(t *testing.T) {
+	src := "true\n# shguard disable=SG2001 -- why\n./w >/dev/null 2>&1 &\n./v >/dev/null 2>&1 &\nnpm run dev"
+	noWarnings := WithFilter(func(f Finding) bool { return f.Rule != "SG2001" })
+	if diff := cmp.Diff([]string{"SG3001@5"}, rulesAt(t, src, noWarnings)); diff != "" {
+		t.Errorf("findings (-want +got):\n%s", diff)
+	}
+}
