@@ -104,6 +104,7 @@ type config struct {
 	lang         Lang
 	style        Style
 	noDirectives bool
+	keep         func(Finding) bool
 }
 
 // Option configures Analyze.
@@ -114,6 +115,12 @@ func WithLang(l Lang) Option { return func(c *config) { c.lang = l } }
 
 // WithStyle sets the style of the fixes attached to findings.
 func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
+
+// WithFilter keeps only the findings for which keep returns true: a linter's
+// severity, include and exclude choices. Directives see every finding
+// first, so a directive is not reported unused because of the filter, and
+// rewrite.Fix, given the option, applies only the fixes of kept findings.
+func WithFilter(keep func(Finding) bool) Option { return func(c *config) { c.keep = keep } }
 
 // Analyze parses src and returns its findings, ordered by position. A
 // source that does not parse returns a *ParseError. Inline
@@ -184,7 +191,6 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		env = w.stmt(s, env)
 	}
 	p.top = nil
-	w.walkUncalled()
 	w.endShell()
 	for _, r := range sortedRules() {
 		if r.check != nil {
@@ -193,6 +199,9 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		}
 	}
 	p.applyDirectives()
+	if cfg.keep != nil {
+		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !cfg.keep(f) })
+	}
 	if len(p.findings) > 0 {
 		p.lines = lineStarts(src)
 	}
