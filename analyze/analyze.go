@@ -191,6 +191,7 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		env = w.stmt(s, env)
 	}
 	p.top = nil
+	w.walkUncalled()
 	w.endShell()
 	for _, r := range sortedRules() {
 		if r.check != nil {
@@ -214,6 +215,10 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 			return a.Start.Offset - b.Start.Offset
 		}
 		return strings.Compare(a.Rule, b.Rule)
+	})
+	// A function called twice reports what its body starts once.
+	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
+		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
 	res := &Result{Findings: p.findings, File: f}
 	for _, j := range p.jobs {

@@ -119,10 +119,13 @@ type walker struct {
 	// builtin, or a loop); a job whose walk does not move it finishes at
 	// once and holds nothing worth reporting.
 	slow int
-	// funcs are the functions declared so far, by name; calling guards
-	// callFunc against recursion.
-	funcs   map[string]*syntax.Stmt
-	calling map[string]bool
+	// funcs are the functions declared so far, by name. A body is walked
+	// where the function is called, with the caller's descriptors and in
+	// the caller's shell; bodies never called are walked at the end with
+	// the descriptors of their declaration.
+	funcs     map[string]*function
+	funcOrder []string
+	calling   map[string]bool
 }
 
 const maxNested = 8
@@ -198,10 +201,12 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		w.p.define(c.Name.Value)
 		if w.funcs == nil {
-			w.funcs = map[string]*syntax.Stmt{}
+			w.funcs = map[string]*function{}
 		}
-		w.funcs[c.Name.Value] = c.Body
-		w.stmt(c.Body, env)
+		if w.funcs[c.Name.Value] == nil {
+			w.funcOrder = append(w.funcOrder, c.Name.Value)
+		}
+		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src}
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, env)
@@ -543,22 +548,32 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if lang, ok := shellLang(r.name); ok {
 			w.nestedShell(r, lang, inner, s)
 		} else if w.funcs[r.name] != nil {
-			w.callFunc(r.name)
+			w.callFunc(r.name, inner)
 		}
 	}
 	return r
 }
 
-// callFunc applies, where a function is called, what its body does to the
-// jobs of the calling shell: the wait and kill commands it runs. The body
-// itself is walked where it is declared (so what it starts is reported
-// once, at the place to fix it); this is what makes
-// `cleanup() { kill "$pid"; }; trap cleanup EXIT` stop the job. Only
-// commands the function runs in the calling shell count, not those in
-// subshells, substitutions, pipelines or background statements.
-func (w *walker) callFunc(name string) {
-	body := w.funcs[name]
-	if body == nil || w.calling[name] {
+// function is a declared shell function.
+type function struct {
+	body   *syntax.Stmt
+	env    fdTable // descriptors where it was declared
+	src    *source
+	walked int // how many calls walked the body
+}
+
+// maxFuncWalks bounds how often one body is walked, so that functions
+// calling functions cannot blow the walk up; later calls only apply what
+// the body does to the caller's jobs (its wait and kill commands).
+const maxFuncWalks = 3
+
+// callFunc walks a function's body where it is called: in the calling
+// shell (its jobs are the caller's, its wait and kill reach the caller's
+// jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
+// call's descriptors (`start >/dev/null 2>&1` redirects what start runs).
+func (w *walker) callFunc(name string, env fdTable) {
+	fn := w.funcs[name]
+	if fn == nil || w.calling[name] {
 		return
 	}
 	if w.calling == nil {
@@ -566,7 +581,15 @@ func (w *walker) callFunc(name string) {
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
-	syntax.Walk(body, func(n syntax.Node) bool {
+	if fn.walked < maxFuncWalks {
+		fn.walked++
+		saved := w.src
+		w.src = fn.src
+		w.stmt(fn.body, env)
+		w.src = saved
+		return
+	}
+	syntax.Walk(fn.body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
 			return false
@@ -582,12 +605,28 @@ func (w *walker) callFunc(name string) {
 			case "kill":
 				w.kill(r.args)
 			default:
-				w.callFunc(r.name)
+				w.callFunc(r.name, env)
 			}
 			return false
 		}
 		return true
 	})
+}
+
+// walkUncalled walks, in declaration order, the bodies of functions no
+// call reached, so that a library of functions is still checked.
+func (w *walker) walkUncalled() {
+	for _, name := range w.funcOrder {
+		fn := w.funcs[name]
+		if fn.walked > 0 {
+			continue
+		}
+		fn.walked = maxFuncWalks
+		saved := w.src
+		w.src = fn.src
+		w.stmt(fn.body, fn.env)
+		w.src = saved
+	}
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
