@@ -55,14 +55,15 @@ func WithArgs(name string, args ...string) Option {
 // Read after Run returns if the reader never ends. Default: /dev/null.
 func WithStdin(r io.Reader) Option { return func(c *config) { c.stdin = r } }
 
-// WithStdout and WithStderr set where the shell's output goes. Output always
-// passes through pipes owned by Run (so that Run, not the last holder of the
-// pipe, decides when the command is over), except that a terminal is handed
-// over directly: nothing waits for EOF on a terminal, and programs keep
-// seeing a tty. When both are the same destination the shell gets one pipe
-// for both, which keeps the interleaving of the two streams exact. An
-// *os.File destination receives the bytes with splice(2), without a copy
-// through user space. nil discards. Default: nil.
+// WithStdout and WithStderr set where the shell's output goes. A pipe, a
+// socket or any io.Writer that is not an *os.File is fed through a pipe
+// owned by Run, so that Run, not the last holder of the pipe, decides when
+// the command is over; an *os.File destination receives the bytes with
+// splice(2), without a copy through user space. A regular file, a terminal
+// or /dev/null is handed to the shell directly: nothing waits for EOF on
+// those. When both are the same destination the shell gets one pipe for
+// both, which keeps the interleaving of the two streams exact. nil
+// discards. Default: nil.
 func WithStdout(w io.Writer) Option { return func(c *config) { c.stdout = w } }
 
 // WithStderr: see WithStdout.

@@ -471,7 +471,7 @@ func (r *run) outputFD(n int, w io.Writer) (int, error) {
 	s := &stream{dstFD: -1, w: w}
 	if f, ok := w.(*os.File); ok {
 		fd := int(f.Fd())
-		if isTerminal(fd) {
+		if !waitsForEOF(fd) {
 			return fd, nil
 		}
 		s.dstFD = fd
@@ -557,9 +557,19 @@ func sameDestination(a, b io.Writer) bool {
 	return sa.Dev == sb.Dev && sa.Ino == sb.Ino
 }
 
-func isTerminal(fd int) bool {
-	_, err := unix.IoctlGetTermios(fd, unix.TCGETS)
-	return err == nil
+// waitsForEOF reports whether fd is a pipe or a socket: the kinds of
+// destination whose reader waits for EOF, and so hangs while any process
+// holds the other end. Only those go through a pipe owned by Run. A regular
+// file, a terminal or /dev/null is handed to the shell as is: nobody waits on
+// it, the shell keeps its exact semantics (O_APPEND, seeking, isatty), and no
+// byte has to be copied.
+func waitsForEOF(fd int) bool {
+	var st unix.Stat_t
+	if unix.Fstat(fd, &st) != nil {
+		return true
+	}
+	t := st.Mode & unix.S_IFMT
+	return t == unix.S_IFIFO || t == unix.S_IFSOCK
 }
 
 // findLeftovers lists what is still there now that the shell is gone: live
