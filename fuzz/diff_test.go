@@ -1,0 +1,344 @@
+package fuzz
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/rewrite"
+)
+
+// The default (exec) fix must not change what a program does, apart from
+// the removed wait: the differential test generates programs from harmless
+// commands, runs each as written and as fixed under bash, and compares
+// what they print, the parent's $?, cwd and variables after the program,
+// the exit status of `wait $!`, how long the parent took (did it wait for
+// something it did not wait for before?), and the files every command
+// left behind once all of them, orphans included, are done.
+//
+// SHGUARD_DIFF_N sets the number of programs (default 20, a few seconds: eight run at once, mostly sleeping),
+// SHGUARD_DIFF_SEED the first seed.
+func TestDifferentialExecFix(t *testing.T) {
+	bash := needBash(t)
+	n := envInt("SHGUARD_DIFF_N", 20)
+	seed := int64(envInt("SHGUARD_DIFF_SEED", 1))
+	type result struct {
+		seed       int64
+		prog, diff string
+		err        error
+	}
+	results := make(chan result)
+	sem := make(chan struct{}, 8) // most of the time is spent in sleep
+	var wg sync.WaitGroup
+	changed := 0
+	for i := 0; i < n; i++ {
+		s := seed + int64(i)
+		prog := genProgram(rand.New(rand.NewSource(s)))
+		res, err := rewrite.Fix([]byte(prog))
+		if err != nil {
+			t.Fatalf("seed %d: generated program does not parse: %v\n%s", s, err, prog)
+		}
+		fixed := string(res.Out)
+		if fixed == prog {
+			continue
+		}
+		changed++
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			d, err := compareRuns(bash, prog, fixed)
+			<-sem
+			results <- result{s, prog + "\n--- fixed\n" + fixed, d, err}
+		}()
+	}
+	go func() { wg.Wait(); close(results) }()
+	for r := range results {
+		if r.err != nil {
+			t.Errorf("seed %d: %v", r.seed, r.err)
+		} else if r.diff != "" {
+			t.Errorf("seed %d: the exec fix changes what the program does (%s)\n--- original\n%s", r.seed, r.diff, r.prog)
+		}
+	}
+	if changed < n/4 {
+		t.Errorf("only %d of %d generated programs were changed by the fix: the generator no longer exercises it", changed, n)
+	}
+	t.Logf("%d of %d programs fixed and compared under bash", changed, n)
+}
+
+// The comparison can fail: the brace fix runs A in the parent shell, so a
+// `cd` in A changes the parent's directory, and the harness must see it.
+func TestDifferentialDetectsBraceChange(t *testing.T) {
+	bash := needBash(t)
+	prog := "cd \"$R/d1\" && touch f1 &\nV1=1 && sleep 0.1 &"
+	res, err := rewrite.Fix([]byte(prog), analyze.WithStyle(analyze.StyleBrace))
+	if err != nil || string(res.Out) == prog {
+		t.Fatalf("brace fix of %q: %q, %v", prog, res.Out, err)
+	}
+	d, err := compareRuns(bash, prog, string(res.Out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d, "cwd=") || !strings.Contains(d, "V1") {
+		t.Fatalf("the harness does not see the brace fix's change of the parent's cwd and variables; difference: %q", d)
+	}
+}
+
+// compareRuns runs both programs and returns "" when they behave the same,
+// or what differs. A difference in timing alone is retried once.
+func compareRuns(bash, a, b string) (string, error) {
+	for try := 0; ; try++ {
+		ra, ta, err := runObserved(bash, a)
+		if err != nil {
+			return "", err
+		}
+		rb, tb, err := runObserved(bash, b)
+		if err != nil {
+			return "", err
+		}
+		if ra != rb {
+			return diffLines(ra, rb), nil
+		}
+		if d := ta - tb; d > 70*time.Millisecond || d < -70*time.Millisecond {
+			if try == 0 {
+				continue // the machine may just be busy
+			}
+			return fmt.Sprintf("the parent ran for %v as written and %v fixed", ta, tb), nil
+		}
+		return "", nil
+	}
+}
+
+// diffLines lists the lines only one side has.
+func diffLines(a, b string) string {
+	count := map[string]int{}
+	for _, l := range strings.Split(a, "\n") {
+		count[l]++
+	}
+	for _, l := range strings.Split(b, "\n") {
+		count[l]--
+	}
+	var only []string
+	for l, n := range count {
+		switch {
+		case n > 0:
+			only = append(only, fmt.Sprintf("as written only: %q", l))
+		case n < 0:
+			only = append(only, fmt.Sprintf("fixed only: %q", l))
+		}
+	}
+	sort.Strings(only)
+	return strings.Join(only, "; ")
+}
+
+var pidRe = regexp.MustCompile(`pid [0-9]+`)
+
+const epilogue = `
+__rc=$? __t1=$EPOCHREALTIME
+echo "rc=$__rc"
+echo "cwd=${PWD#"$R"}"
+for __v in V1 V2 V3; do declare -p $__v 2>/dev/null || echo "$__v unset"; done
+if [ -n "${!-}" ]; then wait $!; echo "wait-bang=$?"; else echo "wait-bang=none"; fi
+wait
+echo "us=$(( ${__t1/./} - ${__t0/./} ))"
+`
+
+// runObserved runs a program in a fresh directory and returns what it did
+// (sorted output lines: background jobs print in any order) and how long
+// the parent took up to the end of the program.
+func runObserved(bash, prog string) (string, time.Duration, error) {
+	top, err := os.MkdirTemp("", "shguard-diff-")
+	if err != nil {
+		return "", 0, err
+	}
+	defer os.RemoveAll(top)
+	root := filepath.Join(top, "root")
+	for _, d := range []string{"", "d1", "d2"} {
+		if err := os.Mkdir(filepath.Join(root, d), 0o755); err != nil {
+			return "", 0, err
+		}
+	}
+	outFile, err := os.Create(filepath.Join(top, "out"))
+	if err != nil {
+		return "", 0, err
+	}
+	defer outFile.Close()
+	script := "R=" + root + "; export R; cd \"$R\"; __t0=$EPOCHREALTIME\n" + prog + "\n" + epilogue
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bash, "-c", script)
+	cmd.Stdout, cmd.Stderr = outFile, outFile
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	if err := cmd.Start(); err != nil {
+		return "", 0, err
+	}
+	pgid := cmd.Process.Pid
+	werr := cmd.Wait()
+	// Orphans of the program stay in its process group: let them finish
+	// before looking at the files they write.
+	deadline := time.Now().Add(10 * time.Second)
+	for syscall.Kill(-pgid, 0) == nil {
+		if time.Now().After(deadline) {
+			syscall.Kill(-pgid, syscall.SIGKILL)
+			return "", 0, fmt.Errorf("processes of %q still running after 10s", prog)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if werr != nil {
+		var ee *exec.ExitError
+		if !errors.As(werr, &ee) {
+			return "", 0, werr
+		}
+	}
+	out, err := os.ReadFile(outFile.Name())
+	if err != nil {
+		return "", 0, err
+	}
+	var lines []string
+	var took time.Duration
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		if us, ok := strings.CutPrefix(l, "us="); ok {
+			n, _ := strconv.Atoi(us)
+			took = time.Duration(n) * time.Microsecond
+			continue
+		}
+		l = pidRe.ReplaceAllString(strings.ReplaceAll(l, root, "$R"), "pid N")
+		lines = append(lines, l)
+	}
+	sort.Strings(lines)
+	// The files and what the commands wrote in them.
+	filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		b, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		lines = append(lines, "file "+rel+": "+strings.ReplaceAll(strings.TrimSpace(string(b)), root, "$R"))
+		return nil
+	})
+	lines = append(lines, fmt.Sprintf("exit=%d", cmd.ProcessState.ExitCode()))
+	return strings.Join(lines, "\n"), took, nil
+}
+
+// genProgram builds a random program from harmless commands. Every command
+// that writes a file writes its own, so that the files left behind do not
+// depend on the order in which concurrent jobs ran.
+func genProgram(r *rand.Rand) string {
+	g := &gen{r: r}
+	var b strings.Builder
+	n := 2 + r.Intn(4)
+	for i := 0; i < n; i++ {
+		b.WriteString(g.andOr(0))
+		switch r.Intn(6) {
+		case 0, 1, 2:
+			b.WriteString(" &")
+			if r.Intn(2) == 0 {
+				b.WriteString("\n")
+			} else {
+				b.WriteString(" ")
+			}
+		case 3:
+			b.WriteString("; ")
+		default:
+			b.WriteString("\n")
+		}
+	}
+	return strings.TrimRight(b.String(), " \n")
+}
+
+type gen struct {
+	r     *rand.Rand
+	files int
+}
+
+func (g *gen) andOr(depth int) string {
+	s := g.command(depth)
+	for k := g.r.Intn(3); k > 0; k-- {
+		op := " && "
+		if g.r.Intn(3) == 0 {
+			op = " || "
+		}
+		s += op + g.command(depth)
+	}
+	return s
+}
+
+func (g *gen) list(depth int) string {
+	var parts []string
+	for k := 1 + g.r.Intn(3); k > 0; k-- {
+		sep := "; "
+		if g.r.Intn(4) == 0 {
+			sep = " & "
+		}
+		parts = append(parts, g.andOr(depth+1)+sep)
+	}
+	return strings.TrimSuffix(strings.Join(parts, ""), " ")
+}
+
+func (g *gen) command(depth int) string {
+	if depth < 2 {
+		switch g.r.Intn(8) {
+		case 0:
+			return "( " + strings.TrimSuffix(g.list(depth), ";") + " )"
+		case 1:
+			l := g.list(depth)
+			if !strings.HasSuffix(l, ";") && !strings.HasSuffix(l, "&") {
+				l += ";"
+			}
+			return "{ " + l + " }"
+		}
+	}
+	g.files++
+	f := "f" + strconv.Itoa(g.files)
+	v := "V" + strconv.Itoa(1+g.r.Intn(3))
+	switch g.r.Intn(12) {
+	case 0:
+		return "true"
+	case 1:
+		return "false"
+	case 2, 3:
+		return "/bin/pwd > " + f
+	case 4, 5:
+		return "touch " + f
+	case 6:
+		return "sleep 0.1"
+	case 7:
+		return []string{`cd "$R/d1"`, `cd "$R/d2"`, `cd "$R"`, `cd nosuch`}[g.r.Intn(4)]
+	case 8:
+		return "export " + v + "=" + strconv.Itoa(g.files)
+	case 9:
+		return v + "=" + strconv.Itoa(g.files)
+	case 10:
+		return "wait"
+	}
+	return "touch " + f
+}
+
+func needBash(t *testing.T) string {
+	p, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	return p
+}
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil {
+		return v
+	}
+	return def
+}
