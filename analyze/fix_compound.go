@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"path"
 	"strings"
 
@@ -73,8 +74,8 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		}
 	}
 	e, ok := p.insert(j.src, int(ce.Args[0].Pos().Offset()), "exec ")
-	if !ok {
-		return Fix{}, false
+	if !ok || !bytes.HasPrefix(p.src[e.Start:], []byte(name)) {
+		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []Edit{e}}, true
 }
@@ -138,8 +139,8 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	}
 	open, ok1 := p.insert(j.src, int(b.Y.Pos().Offset()), "{ ")
 	cl, ok2 := p.insert(j.src, amp+1, closing)
-	if !ok1 || !ok2 {
-		return Fix{}, false
+	if !ok1 || !ok2 || cl.Start < 1 || p.src[cl.Start-1] != '&' || open.Start >= len(p.src) || p.src[open.Start] != text[b.Y.Pos().Offset()] {
+		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
 }
@@ -183,10 +184,13 @@ func (p *pass) insert(s *source, off int, text string) (Edit, bool) {
 		at = s.outer(off-1) + 1
 	}
 	if off < n {
-		if s.outer(off) != at {
+		if s.outer(off) != at || at >= len(p.src) || p.src[at] != s.text[off] {
 			return Edit{}, false
 		}
 	} else if at >= len(p.src) || p.src[at] != s.quote {
+		return Edit{}, false
+	}
+	if off > 0 && p.src[at-1] != s.text[off-1] {
 		return Edit{}, false
 	}
 	return Edit{Start: at, End: at, New: text}, true
