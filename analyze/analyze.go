@@ -170,16 +170,16 @@ type Job struct {
 
 // Run is Analyze returning the whole Result.
 func Run(src []byte, opts ...Option) (*Result, error) {
-	cfg := config{}
+	// One allocation for the pass, its options and what the walk starts with.
+	p := &pass{src: src}
 	for _, o := range opts {
-		o(&cfg)
+		o(&p.cfg)
 	}
-	f, err := parse(src, cfg.lang.variant())
+	f, err := parse(src, p.cfg.lang.variant())
 	if err != nil {
 		return nil, err
 	}
-	// One allocation for the pass and what the walk starts with.
-	p := &pass{cfg: cfg, src: src, file: f}
+	p.file = f
 	p.root.src = source{text: src}
 	p.root.sh = shell{kind: shTop}
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh}
@@ -200,8 +200,8 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		}
 	}
 	p.applyDirectives()
-	if cfg.keep != nil {
-		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !cfg.keep(f) })
+	if p.cfg.keep != nil {
+		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !p.cfg.keep(f) })
 	}
 	if len(p.findings) > 0 {
 		p.lines = lineStarts(src)
@@ -221,6 +221,7 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
 	res := &Result{Findings: p.findings, File: f}
+	res.Jobs = make([]Job, 0, len(p.jobs))
 	for _, j := range p.jobs {
 		res.Jobs = append(res.Jobs, p.publicJob(j))
 	}
@@ -356,7 +357,7 @@ func short(s string) string {
 }
 
 func lineStarts(src []byte) []int {
-	ls := []int{0}
+	ls := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
 	for i, c := range src {
 		if c == '\n' {
 			ls = append(ls, i+1)

@@ -22,7 +22,40 @@ func held(t *fdTable) string {
 }
 
 // quoted shows a job's source in a message.
-func (p *pass) quoted(j *job) string { return "`" + short(p.text(j.start, j.end)) + "`" }
+func (p *pass) quoted(j *job) string { return p.snippet(j.start, j.end) }
+
+// snippet is the source between two outer offsets as a message shows it:
+// in backquotes, whitespace runs collapsed, cut to 60 bytes. Built in one
+// allocation: messages are made for every finding.
+func (p *pass) snippet(start, end int) string {
+	if start < 0 || end > len(p.src) || start > end {
+		return "``"
+	}
+	const limit = 60
+	var b strings.Builder
+	b.Grow(min(end-start, limit) + 2)
+	b.WriteByte('`')
+	n, space := 0, false
+	for _, c := range p.src[start:end] {
+		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+			space = n > 0
+			continue
+		}
+		if n >= limit-3 {
+			b.WriteString("...")
+			break
+		}
+		if space {
+			b.WriteByte(' ')
+			n++
+			space = false
+		}
+		b.WriteByte(c)
+		n++
+	}
+	b.WriteByte('`')
+	return b.String()
+}
 
 // reportable is true for jobs the outcome rules speak about: not a
 // builtin that finishes at once, not waited for or killed.

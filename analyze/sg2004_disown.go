@@ -14,7 +14,7 @@ and it keeps running after the shell exits with nobody tracking it.`,
 		for _, m := range p.marks {
 			if m.rule == "SG2004" {
 				p.report(m.start, m.end,
-					"`"+short(p.text(m.start, m.end))+"` removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
+					p.snippet(m.start, m.end)+" removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
 			}
 		}
 	},

@@ -25,7 +25,7 @@ it explicitly before the command ends.`,
 		for _, m := range p.marks {
 			if m.rule == "SG2008" {
 				p.report(m.start, m.end,
-					"`"+short(p.text(m.start, m.end))+"` "+m.what+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
+					p.snippet(m.start, m.end)+" "+m.what+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
 			}
 		}
 	},

@@ -23,7 +23,7 @@ Start them as managed background jobs and poll their logs.`,
 			}
 			if what := serverKind(c.res); what != "" && daemonizes(c.res) == "" {
 				p.report(c.start, c.end,
-					"`"+short(p.text(c.start, c.end))+"` "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
+					p.snippet(c.start, c.end)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}
 		}
 	},

@@ -17,7 +17,7 @@ session is not what you need, drop setsid.`,
 		for _, m := range p.marks {
 			if m.rule == "SG3002" {
 				p.report(m.start, m.end,
-					"`"+short(p.text(m.start, m.end))+"` leaves the process group: a timeout that kills the group misses it, and if the shell leads its own group setsid forks and returns at once; drop setsid unless you need a new session")
+					p.snippet(m.start, m.end)+" leaves the process group: a timeout that kills the group misses it, and if the shell leads its own group setsid forks and returns at once; drop setsid unless you need a new session")
 			}
 		}
 	},
