@@ -12,20 +12,28 @@ cd "$(dirname "$0")/.."
 samples=${1:-7}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# pflag imports package net, so a default build of shexec links libc
+# dynamically (the floor does not), which costs about a millisecond per
+# start; the CGO_ENABLED=0 build shows shexec without that. Throughput and
+# RSS use the default build.
 go build -o "$tmp/shexec" ./cmd/shexec
+CGO_ENABLED=0 go build -o "$tmp/shexec-static" ./cmd/shexec
 go build -o "$tmp/floor" ./bench/floor
-shexec=$tmp/shexec floor=$tmp/floor
+shexec=$tmp/shexec static=$tmp/shexec-static floor=$tmp/floor
 
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# loop N CMD... : microseconds per run of CMD, run N times in a row.
+# loop N FILE CMD... : appends to FILE the microseconds per run of CMD, run
+# N times in a row with its stdout on a pipe, as an agent's tool layer runs
+# it (shexec hands a file or /dev/null to the shell directly, so /dev/null
+# would not measure its real path).
 loop() {
-	local n=$1 i start
-	shift
+	local n=$1 file=$2 i start
+	shift 2
 	start=$(now_us)
-	for ((i = 0; i < n; i++)); do "$@" >/dev/null; done
-	echo $((($(now_us) - start) / n))
+	for ((i = 0; i < n; i++)); do "$@"; done | cat >/dev/null
+	echo $((($(now_us) - start) / n)) >>"$file"
 }
 # pipe CMD... : milliseconds to push the command's output through cat.
 pipe() {
@@ -36,16 +44,19 @@ pipe() {
 }
 
 printf 'startup (%d samples of 200 runs, alternating)\n' "$samples"
-: >"$tmp/s.floor" >"$tmp/s.shexec" >"$tmp/s.bash"
+: >"$tmp/s.floor" >"$tmp/s.shexec" >"$tmp/s.static" >"$tmp/s.bash"
 for ((s = 0; s < samples; s++)); do
-	loop 200 "$floor" true >>"$tmp/s.floor"
-	loop 200 "$shexec" -c true >>"$tmp/s.shexec"
-	loop 200 bash -c true >>"$tmp/s.bash"
+	loop 200 "$tmp/s.floor" "$floor" true
+	loop 200 "$tmp/s.shexec" "$shexec" -c true
+	loop 200 "$tmp/s.static" "$static" -c true
+	loop 200 "$tmp/s.bash" bash -c true
 done
-b=$(median <"$tmp/s.bash") f=$(median <"$tmp/s.floor") x=$(median <"$tmp/s.shexec")
-printf '  bash -c true        %6d us/run\n' "$b"
-printf '  floor -c true       %6d us/run\n' "$f"
-printf '  shexec -c true      %6d us/run   ratio to floor %s (goal <= 1.15)\n' "$x" "$(awk -v a="$x" -v b="$f" 'BEGIN {printf "%.3f", a/b}')"
+b=$(median <"$tmp/s.bash") f=$(median <"$tmp/s.floor") x=$(median <"$tmp/s.shexec") y=$(median <"$tmp/s.static")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
+printf '  bash -c true                 %6d us/run\n' "$b"
+printf '  floor true                   %6d us/run\n' "$f"
+printf '  shexec -c true               %6d us/run   ratio to floor %s (goal <= 1.15)\n' "$x" "$(ratio "$x" "$f")"
+printf '  shexec -c true, CGO_ENABLED=0 %5d us/run   ratio to floor %s (goal <= 1.15)\n' "$y" "$(ratio "$y" "$f")"
 
 printf 'throughput: 500 MB into a pipe (%d samples, alternating)\n' "$samples"
 gen='head -c 500000000 /dev/zero'
@@ -56,13 +67,13 @@ for ((s = 0; s < samples; s++)); do
 done
 b=$(median <"$tmp/t.bash") x=$(median <"$tmp/t.shexec")
 printf '  bash -c             %6d ms\n' "$b"
-printf '  shexec -c           %6d ms   ratio %s (goal <= 1.15)\n' "$x" "$(awk -v a="$x" -v b="$b" 'BEGIN {printf "%.3f", a/b}')"
+printf '  shexec -c           %6d ms   ratio %s (goal <= 1.15)\n' "$x" "$(ratio "$x" "$b")"
 
 printf 'peak RSS while 1 GB passes through shexec\n'
 for mode in plain json; do
 	flag=()
 	[ "$mode" = json ] && flag=(--json)
-	"$shexec" "${flag[@]}" -c 'head -c 1000000000 /dev/zero' >/dev/null &
+	"$shexec" "${flag[@]}" -c 'head -c 1000000000 /dev/zero' > >(cat >/dev/null) &
 	pid=$!
 	peak=0
 	while kb=$(awk '/^VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null) && [ -n "$kb" ]; do

@@ -91,11 +91,12 @@ var haveChildrenFiles = sync.OnceValue(func() bool {
 // descendants returns every process below root (root excluded), dead or
 // alive. Because the caller is a child subreaper, orphans of the tree are
 // re-parented to it, so the walk also finds what escaped with setsid, double
-// forks or nohup. The walk is a snapshot: callers that must see everything
-// repeat it until it comes back empty.
-func descendants(root int) []procInfo {
+// forks or nohup. Processes in skip, and what lies below them, are left
+// out. The walk is a snapshot: callers that must see everything repeat it
+// until it comes back empty.
+func descendants(root int, skip map[procKey]bool) []procInfo {
 	if !haveChildrenFiles() {
-		return descendantsByScan(root)
+		return descendantsByScan(root, skip)
 	}
 	var out []procInfo
 	seen := map[int]bool{root: true}
@@ -109,7 +110,7 @@ func descendants(root int) []procInfo {
 			}
 			seen[c] = true
 			info, err := readStat(c)
-			if err != nil {
+			if err != nil || skip[info.key()] {
 				continue
 			}
 			out = append(out, info)
@@ -143,7 +144,7 @@ func childrenOf(pid int) []int {
 
 // descendantsByScan is the fallback for kernels without children files:
 // read every process's parent and keep those whose ancestry reaches root.
-func descendantsByScan(root int) []procInfo {
+func descendantsByScan(root int, skip map[procKey]bool) []procInfo {
 	all := allProcs()
 	byParent := map[int][]procInfo{}
 	for _, p := range all {
@@ -155,6 +156,9 @@ func descendantsByScan(root int) []procInfo {
 		pid := queue[0]
 		queue = queue[1:]
 		for _, c := range byParent[pid] {
+			if skip[c.key()] {
+				continue
+			}
 			out = append(out, c)
 			queue = append(queue, c.pid)
 		}

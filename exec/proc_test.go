@@ -77,10 +77,10 @@ func TestDescendantsWalkMatchesScan(t *testing.T) {
 	// contains at least this process).
 	parent := os.Getppid()
 	a, b := map[int]bool{}, map[int]bool{}
-	for _, p := range descendants(parent) {
+	for _, p := range descendants(parent, nil) {
 		a[p.pid] = true
 	}
-	for _, p := range descendantsByScan(parent) {
+	for _, p := range descendantsByScan(parent, nil) {
 		b[p.pid] = true
 	}
 	if !a[os.Getpid()] || !b[os.Getpid()] {

@@ -100,12 +100,14 @@ var runMu sync.Mutex
 // gets SIGKILL (Pdeathsig).
 //
 // A subreaper must reap every orphan the kernel hands it, and those cannot
-// be told apart from the caller's other children. While Run is in progress
-// it therefore owns all child processes of the calling program: it reaps
-// every child that exits and treats every descendant as part of the run.
-// Runs are serialised, and a program must not wait for children of its own
-// (os/exec) while a Run is in progress. The shexec command runs one Run per
-// process, which satisfies this by construction.
+// be told apart from children the program starts by other means. While Run
+// is in progress it therefore owns the child processes of the calling
+// program: it reaps every child that exits, and treats every descendant as
+// part of the run except the children (and their subtrees) that existed
+// before it started. Runs are serialised, and a program must not start and
+// wait for children of its own (os/exec) while a Run is in progress. The
+// shexec command runs one Run per process, which satisfies this by
+// construction.
 //
 // The error is a *StartError when the shell could not be started; a shell
 // that ran and failed is reported in the Result.
@@ -143,6 +145,14 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		return nil, &StartError{"prctl(PR_SET_CHILD_SUBREAPER)", err}
 	}
 	r := &run{cfg: cfg, self: os.Getpid(), handles: map[procKey]*handle{}}
+	if haveChildren() {
+		r.foreign = map[procKey]bool{}
+		for _, pid := range childrenOf(r.self) {
+			if p, err := readStat(pid); err == nil {
+				r.foreign[p.key()] = true
+			}
+		}
+	}
 	defer r.release()
 	return r.run(ctx, path, argv, env)
 }
@@ -204,6 +214,12 @@ type run struct {
 	closers []int      // descriptors to close once the shell has started
 
 	handles map[procKey]*handle
+
+	// foreign are the children the process had before the run, with
+	// everything below them: not ours to report or stop. A command run as
+	// `shexec ... > >(tee log)` has one: bash forks the tee, then execs
+	// shexec in the same process.
+	foreign map[procKey]bool
 }
 
 func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result, error) {
@@ -593,7 +609,7 @@ func (r *run) findLeftovers() []*Leftover {
 	}
 	var out []*Leftover
 	seen := map[int]bool{}
-	for _, p := range descendants(r.self) {
+	for _, p := range descendants(r.self, r.foreign) {
 		if p.dead() {
 			continue
 		}
@@ -602,7 +618,7 @@ func (r *run) findLeftovers() []*Leftover {
 	}
 	if len(inodes) > 0 {
 		for _, p := range allProcs() {
-			if seen[p.pid] || p.pid == r.self || p.dead() || !holdsPipe(p.pid, inodes) {
+			if seen[p.pid] || p.pid == r.self || r.foreign[p.key()] || p.dead() || !holdsPipe(p.pid, inodes) {
 				continue
 			}
 			out = append(out, &Leftover{PID: p.pid, Command: cmdline(p), HoldsOutput: true, info: p})

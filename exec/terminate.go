@@ -112,7 +112,7 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 
 // live returns the descendants of the caller that have not exited.
 func (r *run) live() []procInfo {
-	all := descendants(r.self)
+	all := descendants(r.self, r.foreign)
 	out := all[:0]
 	for _, p := range all {
 		if !p.dead() {

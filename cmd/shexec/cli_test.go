@@ -396,3 +396,19 @@ func TestParseDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestPreexistingChildrenAreNotOurs: `shexec ... > >(tee log)` execs shexec
+// in a process that already has a child (the tee). It is not a leftover of
+// the run, and it must not be touched.
+func TestPreexistingChildrenAreNotOurs(t *testing.T) {
+	t.Parallel()
+	m := marker(t)
+	script := `exec "$0" --leftovers kill -c 'echo hi' > >(sed s/^/sub:/; sleep ` + m + `)`
+	got := shexec(t, "", "--leftovers", "kill", "-c", script, shexecBin)
+	// The outer shexec kills the process substitution once the inner one,
+	// which replaced the shell, has exited; the inner one must not have.
+	if got.stdout != "sub:hi\n" || strings.Count(got.stderr, "outlived the shell") != 1 {
+		t.Errorf("stdout %q, stderr %q", got.stdout, got.stderr)
+	}
+	assertNoSurvivors(t, m)
+}
