@@ -230,9 +230,11 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 
 func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 	pp := parserPool(lang)
-	parser := pp.Get().(*syntax.Parser)
-	f, err := parser.Parse(bytes.NewReader(src), "")
-	pp.Put(parser)
+	pr := pp.Get().(*pooledParser)
+	pr.r.Reset(src)
+	f, err := pr.p.Parse(&pr.r, "")
+	pr.r.Reset(nil)
+	pp.Put(pr)
 	if err != nil {
 		var pe syntax.ParseError
 		if errors.As(err, &pe) {
@@ -263,7 +265,9 @@ func parserPool(lang syntax.LangVariant) *sync.Pool {
 	if pp.New == nil {
 		parserPoolsInit.Do(func() {
 			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn} {
-				parserPools[i].New = func() any { return syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true)) }
+				parserPools[i].New = func() any {
+					return &pooledParser{p: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
+				}
 			}
 		})
 	}
@@ -271,6 +275,12 @@ func parserPool(lang syntax.LangVariant) *sync.Pool {
 }
 
 var parserPoolsInit sync.Once
+
+// pooledParser keeps a reader with its parser, so parsing allocates neither.
+type pooledParser struct {
+	p *syntax.Parser
+	r bytes.Reader
+}
 
 // parseError places a parser error by its byte offset: the parser's own
 // line and column saturate on very long lines.
@@ -321,9 +331,9 @@ func (p *pass) define(name string) {
 
 func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
 	pp := parserPool(lang)
-	parser := pp.Get().(*syntax.Parser)
-	defer pp.Put(parser)
-	return parser.Parse(strings.NewReader(code), "")
+	pr := pp.Get().(*pooledParser)
+	defer pp.Put(pr)
+	return pr.p.Parse(strings.NewReader(code), "")
 }
 
 // report adds a finding; positions are outer byte offsets, turned into

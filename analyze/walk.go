@@ -125,6 +125,7 @@ type walker struct {
 	// the descriptors of their declaration.
 	funcs     map[string]*function
 	funcOrder []string
+	free      []*shell // ended shells, for newShell to reuse
 	calling   map[string]bool
 }
 
@@ -233,7 +234,7 @@ func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
 	saved := w.sh
-	w.sh = &shell{kind: shSubshell, async: saved.async}
+	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmts(list, env)
 	w.endShell()
 	w.sh = saved
@@ -258,7 +259,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
 		return
 	}
 	saved, slow := w.sh, w.slow
-	w.sh = &shell{kind: shSubshell, async: saved.async}
+	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmt(s, env)
 	w.endShell()
 	w.sh = saved
@@ -285,7 +286,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.words(redirWords(s.Redirs), env)
 
 	saved, savedJob, slow := w.sh, w.job, w.slow
-	w.sh = &shell{kind: shSubshell, async: true}
+	w.sh = w.newShell(shSubshell, true)
 	w.job = j
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -355,7 +356,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	j.inNested = w.src.offs != nil
 	j.fds = j.fds.apply(cc.Stmt.Redirs)
 	saved, savedJob := w.sh, w.job
-	w.sh = &shell{kind: shSubshell, async: true}
+	w.sh = w.newShell(shSubshell, true)
 	w.job = j
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
@@ -400,6 +401,23 @@ func (w *walker) endShell() {
 			}
 		}
 	}
+	if sh.kind != shTop {
+		w.free = append(w.free, sh) // the caller restores its own shell next
+	}
+}
+
+// newShell returns an empty shell, reusing one that ended: subshells come
+// and go at every ( ), $( ), pipeline element and job body.
+func (w *walker) newShell(kind shellKind, async bool) *shell {
+	if n := len(w.free); n > 0 {
+		sh := w.free[n-1]
+		w.free = w.free[:n-1]
+		clear(sh.jobs)
+		clear(sh.pidVars)
+		*sh = shell{kind: kind, async: async, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
+		return sh
+	}
+	return &shell{kind: kind, async: async}
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a
@@ -957,7 +975,7 @@ func (w *walker) nested(word *syntax.Word, lang syntax.LangVariant, env fdTable,
 	w.src = src
 	w.depth++
 	if kind != 0xff {
-		w.sh = &shell{kind: kind, async: savedSh.async}
+		w.sh = w.newShell(kind, savedSh.async)
 	}
 	w.stmts(f.Stmts, env)
 	if kind != 0xff {
