@@ -75,54 +75,110 @@ func overlap(a, b analyze.Edit) bool {
 	return b.Start == a.Start // two insertions, or an insertion at a replacement's start
 }
 
-// compatible reports whether the edits of a fix can join the accepted ones.
-func compatible(accepted, fix []analyze.Edit) bool {
-	for _, f := range fix {
-		for _, a := range accepted {
-			x, y := a, f
-			if y.Start < x.Start || (y.Start == x.Start && y.End < x.End) {
-				x, y = y, x
-			}
-			if overlap(x, y) {
+// editSet is the edits accepted so far in one round, with a quick overlap
+// test: fixes are insertions, looked up by offset; the rare replacement is
+// checked against each edit.
+type editSet struct {
+	edits  []analyze.Edit
+	points map[int]bool // offsets of insertions
+	ranges []analyze.Edit
+}
+
+// add adds the edits of a fix if none overlaps an accepted one.
+func (s *editSet) add(fix []analyze.Edit) bool {
+	for i, f := range fix {
+		for _, g := range fix[i+1:] {
+			if clash(f, g) {
 				return false
 			}
 		}
+		if f.Start == f.End && s.points[f.Start] {
+			return false
+		}
+		for _, r := range s.ranges {
+			if clash(r, f) {
+				return false
+			}
+		}
+		if f.Start != f.End {
+			for p := range s.points {
+				if clash(f, analyze.Edit{Start: p, End: p}) {
+					return false
+				}
+			}
+		}
 	}
+	if s.points == nil {
+		s.points = map[int]bool{}
+	}
+	for _, f := range fix {
+		if f.Start == f.End {
+			s.points[f.Start] = true
+		} else {
+			s.ranges = append(s.ranges, f)
+		}
+	}
+	s.edits = append(s.edits, fix...)
 	return true
 }
 
-// mapOffset carries an offset of the source the edits apply to over to the
-// edited text: an offset inside a replaced range goes to the range's start.
-func mapOffset(off int, sorted []analyze.Edit) int {
-	d := 0
-	for _, e := range sorted {
-		if e.Start > off || (e.Start == off && e.End > off) {
-			break
-		}
-		if off < e.End {
-			return e.Start + d
-		}
-		d += len(e.New) - (e.End - e.Start)
+// clash reports whether two edits overlap, in either order.
+func clash(a, b analyze.Edit) bool {
+	if b.Start < a.Start || (b.Start == a.Start && b.End < a.End) {
+		a, b = b, a
 	}
-	return off + d
+	return overlap(a, b)
 }
 
-// unmapOffset is the inverse of mapOffset: an offset of the edited text
-// back to the source; an offset inside inserted text goes to the edit's
-// start.
-func unmapOffset(off int, sorted []analyze.Edit) int {
+// offsetMap carries offsets between a source and the result of applying
+// sorted, non-overlapping edits to it, in O(log n) each.
+type offsetMap struct {
+	edits []analyze.Edit
+	newAt []int // where each edit's new text starts in the result
+}
+
+func newOffsetMap(sorted []analyze.Edit) offsetMap {
+	m := offsetMap{edits: sorted, newAt: make([]int, len(sorted))}
 	d := 0
-	for _, e := range sorted {
-		ns := e.Start + d // where the edit's new text starts in the output
-		if off < ns {
-			break
-		}
-		if off < ns+len(e.New) {
-			return e.Start
-		}
+	for i, e := range sorted {
+		m.newAt[i] = e.Start + d
 		d += len(e.New) - (e.End - e.Start)
 	}
-	return off - d
+	return m
+}
+
+// forward maps an offset of the source to the result: past an insertion
+// made at it, and to the start of a range replaced around it.
+func (m offsetMap) forward(off int) int {
+	// The edits that start at or before off, except a replacement starting
+	// exactly at off (off then stays before its new text).
+	i := sort.Search(len(m.edits), func(i int) bool {
+		e := m.edits[i]
+		return e.Start > off || (e.Start == off && e.End > off)
+	})
+	if i == 0 {
+		return off
+	}
+	e := m.edits[i-1]
+	if off < e.End {
+		return m.newAt[i-1]
+	}
+	return off + m.newAt[i-1] + len(e.New) - e.End
+}
+
+// back maps an offset of the result to the source: an offset inside new
+// text goes to the start of the edit that inserted it.
+func (m offsetMap) back(off int) int {
+	i := sort.Search(len(m.newAt), func(i int) bool { return m.newAt[i] > off })
+	if i == 0 {
+		return off
+	}
+	e := m.edits[i-1]
+	if end := m.newAt[i-1] + len(e.New); off < end {
+		return e.Start
+	} else {
+		return off - end + e.End
+	}
 }
 
 // lineIndex turns offsets into positions the way the analyzer does

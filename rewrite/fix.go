@@ -42,20 +42,20 @@ func Fix(src []byte, opts ...analyze.Option) (*Result, error) {
 	cur := src
 	var (
 		applied []analyze.Finding // positioned in cur's coordinates of their round
-		rounds  [][]analyze.Edit  // the sorted edits of each round, for mapping back
+		rounds  []offsetMap       // the edits of each round, for mapping back
 		since   []int             // applied[i] was found in round since[i]
 		skip    = map[fkey]bool{} // findings whose fix broke the parse, in cur's offsets
 	)
 	for round := 0; round < maxRounds; round++ {
-		var edits []analyze.Edit
+		var set editSet
 		var took []analyze.Finding
 		for _, f := range res.Findings {
-			if len(f.Fixes) == 0 || skip[key(f)] || !compatible(edits, f.Fixes[0].Edits) {
+			if len(f.Fixes) == 0 || skip[key(f)] || !set.add(f.Fixes[0].Edits) {
 				continue
 			}
-			edits = append(edits, f.Fixes[0].Edits...)
 			took = append(took, f)
 		}
+		edits := set.edits
 		if len(took) == 0 {
 			break
 		}
@@ -64,16 +64,18 @@ func Fix(src []byte, opts ...analyze.Option) (*Result, error) {
 			continue // every fix of this round broke the parse: skipped now, try the others
 		}
 		sortEdits(edits)
+		m := newOffsetMap(edits)
+		moved := map[fkey]bool{}
 		for k := range skip {
-			delete(skip, k)
-			k.start = mapOffset(k.start, edits)
-			skip[k] = true
+			k.start = m.forward(k.start)
+			moved[k] = true
 		}
+		skip = moved
 		for _, f := range took {
 			applied = append(applied, f)
 			since = append(since, round)
 		}
-		rounds = append(rounds, edits)
+		rounds = append(rounds, m)
 		cur, res = next, nres
 	}
 
@@ -83,7 +85,7 @@ func Fix(src []byte, opts ...analyze.Option) (*Result, error) {
 		f := &applied[i]
 		s, e := f.Start.Offset, f.End.Offset
 		for r := since[i] - 1; r >= 0; r-- {
-			s, e = unmapOffset(s, rounds[r]), unmapOffset(e, rounds[r])
+			s, e = rounds[r].back(s), rounds[r].back(e)
 		}
 		f.Start, f.End = lines.position(s), lines.position(e)
 	}
