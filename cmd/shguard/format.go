@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/shguard/shguard/analyze"
+)
+
+// A formatter writes findings. Streaming formats write in add; document
+// formats (json, sarif) collect and write once in flush.
+type formatter interface {
+	add(w io.Writer, name string, src []byte, fs []analyze.Finding)
+	flush(w io.Writer)
+}
+
+func newFormatter(name string) (formatter, bool) {
+	switch name {
+	case "text":
+		return textFormat{}, true
+	case "gcc":
+		return gccFormat{}, true
+	case "json":
+		return &jsonFormat{out: []jsonFinding{}}, true
+	case "sarif":
+		return &sarifFormat{}, true
+	case "diff", "quiet": // diff is written by the linter itself
+		return quietFormat{}, true
+	}
+	return nil, false
+}
+
+type quietFormat struct{}
+
+func (quietFormat) add(io.Writer, string, []byte, []analyze.Finding) {}
+func (quietFormat) flush(io.Writer)                                  {}
+
+// oneLine keeps a message on its line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// gccFormat: file:line:col: error|warning|note: message [SGxxxx], the
+// shape compilers print and editors parse.
+type gccFormat struct{}
+
+func gccSeverity(s analyze.Severity) string {
+	if s == analyze.Info {
+		return "note"
+	}
+	return s.String()
+}
+
+func (gccFormat) add(w io.Writer, name string, _ []byte, fs []analyze.Finding) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", name, f.Start.Line, f.Start.Col, gccSeverity(f.Severity), oneLine(f.Message), f.Rule)
+	}
+}
+func (gccFormat) flush(io.Writer) {}
+
+// textFormat is gcc's line with the severity's own name, then the source
+// line with a caret under the finding, then the fix or suggestion.
+type textFormat struct{}
+
+func (textFormat) add(w io.Writer, name string, src []byte, fs []analyze.Finding) {
+	for _, f := range fs {
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", name, f.Start.Line, f.Start.Col, f.Severity, oneLine(f.Message), f.Rule)
+		line, caret := excerpt(src, f)
+		if line != "" || caret != "" {
+			fmt.Fprintf(w, "    %s\n    %s\n", line, caret)
+		}
+		if len(f.Fixes) > 0 {
+			fmt.Fprintf(w, "    fix (--fix): %s\n", oneLine(f.Fixes[0].Message))
+		} else if f.Suggestion != "" {
+			fmt.Fprintf(w, "    suggestion: %s\n", oneLine(f.Suggestion))
+		}
+	}
+}
+func (textFormat) flush(io.Writer) {}
+
+// window is how much of a long line the excerpt shows.
+const window = 120
+
+// excerpt returns the finding's first line as displayed (control bytes as
+// '?', long lines cut around the finding) and the caret line under it:
+// '^' at the start, '~' to the end of the finding on that line.
+func excerpt(src []byte, f analyze.Finding) (string, string) {
+	start := f.Start.Offset
+	if start < 0 || start > len(src) {
+		return "", ""
+	}
+	ls := bytes.LastIndexByte(src[:start], '\n') + 1
+	le := len(src)
+	if i := bytes.IndexByte(src[start:], '\n'); i >= 0 {
+		le = start + i
+	}
+	end := min(max(f.End.Offset, start+1), le)
+	from, to := ls, le
+	if to-from > window {
+		from = max(ls, start-window/3)
+		to = min(le, from+window)
+	}
+	var line, caret strings.Builder
+	if from > ls {
+		line.WriteString("...")
+		caret.WriteString("   ")
+	}
+	for i := from; i < to; {
+		r, n := utf8.DecodeRune(src[i:])
+		switch {
+		case r == '\t':
+			line.WriteByte('\t')
+		case r == utf8.RuneError && n == 1, r < 0x20, r == 0x7f:
+			line.WriteByte('?')
+		default:
+			line.Write(src[i : i+n])
+		}
+		switch {
+		case i < start && r == '\t':
+			caret.WriteByte('\t')
+		case i < start:
+			caret.WriteByte(' ')
+		case i == start:
+			caret.WriteByte('^')
+		case i < end:
+			caret.WriteByte('~')
+		}
+		i += n
+	}
+	if start >= to { // the finding starts at the end of its line
+		caret.WriteByte('^')
+	}
+	if to < le {
+		line.WriteString("...")
+	}
+	return line.String(), caret.String()
+}
+
+// jsonFinding is one element of -f json.
+type jsonFinding struct {
+	File        string        `json:"file"`
+	Rule        string        `json:"rule"`
+	Name        string        `json:"name"`
+	Severity    string        `json:"severity"`
+	Line        int           `json:"line"`
+	Column      int           `json:"column"`
+	EndLine     int           `json:"end_line"`
+	EndColumn   int           `json:"end_column"`
+	StartOffset int           `json:"start_offset"`
+	EndOffset   int           `json:"end_offset"`
+	Message     string        `json:"message"`
+	Suggestion  string        `json:"suggestion,omitempty"`
+	URL         string        `json:"url"`
+	Fixes       []analyze.Fix `json:"fixes"`
+}
+
+type jsonFormat struct{ out []jsonFinding }
+
+func (j *jsonFormat) add(_ io.Writer, name string, _ []byte, fs []analyze.Finding) {
+	for _, f := range fs {
+		jf := jsonFinding{
+			File: name, Rule: f.Rule, Severity: f.Severity.String(),
+			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
+			StartOffset: f.Start.Offset, EndOffset: f.End.Offset,
+			Message: f.Message, Suggestion: f.Suggestion, Fixes: f.Fixes,
+		}
+		if jf.Fixes == nil {
+			jf.Fixes = []analyze.Fix{}
+		}
+		if r := analyze.Lookup(f.Rule); r != nil {
+			jf.Name, jf.URL = r.Name, r.URL()
+		}
+		j.out = append(j.out, jf)
+	}
+}
+
+func (j *jsonFormat) flush(w io.Writer) { writeJSON(w, j.out) }
+
+// writeJSON writes v indented, without HTML escaping (shell is full of &
+// and <).
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		panic(err) // only plain data is encoded
+	}
+}

@@ -1,0 +1,351 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/rewrite"
+	"github.com/shguard/shguard/shguardrc"
+)
+
+// settings are the choices for one input: from flags (set ones only) or
+// merged with a .shguardrc.
+type settings struct {
+	severity analyze.Severity // 0: unset
+	exclude  map[string]bool
+	include  map[string]bool
+	style    *analyze.Style
+	lang     *analyze.Lang
+}
+
+// input is one thing to lint.
+type input struct {
+	name  string    // as reported: the path given, "-" or commandName
+	path  string    // the file, for reading and -w; "" for stdin and -c
+	stdin io.Reader // for "-"
+	src   []byte    // for -c
+	dir   string    // where the .shguardrc search starts
+}
+
+func (in *input) read() error {
+	switch {
+	case in.path != "":
+		b, err := os.ReadFile(in.path)
+		if err != nil {
+			return err
+		}
+		in.src, in.dir = b, filepath.Dir(in.path)
+	case in.stdin != nil:
+		b, err := io.ReadAll(in.stdin)
+		if err != nil {
+			return err
+		}
+		in.src = b
+	}
+	return nil
+}
+
+// linter runs the inputs through the analyzer and the formatter.
+type linter struct {
+	flags          settings
+	norc           bool
+	out            formatter
+	stdout, stderr io.Writer
+	rcs            map[string]*shguardrc.Config // by directory
+}
+
+// options resolves the analyzer options for an input: flags, then its
+// .shguardrc, then the shebang, then the defaults.
+func (l *linter) options(in *input) ([]analyze.Option, error) {
+	s := l.flags
+	if !l.norc {
+		rc, err := l.rc(in.dir)
+		if err != nil {
+			return nil, err
+		}
+		if rc != nil {
+			if s.severity == 0 {
+				s.severity = rc.Severity
+			}
+			if s.style == nil {
+				s.style = rc.Style
+			}
+			if s.lang == nil {
+				s.lang = rc.Lang
+			}
+			if s.include == nil && len(rc.Include) > 0 {
+				s.include = set(rc.Include)
+			}
+			if len(rc.Exclude) > 0 {
+				ex := set(rc.Exclude)
+				for id := range s.exclude {
+					ex[id] = true
+				}
+				s.exclude = ex
+			}
+		}
+	}
+	lang := shebangLang(in.src)
+	if s.lang != nil {
+		lang = *s.lang
+	}
+	style := analyze.StyleExec
+	if s.style != nil {
+		style = *s.style
+	}
+	min := s.severity
+	if min == 0 {
+		min = analyze.Info
+	}
+	keep := func(f analyze.Finding) bool {
+		return f.Severity >= min && !s.exclude[f.Rule] && (s.include == nil || s.include[f.Rule])
+	}
+	return []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep)}, nil
+}
+
+func set(ids []string) map[string]bool {
+	m := map[string]bool{}
+	for _, id := range ids {
+		m[id] = true
+	}
+	return m
+}
+
+func (l *linter) rc(dir string) (*shguardrc.Config, error) {
+	if c, ok := l.rcs[dir]; ok {
+		return c, nil
+	}
+	path, err := shguardrc.Find(dir)
+	var c *shguardrc.Config
+	if err == nil && path != "" {
+		c, err = shguardrc.Load(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if l.rcs == nil {
+		l.rcs = map[string]*shguardrc.Config{}
+	}
+	l.rcs[dir] = c
+	return c, nil
+}
+
+// shebangLang guesses the language from a #! line: sh, dash, ash and
+// posix mean POSIX; mksh and ksh mean mksh; anything else bash.
+func shebangLang(src []byte) analyze.Lang {
+	if !bytes.HasPrefix(src, []byte("#!")) {
+		return analyze.LangBash
+	}
+	line := src[2:]
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	fields := strings.Fields(string(line))
+	if len(fields) == 0 {
+		return analyze.LangBash
+	}
+	prog := filepath.Base(fields[0])
+	if prog == "env" {
+		prog = ""
+		for _, f := range fields[1:] {
+			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
+				prog = filepath.Base(f)
+				break
+			}
+		}
+	}
+	switch prog {
+	case "sh", "dash", "ash", "posix":
+		return analyze.LangPOSIX
+	case "mksh", "ksh", "lksh", "pdksh":
+		return analyze.LangMksh
+	}
+	return analyze.LangBash
+}
+
+// failed reports an input that cannot be linted and returns exitInput, or
+// exitUsage for a bad .shguardrc.
+func (l *linter) failed(in *input, err error) int {
+	var pe *analyze.ParseError
+	switch {
+	case errors.As(err, &pe):
+		fmt.Fprintf(l.stderr, "%s:%d:%d: parse error: %s\n", in.name, pe.Line, pe.Col, pe.Msg)
+	case isRCError(err):
+		fmt.Fprintf(l.stderr, "shguard: %v\n", err)
+		return exitUsage
+	default:
+		fmt.Fprintf(l.stderr, "shguard: %v\n", err)
+	}
+	return exitInput
+}
+
+type rcError struct{ error }
+
+func isRCError(err error) bool {
+	var r rcError
+	return errors.As(err, &r)
+}
+
+// prepare reads an input and resolves its options.
+func (l *linter) prepare(in *input) ([]analyze.Option, error) {
+	if err := in.read(); err != nil {
+		return nil, err
+	}
+	opts, err := l.options(in)
+	if err != nil {
+		return nil, rcError{err}
+	}
+	return opts, nil
+}
+
+// lintAll reports the findings of every input, or with diff the fixes.
+func (l *linter) lintAll(inputs []input, diff bool) int {
+	status := exitClean
+	worse := func(s int) {
+		if s > status {
+			status = s
+		}
+	}
+	for i := range inputs {
+		in := &inputs[i]
+		opts, err := l.prepare(in)
+		if err != nil {
+			worse(l.failed(in, err))
+			continue
+		}
+		if diff {
+			res, err := rewrite.Fix(in.src, opts...)
+			if err != nil {
+				worse(l.failed(in, err))
+				continue
+			}
+			unifiedDiff(l.stdout, diffName(in.name), in.src, res.Out)
+			if len(res.Applied)+len(res.Remaining) > 0 {
+				worse(exitFindings)
+			}
+			continue
+		}
+		fs, err := analyze.Analyze(in.src, opts...)
+		if err != nil {
+			worse(l.failed(in, err))
+			continue
+		}
+		l.out.add(l.stdout, in.name, in.src, fs)
+		if len(fs) > 0 {
+			worse(exitFindings)
+		}
+	}
+	l.out.flush(l.stdout)
+	return status
+}
+
+// diffName is the path in diff headers: relative, slash-separated.
+func diffName(name string) string {
+	return strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "./")
+}
+
+// fixOne prints the fixed source of one input; what remains goes to
+// stderr in the chosen format.
+func (l *linter) fixOne(in input) int {
+	opts, err := l.prepare(&in)
+	if err != nil {
+		return l.failed(&in, err)
+	}
+	res, err := rewrite.Fix(in.src, opts...)
+	if err != nil {
+		return l.failed(&in, err)
+	}
+	l.stdout.Write(res.Out)
+	l.out.add(l.stderr, in.name, res.Out, res.Remaining)
+	l.out.flush(l.stderr)
+	if len(res.Remaining) > 0 {
+		return exitFindings
+	}
+	return exitClean
+}
+
+// writeAll fixes the files in place and reports what remains.
+func (l *linter) writeAll(inputs []input) int {
+	status := exitClean
+	for i := range inputs {
+		in := &inputs[i]
+		opts, err := l.prepare(in)
+		if err != nil {
+			status = max(status, l.failed(in, err))
+			continue
+		}
+		res, err := rewrite.Fix(in.src, opts...)
+		if err != nil {
+			status = max(status, l.failed(in, err))
+			continue
+		}
+		if len(res.Applied) > 0 && !bytes.Equal(res.Out, in.src) {
+			if err := writeAtomic(in.path, res.Out); err != nil {
+				fmt.Fprintf(l.stderr, "shguard: %v\n", err)
+				status = max(status, exitInput)
+				continue
+			}
+			fmt.Fprintf(l.stderr, "shguard: %s: fixed %d finding(s)\n", in.name, len(res.Applied))
+		}
+		l.out.add(l.stdout, in.name, res.Out, res.Remaining)
+		if len(res.Remaining) > 0 {
+			status = max(status, exitFindings)
+		}
+	}
+	l.out.flush(l.stdout)
+	return status
+}
+
+// writeAtomic replaces the file (the target of a symlink) with data: a
+// temporary file in the same directory, with the old mode and (when
+// permitted) owner, synced, then renamed over it.
+func writeAtomic(path string, data []byte) error {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(real), "."+filepath.Base(real)+".shguard-*")
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		_ = tmp.Chown(int(sys.Uid), int(sys.Gid)) // best effort: only root may give files away
+	}
+	if err := tmp.Chmod(st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), real); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	done = true
+	return nil
+}
