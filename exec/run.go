@@ -215,6 +215,10 @@ type run struct {
 
 	handles map[procKey]*handle
 
+	// tty is a terminal among the shell's stdio of which the caller's
+	// process group is the foreground, or -1. See foregroundTTY.
+	tty int
+
 	// foreign are the children the process had before the run, with
 	// everything below them: not ours to report or stop. A command run as
 	// `shexec ... > >(tee log)` has one: bash forks the tee, then execs
@@ -237,6 +241,7 @@ func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result
 		defer signal.Stop(sigs)
 	}
 
+	r.tty = foregroundTTY(files)
 	started := make(chan error, 1)
 	exited := make(chan unix.WaitStatus, 1)
 	go r.startAndWait(path, argv, env, files, started, exited)
@@ -355,8 +360,10 @@ func (r *run) startAndWait(path string, argv, env []string, files []uintptr, sta
 		Env:   env,
 		Files: files,
 		Sys: &syscall.SysProcAttr{
-			Setpgid:   true,
-			Pdeathsig: syscall.SIGKILL,
+			Setpgid:    true,
+			Foreground: r.tty >= 0,
+			Ctty:       r.tty,
+			Pdeathsig:  syscall.SIGKILL,
 		},
 	})
 	if err != nil {
@@ -383,6 +390,9 @@ func (r *run) startAndWait(path string, argv, env []string, files []uintptr, sta
 			}
 			r.shellReaped = true
 			r.mu.Unlock()
+			if r.tty >= 0 {
+				takeTerminalBack(r.tty)
+			}
 			exited <- ws
 			return
 		}
@@ -646,4 +656,33 @@ func (r *run) allAtEOF() bool {
 		}
 	}
 	return true
+}
+
+// foregroundTTY returns the first of fds that is a terminal whose foreground
+// process group is the caller's, or -1. The shell runs in a group of its
+// own; on such a terminal that group must become the foreground, or the
+// first read from the terminal stops the shell with SIGTTIN (and Ctrl-C
+// would not reach it), which is a hang for a human at a terminal and for an
+// agent tool that runs commands in a pty.
+func foregroundTTY(fds []uintptr) int {
+	pgrp := unix.Getpgrp()
+	for _, fd := range fds {
+		if pg, err := unix.IoctlGetInt(int(fd), unix.TIOCGPGRP); err == nil && pg == pgrp {
+			return int(fd)
+		}
+	}
+	return -1
+}
+
+// takeTerminalBack makes the caller's group the terminal's foreground again
+// once the shell is gone. The caller is in the background at that point,
+// and tcsetpgrp(3) from the background raises SIGTTOU unless the signal is
+// blocked; it is blocked on this thread (locked by startAndWait) for the
+// call only.
+func takeTerminalBack(fd int) {
+	var set, old unix.Sigset_t
+	set.Val[0] |= 1 << (unix.SIGTTOU - 1)
+	unix.PthreadSigmask(unix.SIG_BLOCK, &set, &old)
+	unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, unix.Getpgrp())
+	unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
 }

@@ -412,3 +412,23 @@ func TestPreexistingChildrenAreNotOurs(t *testing.T) {
 	}
 	assertNoSurvivors(t, m)
 }
+
+// TestTerminal: on a terminal, the shell's group is made the foreground (or
+// its first read would stop it with SIGTTIN), and the terminal is given
+// back when it exits (or the caller's next read would stop).
+func TestTerminal(t *testing.T) {
+	t.Parallel()
+	script, err := osexec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1), needed for a pty, is not installed")
+	}
+	cmd := osexec.Command(script, "-qec", shexecBin+` --timeout 5 -c 'read x; echo "got $x"'; read y; echo "after $y"`, "/dev/null")
+	cmd.Stdin = strings.NewReader("one\ntwo\n")
+	cmd.WaitDelay = time.Second
+	timer := time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "got one") || !strings.Contains(string(out), "after two") {
+		t.Errorf("%v: %q", err, out)
+	}
+}
