@@ -132,7 +132,10 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		if c == ' ' || c == '\t' {
 			continue
 		}
-		if c != '\n' && c != '#' && c != ';' && c != ')' {
+		switch {
+		case c == '#' && i == amp+1:
+			closing = " } " // `&#` starts a comment, `}#` would be a word
+		case c != '\n' && c != '#' && c != ';' && c != ')':
 			closing = " };"
 		}
 		break

@@ -60,7 +60,7 @@ func watchdog(src string) (stop func()) {
 // insertions are the only texts a fix of each style may add.
 var insertions = map[analyze.Style][]string{
 	analyze.StyleExec:  {"exec "},
-	analyze.StyleBrace: {"exec ", "{ ", " }", " };"},
+	analyze.StyleBrace: {"exec ", "{ ", " }", " };", " } "},
 }
 
 // checkFix holds the rewriter's invariants on one source in one style.
@@ -223,7 +223,20 @@ func commandNames(t *testing.T, src []byte) []string {
 	return names
 }
 
+// wordText is a name word as written, or "<expansion>" for one that runs
+// code ($(…), <(…)): the commands inside are listed on their own.
 func wordText(w *syntax.Word) string {
+	code := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			code = true
+		}
+		return !code
+	})
+	if code {
+		return "<expansion>"
+	}
 	var b strings.Builder
 	syntax.NewPrinter().Print(&b, w)
 	return b.String()

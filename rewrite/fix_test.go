@@ -30,6 +30,10 @@ var braceTable = []struct{ in, out string }{
 	{"A && ! B &", "A && { ! B & }"},
 	{"A && B & \\\nC", "A && { B & }; \\\nC"},
 	{"cat <<EOF && B &\nbody && x &\nEOF\n", "cat <<EOF && { B & }\nbody && x &\nEOF\n"},
+	{"A && cat <<EOF >f &\nbody\nEOF\n", "A && { cat <<EOF >f & }\nbody\nEOF\n"},
+	{"{ A && B &}", "{ A && { B & };}"},
+	{"A && B &# comment", "A && { B & } # comment"},
+	{"A && B & (C)", "A && { B & }; (C)"},
 	{"bash -c 'cd x && server &'", "bash -c 'cd x && { server & }'"},
 	{`sh -c "cd x && server & echo started"`, `sh -c "cd x && { server & }; echo started"`},
 	// Unchanged, as in the seed table.

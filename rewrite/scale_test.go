@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/shguard/shguard/analyze"
 )
 
@@ -75,7 +77,8 @@ func BenchmarkFix100k(b *testing.B) {
 // `--fix` on the machine's own shell scripts: every script bash -n accepts
 // is still accepted after the fix, in both styles. Scripts the parser does
 // not take are skipped (Fix returns their ParseError and changes nothing).
-// Bounded in time; SHGUARD_SCRIPTS_DIR picks another directory.
+// Bounded in time; SHGUARD_SCRIPTS_DIR picks other directories (a list,
+// like PATH).
 func TestFixKeepsSystemScriptsValid(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
@@ -85,12 +88,15 @@ func TestFixKeepsSystemScriptsValid(t *testing.T) {
 	if dir == "" {
 		dir = "/usr/bin"
 	}
-	scripts := shellScripts(dir)
+	var scripts []script
+	for _, d := range filepath.SplitList(dir) {
+		scripts = append(scripts, shellScripts(d)...)
+	}
 	if len(scripts) == 0 {
 		t.Skipf("no shell scripts in %s", dir)
 	}
 	deadline := time.Now().Add(40 * time.Second)
-	var seen, valid, parsed, changed int
+	var seen, valid, parsed, changed, nPlanted, plantedFixed int
 	for _, s := range scripts {
 		if time.Now().After(deadline) {
 			t.Logf("time is up after %d of %d scripts", seen, len(scripts))
@@ -121,11 +127,70 @@ func TestFixKeepsSystemScriptsValid(t *testing.T) {
 				t.Errorf("%s: the %s fix makes it invalid for bash -n", s.path, style)
 			}
 		}
-		if ok {
-			parsed++
+		if !ok {
+			continue
+		}
+		parsed++
+		// The scripts have no compound background job of their own: plant
+		// some, in their real surroundings (functions, loops, case arms,
+		// here-documents, continuations), by backgrounding and-or lists.
+		for _, v := range planted(src, s.posix, 8) {
+			if !bashAccepts(bash, v) {
+				continue
+			}
+			nPlanted++
+			for _, style := range []analyze.Style{analyze.StyleExec, analyze.StyleBrace} {
+				res, err := Fix(v, analyze.WithLang(lang), analyze.WithStyle(style))
+				if err != nil || bytes.Equal(res.Out, v) {
+					continue
+				}
+				plantedFixed++
+				if !bashAccepts(bash, res.Out) {
+					t.Errorf("%s with a planted job: the %s fix makes it invalid for bash -n:\n%s", s.path, style, res.Out)
+				}
+			}
 		}
 	}
-	t.Logf("%s: %d shell scripts, %d looked at, %d valid for bash -n, %d parsed, %d fixed outputs (both styles), all still valid", dir, len(scripts), seen, valid, parsed, changed)
+	t.Logf("%s: %d shell scripts, %d looked at, %d valid for bash -n, %d parsed, %d fixed outputs (both styles); %d variants with planted jobs, %d fixed outputs of them; all still valid",
+		dir, len(scripts), seen, valid, parsed, changed, nPlanted, plantedFixed)
+}
+
+// planted returns up to max variants of src, each with one foreground
+// and-or list (`A && B`) turned into a background one (`A && B &`).
+func planted(src []byte, posix bool, max int) [][]byte {
+	lang := syntax.LangBash
+	if posix {
+		lang = syntax.LangPOSIX
+	}
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(bytes.NewReader(src), "")
+	if err != nil {
+		return nil
+	}
+	var out [][]byte
+	syntax.Walk(f, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok || len(out) >= max || st.Background || st.Coprocess {
+			return len(out) < max
+		}
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) {
+			return true
+		}
+		var v []byte
+		if st.Semicolon.IsValid() {
+			at := int(st.Semicolon.Offset())
+			if src[at] != ';' || at+1 < len(src) && src[at+1] == ';' {
+				return true // ;; ends a case arm
+			}
+			v = append(append(append(v, src[:at]...), '&'), src[at+1:]...)
+		} else {
+			at := int(st.End().Offset())
+			v = append(append(append(v, src[:at]...), " &"...), src[at:]...)
+		}
+		out = append(out, v)
+		return true
+	})
+	return out
 }
 
 type script struct {
