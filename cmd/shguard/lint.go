@@ -208,7 +208,7 @@ func (l *linter) prepare(in *input) ([]analyze.Option, error) {
 
 // lintAll reports the findings of every input, or with diff the fixes.
 func (l *linter) lintAll(inputs []input, diff bool) int {
-	status := exitClean
+	status, linted := exitClean, 0
 	worse := func(s int) {
 		if s > status {
 			status = s
@@ -238,12 +238,15 @@ func (l *linter) lintAll(inputs []input, diff bool) int {
 			worse(l.failed(in, err))
 			continue
 		}
+		linted++
 		l.out.add(l.stdout, in.name, in.src, fs)
 		if len(fs) > 0 {
 			worse(exitFindings)
 		}
 	}
-	l.out.flush(l.stdout)
+	if linted > 0 || status == exitClean {
+		l.out.flush(l.stdout) // nothing on stdout when no input could be read
+	}
 	return status
 }
 
@@ -274,7 +277,7 @@ func (l *linter) fixOne(in input) int {
 
 // writeAll fixes the files in place and reports what remains.
 func (l *linter) writeAll(inputs []input) int {
-	status := exitClean
+	status, done := exitClean, 0
 	for i := range inputs {
 		in := &inputs[i]
 		opts, err := l.prepare(in)
@@ -295,12 +298,15 @@ func (l *linter) writeAll(inputs []input) int {
 			}
 			fmt.Fprintf(l.stderr, "shguard: %s: fixed %d finding(s)\n", in.name, len(res.Applied))
 		}
+		done++
 		l.out.add(l.stdout, in.name, res.Out, res.Remaining)
 		if len(res.Remaining) > 0 {
 			status = max(status, exitFindings)
 		}
 	}
-	l.out.flush(l.stdout)
+	if done > 0 {
+		l.out.flush(l.stdout)
+	}
 	return status
 }
 

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os/exec"
 	"fmt"
 	"os"
+	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
@@ -80,8 +80,8 @@ func checkSARIF(ts *testscript.TestScript, neg bool, args []string) {
 					Name  string `json:"name"`
 					Rules []struct {
 						ID, Name, HelpURI string
-						ShortDescription  struct{ Text string } `json:"shortDescription"`
-						FullDescription   struct{ Text string } `json:"fullDescription"`
+						ShortDescription  struct{ Text string }  `json:"shortDescription"`
+						FullDescription   struct{ Text string }  `json:"fullDescription"`
 						Default           struct{ Level string } `json:"defaultConfiguration"`
 					} `json:"rules"`
 				} `json:"driver"`
