@@ -211,7 +211,7 @@ func promotable(s *syntax.Stmt) bool {
 	return ok
 }
 
-// stateParams are variables whose value differs in another shell or at
+// dynamicParams are variables whose value differs in another shell or at
 // another time.
 var dynamicParams = map[string]bool{
 	"BASHPID": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHREALTIME": true,
@@ -242,7 +242,19 @@ func stateOnly(s *syntax.Stmt) bool {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.FuncDecl:
-		return true // defines, runs nothing
+		// Defines, runs nothing; but the job may call it, so its body must
+		// not depend on which shell runs it.
+		ok := true
+		syntax.Walk(c.Body, func(n syntax.Node) bool {
+			if pe, isPE := n.(*syntax.ParamExp); isPE && pe.Param != nil {
+				switch v := pe.Param.Value; {
+				case v == "$" || v == "!" || dynamicParams[v] && v != "FUNCNAME" && v != "LINENO":
+					ok = false
+				}
+			}
+			return ok
+		})
+		return ok
 	case *syntax.CallExpr:
 		if len(c.Args) > 0 && !stateCommand(c.Args[0].Lit(), c.Args[1:]) {
 			return false

@@ -31,6 +31,8 @@ func TestPlan(t *testing.T) {
 		{"cd app; server & sleep 1; curl x", "cd app;  sleep 1; curl x", []job{{"server", "cd app\n"}}},
 		{"f() { :; }; X=1; f &", "", []job{{"f", "f() { :; }\nX=1\n"}}},
 		{"server &\ncd x", "\ncd x", []job{{"server", ""}}},
+		{"f() { echo \"$1\" $(date); }; f a &", "", []job{{"f a", "f() { echo \"$1\" $(date); }\n"}}},
+		{"f() { echo $$; }; f &", "", nil},
 		// Nothing promoted: the original stays as it is.
 		{"server & pid=$!; sleep 1; kill $pid", "", nil},
 		{"server & sleep 1; eval 'kill $!'", "", nil},
