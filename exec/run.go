@@ -123,6 +123,9 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		}
 		script = s
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, &StartError{"start", err}
+	}
 	path, err := lookShell(cfg.shell)
 	if err != nil {
 		return nil, &StartError{"shell", err}

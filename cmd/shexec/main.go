@@ -65,12 +65,15 @@ Exit status:
   With --json the status is the same, and also in the object.
 
 --json prints exactly one object on stdout:
-  {"status": "exited"|"timeout"|"killed"|"error", "exit_code": N,
+  {"status": "exited"|"timeout"|"killed"|"running" (--yield)|"error",
+   "exit_code": N,
    "signal": "SIGTERM" (when the shell died of a signal),
    "stdout": "...", "stderr": "...", "stdout_bytes": N, "stderr_bytes": N,
    "truncated": bool, "duration_ms": N,
    "stopped": [{"pid", "command", "signal"}] (timeout),
    "leftovers": [{"pid", "command", "holds_output", "descendant", "action"}],
+   "jobs": ["id"] (leftovers adopted as a job),
+   "job_id": "id" (--yield, --background: the job CMD goes on as),
    "message": "one-line account of an abnormal end"}
   stdout and stderr keep their first and last --max-output/2 bytes; the
   middle is replaced by a line saying how many bytes were dropped. Memory
@@ -316,7 +319,12 @@ func signalName(s syscall.Signal) string {
 // the form timeout(1) users type.
 type durationFlag time.Duration
 
-func (d *durationFlag) String() string { return time.Duration(*d).String() }
+func (d *durationFlag) String() string {
+	if *d == 0 {
+		return "0" // pflag shows no default for "0", as for a plain zero
+	}
+	return time.Duration(*d).String()
+}
 func (d *durationFlag) Type() string   { return "duration" }
 func (d *durationFlag) Set(s string) error {
 	v, err := parseDuration(s)
