@@ -15,7 +15,8 @@
 //	cmd = string(res.Out) // remaining problems are in res.Remaining
 //
 //	plan, err := rewrite.Plan([]byte(cmd))
-//	// start plan.Jobs as managed jobs, then run plan.Foreground
+//	// start each plan.Jobs[i].Script() as a managed job, then run
+//	// plan.Foreground unless it is ""
 package rewrite
 
 import (

@@ -68,7 +68,7 @@ type Job struct {
 // the command.
 func (j Job) Script() string { return j.Prelude + j.Command }
 
-// Plan analyzes src and splits it into a Plan. A source that does not
+// Plan analyzes src and splits it into a Promotion. A source that does not
 // parse returns the analyzer's *analyze.ParseError. A source with nothing
 // to promote gives a plan whose Foreground is src and which has no jobs.
 func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
