@@ -251,6 +251,9 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 	if dir == "" {
 		dir = filepath.Join(os.TempDir(), "shguard-jobs")
 	}
+	if dir, err = filepath.Abs(dir); err != nil { // the command may cd
+		return nil, nil, err
+	}
 	for _, j := range res.Jobs {
 		if !j.HoldsOutput || j.Resolved {
 			continue

@@ -1,0 +1,60 @@
+package hook
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The commands the hook hands back do not hang a reader of their output,
+// the way an agent's tool reads it: stdout and stderr into one pipe, read
+// to EOF. The originals would, for as long as the sleeps run.
+func TestRewrittenCommandsDoNotHang(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	dir := t.TempDir()
+	for _, cmd := range []string{
+		"sleep 3 & echo started",
+		"cd / && sleep 3 & echo started",
+		"true | sleep 3 & echo started",
+		"if true; then sleep 3 & fi; echo started",
+		"x=$(sleep 3 &); echo started",
+		"cd / && sleep 3 >/dev/null 2>&1 & echo started",
+	} {
+		out, err := Decide(cmd, Options{LogDir: dir})
+		if err != nil || !out.Changed || out.Deny != "" {
+			t.Fatalf("Decide(%q) = %+v, %v; want a rewrite", cmd, out, err)
+		}
+		c := exec.Command("bash", "-c", out.Command)
+		c.Dir = dir
+		start := time.Now()
+		b, err := c.CombinedOutput()
+		if err != nil || strings.TrimSpace(string(b)) != "started" {
+			t.Errorf("%q -> %q: output %q, %v", cmd, out.Command, b, err)
+		}
+		if d := time.Since(start); d > 2*time.Second {
+			t.Errorf("%q -> %q: the reader waited %v", cmd, out.Command, d)
+		}
+	}
+}
+
+func TestDenyMode(t *testing.T) {
+	out, err := Decide("./server & sleep 1", Options{Mode: ModeDeny})
+	if err != nil || out.Deny == "" || out.Changed || !strings.Contains(out.Deny, "run_in_background") {
+		t.Fatalf("Decide = %+v, %v", out, err)
+	}
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/a.log":      "/tmp/a.log",
+		"/tmp/my logs/x":  "'/tmp/my logs/x'",
+		"/tmp/it's/x.log": `'/tmp/it'\''s/x.log'`,
+	} {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
