@@ -325,7 +325,7 @@ func (d *durationFlag) String() string {
 	}
 	return time.Duration(*d).String()
 }
-func (d *durationFlag) Type() string   { return "duration" }
+func (d *durationFlag) Type() string { return "duration" }
 func (d *durationFlag) Set(s string) error {
 	v, err := parseDuration(s)
 	if err != nil {
