@@ -66,7 +66,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
-		if sc.defined[name] || sc.notFoundHandler || sc.unsafeTrap {
+		if sc.defined[name] || sc.notFoundHandler || sc.unsafeTrap || sc.unmapped {
 			return Fix{}, false
 		}
 		if sc.opaque && !strings.Contains(name, "/") {
@@ -123,6 +123,13 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		}
 	default:
 		return Fix{}, false
+	}
+	if j.src.offs != nil {
+		for _, sc := range p.scopes(j) {
+			if sc.unmapped {
+				return Fix{}, false
+			}
+		}
 	}
 	amp := int(j.stmt.Semicolon.Offset())
 	text := j.src.text
@@ -225,6 +232,11 @@ type scope struct {
 	notFoundHandler bool
 	// unsafeTrap: it sets a trap a subshell may run (see execFix).
 	unsafeTrap bool
+	// unmapped: the text of a `bash -c` string does not map byte for byte
+	// onto the outer source (the parser drops NUL bytes from literals, so
+	// the offsets literal() computes are off after one): no edit can be
+	// placed in it.
+	unmapped bool
 }
 
 // scopes returns the scopes that govern a job's tail: the outer script's,
@@ -250,9 +262,24 @@ func (p *pass) scopes(j *job) []*scope {
 		} else {
 			sc = scopeOf(f)
 		}
+		sc.unmapped = !p.faithful(j.src)
 		p.nestedScopes[j.src] = sc
 	}
 	return []*scope{p.outerScope, sc}
+}
+
+// faithful reports whether every byte of a nested text is the outer byte
+// its offset maps to, at increasing offsets.
+func (p *pass) faithful(s *source) bool {
+	prev := -1
+	for i := 0; i < len(s.text); i++ {
+		o := s.outer(i)
+		if o <= prev || o >= len(p.src) || p.src[o] != s.text[i] {
+			return false
+		}
+		prev = o
+	}
+	return true
 }
 
 func scopeOf(f *syntax.File) *scope {

@@ -112,6 +112,14 @@ func checkFix(t *testing.T, src []byte, style analyze.Style) {
 	if !subsequence(src, out) {
 		t.Fatalf("Fix(%q) = %q drops or changes bytes of the source", src, out)
 	}
+	// In the exec style, the same statements run in the background: the
+	// inserted exec changes what a job's subshell becomes, never which
+	// statements are jobs.
+	if style == analyze.StyleExec {
+		if a, b := backgrounds(t, src), backgrounds(t, out); a != b {
+			t.Fatalf("exec fix changed which statements run in the background:\nsrc %q: %s\nout %q: %s", src, a, out, b)
+		}
+	}
 	// The same commands, in the same order.
 	a, b := commandNames(t, src), commandNames(t, out)
 	if fmt.Sprint(a) != fmt.Sprint(b) {
@@ -258,4 +266,29 @@ func quotedCode(w *syntax.Word) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// backgrounds lists, for every statement in walk order, whether it runs in
+// the background (and as a coprocess).
+func backgrounds(t *testing.T, src []byte) string {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.KeepComments(true)).Parse(bytes.NewReader(src), "")
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	var b strings.Builder
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if s, ok := n.(*syntax.Stmt); ok {
+			switch {
+			case s.Background:
+				b.WriteByte('&')
+			case s.Coprocess:
+				b.WriteByte('c')
+			default:
+				b.WriteByte('.')
+			}
+		}
+		return true
+	})
+	return b.String()
 }
