@@ -90,7 +90,7 @@ func plainName(name string) bool {
 		c := name[i]
 		switch {
 		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_./+-:@%,", c) >= 0:
+		case strings.IndexByte("_./+-:@,", c) >= 0: // not %: `%1` is `fg %1`
 		case c == '~' && i == 0:
 		default:
 			return false

@@ -93,6 +93,8 @@ var execTable = []struct{ in, out string }{
 	{`A && "B" &`, `A && "B" &`},
 	{`A && \B &`, `A && \B &`},
 	{"A && {a,b} &", "A && {a,b} &"},
+	{"A && %1 &", "A && %1 &"},
+	{"A && -x &", "A && -x &"},
 	{"A && echo hi &", "A && echo hi &"},
 	{"A && command B &", "A && command B &"},
 	{"f() { :; }; A && f &", "f() { :; }; A && f &"},
