@@ -25,10 +25,9 @@
 package hook
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -309,12 +308,10 @@ func wrap(s *syntax.Stmt) bool {
 	return s.Negated
 }
 
+// logName picks a fresh log file name (math/rand/v2 is seeded by the
+// runtime; crypto/rand would cost the hook's start-up more than it gives).
 func logName(dir string) (string, error) {
-	var b [6]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "job-"+hex.EncodeToString(b[:])+".log"), nil
+	return filepath.Join(dir, fmt.Sprintf("job-%012x.log", rand.Uint64()&(1<<48-1))), nil
 }
 
 // quote makes a shell word of s.

@@ -2,8 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
-	"net/url"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
@@ -122,7 +122,22 @@ func sarifURI(name string) string {
 	case commandName:
 		name = "command"
 	}
-	return (&url.URL{Path: strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "./")}).String()
+	return escapePath(strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "./"))
+}
+
+// escapePath percent-encodes what a URI path may not hold as is (like
+// net/url, which would add to the hook's start-up time).
+func escapePath(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-._~/!$&'()*+,;=:@", c) >= 0 {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
 }
 
 // codePointColumn is the 1-based column of a byte offset counted in

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Latency of the pre-exec hook: one `shguard hook` process answering a
+# typical Claude Code PreToolUse payload, against one `bash -c true`
+# process (what every Bash tool call costs anyway). Prebuilt binary,
+# alternating samples, medians. Goal: ratio <= 1.5.
+# Usage: bench/hook.sh [samples] [runs per sample]   (default 9 x 200)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+samples=${1:-9} runs=${2:-200}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/shguard" ./cmd/shguard
+shguard=$tmp/shguard
+
+# Typical payloads: a clean build command, and one the hook rewrites.
+cat >"$tmp/clean.json" <<'JSON'
+{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build 2>&1 | tail -40","description":"Build the web app","timeout":600000}}
+JSON
+cat >"$tmp/fix.json" <<'JSON'
+{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run dev &","description":"Start the dev server"}}
+JSON
+
+now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
+# loop N INPUT CMD...: microseconds per run of CMD with INPUT on stdin.
+loop() {
+	local n=$1 in=$2 i start
+	shift 2
+	start=$(now_us)
+	for ((i = 0; i < n; i++)); do "$@" <"$in" >/dev/null; done
+	echo $((($(now_us) - start) / n))
+}
+
+: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix"
+for ((s = 0; s < samples; s++)); do
+	loop "$runs" /dev/null bash -c true >>"$tmp/s.bash"
+	loop "$runs" "$tmp/clean.json" "$shguard" hook >>"$tmp/s.clean"
+	loop "$runs" "$tmp/fix.json" "$shguard" hook >>"$tmp/s.fix"
+done
+b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix")
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
+printf 'hook latency (%d samples of %d runs, alternating, medians)\n' "$samples" "$runs"
+printf '  bash -c true                  %6d us/run\n' "$b"
+printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.5)\n' "$c" "$(ratio "$c" "$b")"
+printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.5)\n' "$f" "$(ratio "$f" "$b")"
