@@ -61,7 +61,7 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 			reapOrphans()
 		}
 		time.Sleep(p)
-		return min(2*p, 20*time.Millisecond)
+		return max(min(2*p, 20*time.Millisecond), time.Millisecond)
 	}
 
 	live := r.live()
