@@ -198,8 +198,8 @@ func promotable(s *syntax.Stmt) bool {
 	syntax.Walk(s, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Redirect:
-			if n.Hdoc != nil {
-				ok = false
+			if n.Op == syntax.Hdoc || n.Op == syntax.DashHdoc {
+				ok = false // its body lies past the statement (an empty body has no Hdoc)
 			}
 		case *syntax.ParamExp:
 			if !ordinaryParam(n) {

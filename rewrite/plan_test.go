@@ -50,6 +50,7 @@ func TestPlan(t *testing.T) {
 		{"server --pid-file /tmp/$$.pid &", "", nil},
 		{"server \"$1\" &", "", nil},
 		{"cat <<EOF > f &\nbody\nEOF\n", "", nil},
+		{"<< EOF &\nEOF", "", nil},
 		{"coproc cat", "", nil},
 		{"setsid -f server", "", nil},
 		{"if x; then server & fi", "", nil},
