@@ -187,11 +187,10 @@ func (c *copier) run() {
 		}
 		for i, s := range which {
 			if fds[i].Revents != 0 {
-				// Until the pipe is empty (one poll per pipeful, not
-				// per chunk), but not forever: a writer that never
-				// pauses must not hide the wake-up.
-				for k := 0; k < 16 && s.pump(); k++ {
-				}
+				// One splice takes all the pipe holds (up to a
+				// chunk); trying again at once would mostly cost a
+				// failed call.
+				s.pump()
 			}
 		}
 	}
