@@ -62,7 +62,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	name := ce.Args[0].Lit()
-	if !plainName(name) || builtins[name] || hasTrap(j.stmt) {
+	if !plainName(name) || builtins[name] || p.cfg.lang == LangMksh && kshBuiltins[name] || hasTrap(j.stmt) {
 		return Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -79,6 +79,10 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 	}
 	return Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []Edit{e}}, true
 }
+
+// kshBuiltins are the mksh builtins bash does not have (exec would run a
+// program of the same name, if any, instead).
+var kshBuiltins = setOf(`print whence integer autoload functions nameref rename realpath cat sleep`)
 
 // plainName reports whether a command name is a literal that exec runs as
 // the same program: no expansion, quoting or escape, not an option.

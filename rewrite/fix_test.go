@@ -165,6 +165,20 @@ func TestFixTablesInvariants(t *testing.T) {
 	}
 }
 
+// In mksh, print and realpath are builtins: no exec.
+func TestFixMkshBuiltins(t *testing.T) {
+	for _, c := range []struct{ in, out string }{
+		{"A && print hi &", "A && print hi &"},
+		{"A && realpath x &", "A && realpath x &"},
+		{"A && B &", "A && exec B &"},
+	} {
+		res, err := Fix([]byte(c.in), analyze.WithLang(analyze.LangMksh))
+		if err != nil || string(res.Out) != c.out {
+			t.Errorf("mksh fix of %q = %q, %v; want %q", c.in, res.Out, err, c.out)
+		}
+	}
+}
+
 func TestFixParseError(t *testing.T) {
 	res, err := Fix([]byte("A && { B &"))
 	var pe *analyze.ParseError
