@@ -31,25 +31,26 @@ const chunk = 1 << 20 // at most this much per splice; the pipe bounds it anyway
 // open reports whether the stream can still deliver bytes.
 func (s *stream) open() bool { return s.r >= 0 && !s.eof }
 
-// pump moves what is available now, up to one chunk. It returns false when
-// the pipe is empty (or done), true when it moved bytes and more may follow.
-func (s *stream) pump() bool {
+// pump moves what is available now, up to one chunk, and returns how many
+// bytes it moved: 0 when the pipe is empty, at EOF, or the destination is
+// gone.
+func (s *stream) pump() int {
 	for {
 		if s.dstFD >= 0 && !s.noSplice {
 			n, err := unix.Splice(s.r, nil, s.dstFD, nil, chunk, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
 			switch {
 			case n > 0:
-				return true
+				return int(n)
 			case err == nil:
 				s.eof = true
-				return false
+				return 0
 			case err == unix.EINTR:
 				continue
 			case err == unix.EAGAIN:
 				// Either the source is empty or the destination (a pipe
 				// or a nonblocking descriptor) is full.
 				if !readable(s.r) {
-					return false
+					return 0
 				}
 				waitWritable(s.dstFD)
 				continue
@@ -57,7 +58,7 @@ func (s *stream) pump() bool {
 				s.noSplice = true
 			default:
 				s.fail()
-				return false
+				return 0
 			}
 		}
 		if s.buf == nil {
@@ -68,16 +69,16 @@ func (s *stream) pump() bool {
 		case n > 0:
 			if err := s.write(s.buf[:n]); err != nil {
 				s.fail()
-				return false
+				return 0
 			}
-			return true
+			return n
 		case err == unix.EINTR:
 			continue
 		case err == unix.EAGAIN:
-			return false
+			return 0
 		default: // 0 bytes: EOF; an error on a pipe read end cannot be recovered either
 			s.eof = true
-			return false
+			return 0
 		}
 	}
 }
@@ -138,9 +139,10 @@ type copier struct {
 
 // run copies until every stream is at EOF, or, after the wake-up, until no
 // byte has arrived for c.quiet (or c.maxDrain has passed). Whatever the shell
-// wrote before it exited is already in the pipes at wake-up time and is read
-// before the quiet period can start, so stopping early only ever cuts output
-// of processes that outlived the shell.
+// wrote before it exited is already in the pipes at wake-up time and is
+// delivered in full, however slowly the destination reads, before the quiet
+// period can start; so stopping early only ever cuts output of processes
+// that outlived the shell.
 func (c *copier) run() {
 	woken := false
 	var deadline time.Time
@@ -179,10 +181,8 @@ func (c *copier) run() {
 		}
 		if !woken && fds[len(fds)-1].Revents != 0 {
 			woken = true
+			c.deliverOwed()
 			deadline = time.Now().Add(c.maxDrain)
-			// Take everything the shell left in the pipes before the
-			// quiet clock starts.
-			c.drain(deadline)
 			continue
 		}
 		for i, s := range which {
@@ -196,11 +196,29 @@ func (c *copier) run() {
 	}
 }
 
+// deliverOwed moves the bytes the pipes hold when the shell has been
+// reaped, with no deadline: they are the end of the shell's output.
+func (c *copier) deliverOwed() {
+	for _, s := range c.streams {
+		if !s.open() {
+			continue
+		}
+		owed, err := unix.IoctlGetInt(s.r, unix.TIOCINQ) // FIONREAD
+		for err == nil && owed > 0 && s.open() {
+			n := s.pump()
+			if n == 0 {
+				break
+			}
+			owed -= n
+		}
+	}
+}
+
 // drain copies what the pipes hold right now without waiting for more,
 // stopping at until in case a writer keeps refilling them.
 func (c *copier) drain(until time.Time) {
 	for _, s := range c.streams {
-		for s.open() && s.pump() && time.Now().Before(until) {
+		for s.open() && s.pump() > 0 && time.Now().Before(until) {
 		}
 	}
 }

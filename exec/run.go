@@ -337,7 +337,7 @@ wait:
 					unix.SetNonblock(s.r, true)
 				}
 			}
-			cp.drain(time.Now().Add(r.cfg.quiet))
+			cp.drain(time.Now().Add(r.cfg.maxDrain))
 		}
 	}
 	reapOrphans()

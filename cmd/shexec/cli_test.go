@@ -433,3 +433,36 @@ func TestTerminal(t *testing.T) {
 		t.Errorf("%v: %q", err, out)
 	}
 }
+
+// TestSlowReader: with a leftover holding the pipe, the quiet period must
+// not cut the end of the shell's own output when the caller reads slowly.
+func TestSlowReader(t *testing.T) {
+	t.Parallel()
+	m := marker(t)
+	data := make([]byte, 900_000)
+	rand.Read(data)
+	file := filepath.Join(t.TempDir(), "data")
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := osexec.Command(shexecBin, "--leftovers", "kill", "-c", "cat "+file+"; sleep "+m+" &")
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	var got []byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := io.ReadFull(out, buf)
+		got = append(got, buf[:n]...)
+		if err != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if !bytes.Equal(got, data) {
+		t.Errorf("got %d bytes, want the %d the shell wrote", len(got), len(data))
+	}
+	assertNoSurvivors(t, m)
+}
