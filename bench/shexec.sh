@@ -6,6 +6,8 @@
 #   2. throughput: 500 MB through `shexec -c` vs through `bash -c`, both into
 #      a pipe read by cat; goal <= 1.15x;
 #   3. peak RSS of shexec while 1 GB passes through; goal < 20 MB.
+# Each comparison reports wall time and CPU time (user+sys of all processes
+# involved); on a busy machine only the CPU figures mean much.
 # Usage: bench/shexec.sh [samples]   (default 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,50 +26,59 @@ shexec=$tmp/shexec static=$tmp/shexec-static floor=$tmp/floor
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
-# loop N FILE CMD... : appends to FILE the microseconds per run of CMD, run
-# N times in a row with its stdout on a pipe, as an agent's tool layer runs
-# it (shexec hands a file or /dev/null to the shell directly, so /dev/null
-# would not measure its real path).
-loop() {
-	local n=$1 file=$2 i start
+# timed FILE DIV CMD... : runs CMD (a shell function or command), appends
+# to FILE its wall time and to FILE.cpu the CPU time (user+sys) of
+# everything it ran, both divided by DIV, in microseconds. CPU time is the
+# steadier figure on a shared machine, where wall time also counts waiting
+# for other people's processes.
+timed() {
+	local file=$1 div=$2 start cpu
 	shift 2
 	start=$(now_us)
+	cpu=$( { TIMEFORMAT='%3U %3S'; time "$@" >/dev/null 2>&1; } 2>&1 )
+	echo $((($(now_us) - start) / div)) >>"$file"
+	awk -v d="$div" '{printf "%d\n", ($1 + $2) * 1e6 / d}' <<<"$cpu" >>"$file.cpu"
+}
+# runs N CMD... : CMD N times in a row with its stdout on a pipe, as an
+# agent's tool layer runs it (shexec hands a file or /dev/null to the shell
+# directly, so /dev/null would not measure its real path).
+runs() {
+	local n=$1 i
+	shift
 	for ((i = 0; i < n; i++)); do "$@"; done | cat >/dev/null
-	echo $((($(now_us) - start) / n)) >>"$file"
 }
-# pipe CMD... : milliseconds to push the command's output through cat.
-pipe() {
-	local start
-	start=$(now_us)
-	"$@" | cat >/dev/null
-	echo $((($(now_us) - start) / 1000))
-}
-
-printf 'startup (%d samples of 200 runs, alternating)\n' "$samples"
-: >"$tmp/s.floor" >"$tmp/s.shexec" >"$tmp/s.static" >"$tmp/s.bash"
-for ((s = 0; s < samples; s++)); do
-	loop 200 "$tmp/s.floor" "$floor" true
-	loop 200 "$tmp/s.shexec" "$shexec" -c true
-	loop 200 "$tmp/s.static" "$static" -c true
-	loop 200 "$tmp/s.bash" bash -c true
-done
-b=$(median <"$tmp/s.bash") f=$(median <"$tmp/s.floor") x=$(median <"$tmp/s.shexec") y=$(median <"$tmp/s.static")
+# through CMD... : CMD's output pushed through a pipe to cat.
+through() { "$@" | cat >/dev/null; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
-printf '  bash -c true                 %6d us/run\n' "$b"
-printf '  floor true                   %6d us/run\n' "$f"
-printf '  shexec -c true               %6d us/run   ratio to floor %s (goal <= 1.15)\n' "$x" "$(ratio "$x" "$f")"
-printf '  shexec -c true, CGO_ENABLED=0 %5d us/run   ratio to floor %s (goal <= 1.15)\n' "$y" "$(ratio "$y" "$f")"
 
-printf 'throughput: 500 MB into a pipe (%d samples, alternating)\n' "$samples"
-gen='head -c 500000000 /dev/zero'
-: >"$tmp/t.bash" >"$tmp/t.shexec"
+printf 'startup (%d samples of 200 runs, alternating; wall and CPU us/run)\n' "$samples"
 for ((s = 0; s < samples; s++)); do
-	pipe bash -c "$gen" >>"$tmp/t.bash"
-	pipe "$shexec" -c "$gen" >>"$tmp/t.shexec"
+	timed "$tmp/s.floor" 200 runs 200 "$floor" true
+	timed "$tmp/s.shexec" 200 runs 200 "$shexec" -c true
+	timed "$tmp/s.static" 200 runs 200 "$static" -c true
+	timed "$tmp/s.bash" 200 runs 200 bash -c true
 done
-b=$(median <"$tmp/t.bash") x=$(median <"$tmp/t.shexec")
-printf '  bash -c             %6d ms\n' "$b"
-printf '  shexec -c           %6d ms   ratio %s (goal <= 1.15)\n' "$x" "$(ratio "$x" "$b")"
+row() { # label file base
+	local w c bw bc
+	w=$(median <"$2") c=$(median <"$2.cpu")
+	bw=$(median <"$3") bc=$(median <"$3.cpu")
+	printf '  %-30s wall %6d  cpu %6d   ratio wall %s cpu %s\n' "$1" "$w" "$c" "$(ratio "$w" "$bw")" "$(ratio "$c" "$bc")"
+}
+row 'bash -c true' "$tmp/s.bash" "$tmp/s.floor"
+row 'floor true' "$tmp/s.floor" "$tmp/s.floor"
+row 'shexec -c true' "$tmp/s.shexec" "$tmp/s.floor"
+row 'shexec -c true, CGO_ENABLED=0' "$tmp/s.static" "$tmp/s.floor"
+echo '  (goal: shexec <= 1.15x floor)'
+
+printf 'throughput: 500 MB into a pipe (%d samples, alternating; wall and CPU ms)\n' "$samples"
+gen='head -c 500000000 /dev/zero'
+for ((s = 0; s < samples; s++)); do
+	timed "$tmp/t.bash" 1000 through bash -c "$gen"
+	timed "$tmp/t.shexec" 1000 through "$shexec" -c "$gen"
+done
+row 'bash -c' "$tmp/t.bash" "$tmp/t.bash"
+row 'shexec -c' "$tmp/t.shexec" "$tmp/t.bash"
+echo '  (goal: shexec <= 1.15x bash -c)'
 
 printf 'peak RSS while 1 GB passes through shexec\n'
 for mode in plain json; do
@@ -81,5 +92,5 @@ for mode in plain json; do
 		sleep 0.05
 	done
 	wait "$pid"
-	printf '  shexec %-5s        %6d KiB (goal < 20480)\n' "$mode" "$peak"
+	printf '  shexec %-5s %6d KiB (goal < 20480)\n' "$mode" "$peak"
 done
