@@ -475,3 +475,54 @@ func TestLogRotation(t *testing.T) {
 		t.Errorf("old part does not start with the marker: %q", old[:40])
 	}
 }
+
+// TestAdoptTrackerIdleThenPromptEnd: the tracker of an adopted job slows its
+// /proc scans down while nothing happens, but still records the end at once
+// when the process exits (it waits on a pidfd, not for its next scan).
+func TestAdoptTrackerIdleThenPromptEnd(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	cmd := osexec.Command("sleep", "212")
+	cmd.SysProcAttr = &unix.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	reaped := make(chan struct{})
+	go func() { cmd.Wait(); close(reaped) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-reaped })
+	j, err := s.Adopt(ctxT(t, 5*time.Second), AdoptSpec{Command: "sleep 212", PIDs: []int{cmd.Process.Pid}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := cpuTicks(t, j.Supervisor.PID)
+	// Long enough for the scan interval to reach its slow bound.
+	time.Sleep(3 * adoptScanSlow)
+	idle := cpuTicks(t, j.Supervisor.PID) - before
+	cmd.Process.Kill()
+	<-reaped
+	start := time.Now()
+	j = waitJob(t, s, j.ID)
+	// A scan at the slow bound would take up to adoptScanSlow; the margin
+	// below it is for a loaded machine.
+	if d := time.Since(start); d > adoptScanSlow*3/4 {
+		t.Errorf("the end of the adopted process was recorded %v after it exited", d)
+	}
+	if j.Status != JobExited {
+		t.Errorf("status %s", j.Status)
+	}
+	t.Logf("tracker CPU while idle for %v: %d ticks", 3*adoptScanSlow, idle)
+}
+
+// cpuTicks is the user+system CPU time of pid, in clock ticks.
+func cpuTicks(t *testing.T, pid int) int {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	var u, s int
+	fmt.Sscan(f[11], &u)
+	fmt.Sscan(f[12], &s)
+	return u + s
+}

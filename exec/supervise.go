@@ -421,11 +421,25 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 	var termAt, killAt time.Time
 	var note string
 	how := JobExited
-	tick := time.NewTicker(50 * time.Millisecond)
-	defer tick.Stop()
+	// Adopted processes are not our children, so the kernel sends us no
+	// SIGCHLD; exits are learnt from pidfds (see watchExit) and new
+	// children from /proc scans. A scan costs a walk of the whole process
+	// table, so scans back off while nothing changes: a long-running
+	// adopted server would otherwise cost a few percent of a CPU forever.
+	// Timeouts and signals wake the loop at once; after any change, and
+	// while stopping the processes (the SIGKILL after the grace must not
+	// wait for a slow scan), scans are fast again.
+	exits := make(chan struct{}, 1)
+	for r := range tracked {
+		watchExit(r, exits)
+	}
+	interval := adoptScanFast
+	scan := time.NewTimer(interval)
+	defer scan.Stop()
 	for len(tracked) > 0 {
 		select {
-		case <-tick.C:
+		case <-scan.C:
+		case <-exits:
 		case <-timeout:
 			how, note = JobTimedOut, fmt.Sprintf("timed out after %s", time.Duration(m.TimeoutMS)*time.Millisecond)
 			termAt = time.Now()
@@ -435,17 +449,23 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 				termAt = time.Now()
 			}
 		}
+		changed := false
 		procs := snapshotProcs()
 		roots := make([]int, 0, len(tracked))
 		for r := range tracked {
 			if st, ok := procs[r.PID]; !ok || st.Start != r.Start || !st.alive() {
 				delete(tracked, r)
+				changed = true
 				continue
 			}
 			roots = append(roots, r.PID)
 		}
 		for _, r := range descendantsIn(procs, roots...) {
-			tracked[r] = true
+			if !tracked[r] {
+				tracked[r] = true
+				changed = true
+				watchExit(r, exits)
+			}
 		}
 		switch {
 		case termAt.IsZero():
@@ -460,6 +480,12 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 				signalExact(r, unix.SIGKILL)
 			}
 		}
+		if changed || !termAt.IsZero() {
+			interval = adoptScanFast
+		} else {
+			interval = min(2*interval, adoptScanSlow)
+		}
+		scan.Reset(interval)
 	}
 	sv.finishDrains()
 	ex := JobExit{How: how, Ended: time.Now().UTC(), Note: note}
@@ -467,4 +493,53 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 		ex.Note = "adopted processes are not shexec's children; their exit status is unknown"
 	}
 	return writeJSONAtomic(filepath.Join(sv.dir, statusFile), ex)
+}
+
+// The adopt tracker's /proc scan interval: adoptScanFast after a change and
+// while stopping the job, doubling up to adoptScanSlow while nothing
+// happens. The slow bound is how late a new child of an adopted process can
+// be noticed (a child whose parent exits before that is re-parented away
+// and escapes the tracker, though not `shexec kill`, which also searches
+// the process group).
+const (
+	adoptScanFast = 50 * time.Millisecond
+	adoptScanSlow = time.Second
+)
+
+// watchExit arranges a send on ch (without blocking; ch should have room for
+// one) when the process r exits, so that the tracker notices the end of an
+// adopted process at once instead of at its next scan. It waits on a pidfd
+// through the runtime's poller: no thread is held per process. Without
+// pidfd support, or if r is already gone, it does nothing and the scans
+// find the exit.
+func watchExit(r ProcRef, ch chan<- struct{}) {
+	fd, err := unix.PidfdOpen(r.PID, 0)
+	if err != nil {
+		return
+	}
+	// The pidfd names whatever had the pid when it was opened; it is ours
+	// only if the start time still matches now.
+	if st, err := readJobStat(r.PID); err != nil || st.Start != r.Start || unix.SetNonblock(fd, true) != nil {
+		unix.Close(fd)
+		return
+	}
+	f := os.NewFile(uintptr(fd), "pidfd")
+	go func() {
+		defer f.Close()
+		rc, err := f.SyscallConn()
+		if err != nil {
+			return
+		}
+		// A pidfd becomes readable when its process exits; Read waits
+		// for that in the poller and calls the function again.
+		rc.Read(func(fd uintptr) bool {
+			p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+			n, err := unix.Poll(p, 0)
+			return err != nil && err != unix.EINTR || n > 0
+		})
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}()
 }
