@@ -170,8 +170,9 @@ type Job struct {
 
 // Run is Analyze returning the whole Result.
 func Run(src []byte, opts ...Option) (*Result, error) {
-	// One allocation for the pass, its options and what the walk starts with.
-	p := &pass{src: src}
+	// Passes are reused: one sits in front of every command an agent runs.
+	p := newPass(src)
+	defer p.release()
 	for _, o := range opts {
 		o(&p.cfg)
 	}
@@ -182,8 +183,7 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 	p.file = f
 	p.root.src = source{text: src}
 	p.root.sh = shell{kind: shTop}
-	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh}
-	p.jobs = p.root.jobs[:0]
+	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
 	env := callerFDs
 	for _, s := range f.Stmts {
@@ -220,7 +220,7 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := &Result{Findings: p.findings, File: f}
+	res := &Result{Findings: slices.Clip(p.findings), File: f}
 	res.Jobs = make([]Job, 0, len(p.jobs))
 	for _, j := range p.jobs {
 		res.Jobs = append(res.Jobs, p.publicJob(j))
@@ -312,11 +312,30 @@ type pass struct {
 	rule         *Rule // the rule being checked
 
 	root struct {
-		w    walker
-		src  source
-		sh   shell
-		jobs [4]*job
+		w   walker
+		src source
+		sh  shell
 	}
+}
+
+var passes = sync.Pool{New: func() any { return new(pass) }}
+
+// newPass returns a cleared pass from the pool. It keeps the buffers that
+// never leave Run (ended subshells, the jobs and marks slices).
+func newPass(src []byte) *pass {
+	p := passes.Get().(*pass)
+	free, jobs, marks := p.root.w.free, p.jobs[:0], p.marks[:0]
+	clear(jobs[:cap(jobs)])
+	*p = pass{src: src, jobs: jobs, marks: marks}
+	p.root.w.free = free
+	return p
+}
+
+// release hands the pass back. The findings slice went to the Result, so
+// it is dropped, not reused.
+func (p *pass) release() {
+	p.findings, p.file, p.src, p.defined, p.nestedScopes = nil, nil, nil, nil, nil
+	passes.Put(p)
 }
 
 func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }

@@ -102,9 +102,9 @@ type shell struct {
 }
 
 type trapBody struct {
-	stmts []*syntax.Stmt
-	src   *source
-	last  *job // $! when the trap was set
+	code string // the trap's command string, parsed when the shell ends
+	offs []int  // its offsets in the outer source
+	last *job   // $! when the trap was set
 }
 
 // walker walks statements in execution order, tracking descriptors and jobs.
@@ -386,11 +386,18 @@ func (w *walker) pidVar(name string, j *job) {
 func (w *walker) endShell() {
 	sh := w.sh
 	for _, t := range sh.traps {
+		if len(sh.jobs) == 0 {
+			break // nothing for a kill or wait in the trap to reach
+		}
+		f, err := w.p.parseNested(t.code, syntax.LangBash)
+		if err != nil {
+			continue
+		}
 		savedSrc := w.src
-		w.src = t.src
+		w.src = &source{offs: t.offs, text: []byte(t.code)}
 		savedLast := sh.last
 		sh.last = t.last
-		w.stmts(t.stmts, fdTable{})
+		w.stmts(f.Stmts, fdTable{})
 		sh.last = savedLast
 		w.src = savedSrc
 	}
@@ -876,11 +883,7 @@ func (w *walker) trap(args []*syntax.Word) {
 	if !ok {
 		return
 	}
-	f, err := w.p.parseNested(code, syntax.LangBash)
-	if err != nil {
-		return
-	}
-	w.sh.traps = append(w.sh.traps, trapBody{stmts: f.Stmts, src: &source{offs: w.mapOffs(offs), text: []byte(code)}, last: w.sh.last})
+	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), last: w.sh.last})
 }
 
 // mapOffs composes a nested string's offsets with the current source's map.
