@@ -9,7 +9,12 @@ cd "$(dirname "$0")/.."
 samples=${1:-9} runs=${2:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/shguard" ./cmd/shguard
+# The recommended build is static (CGO_ENABLED=0): pflag imports net, which
+# with cgo makes the binary dynamically linked, and the dynamic loader alone
+# costs about a millisecond per start. The default (cgo) build is measured
+# too, so the difference stays visible.
+CGO_ENABLED=0 go build -o "$tmp/shguard" ./cmd/shguard
+CGO_ENABLED=1 go build -o "$tmp/shguard-cgo" ./cmd/shguard
 shguard=$tmp/shguard
 
 # Typical payloads: a clean build command, and one the hook rewrites.
@@ -31,15 +36,17 @@ loop() {
 	echo $((($(now_us) - start) / n))
 }
 
-: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix"
+: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo"
 for ((s = 0; s < samples; s++)); do
 	loop "$runs" /dev/null bash -c true >>"$tmp/s.bash"
 	loop "$runs" "$tmp/clean.json" "$shguard" hook >>"$tmp/s.clean"
 	loop "$runs" "$tmp/fix.json" "$shguard" hook >>"$tmp/s.fix"
+	loop "$runs" "$tmp/clean.json" "$tmp/shguard-cgo" hook >>"$tmp/s.cgo"
 done
-b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix")
+b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix") g=$(median <"$tmp/s.cgo")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 printf 'hook latency (%d samples of %d runs, alternating, medians)\n' "$samples" "$runs"
 printf '  bash -c true                  %6d us/run\n' "$b"
 printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.5)\n' "$c" "$(ratio "$c" "$b")"
 printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.5)\n' "$f" "$(ratio "$f" "$b")"
+printf '  cgo build, clean command      %6d us/run   ratio %s (dynamic linking; not the recommended build)\n' "$g" "$(ratio "$g" "$b")"
