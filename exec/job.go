@@ -44,6 +44,7 @@ type JobSpec struct {
 	Grace   time.Duration // default DefaultJobGrace
 	Stdin   JobStdin      // default JobStdinNull
 	LogCap  int64         // bytes per stream; default DefaultJobLogCap
+	Origin  JobOrigin     // recorded in the job's meta; default OriginStarted
 }
 
 // Start starts spec as a managed job and returns its record once the job's
@@ -86,6 +87,10 @@ func (s *Store) Start(ctx context.Context, spec JobSpec) (*Job, error) {
 		Command: spec.Command, Shell: shellPath, Args: spec.Args, Cwd: dir,
 		Session: spec.Session, Stdin: string(stdin),
 		TimeoutMS: spec.Timeout.Milliseconds(), GraceMS: jobGrace(spec.Grace).Milliseconds(),
+		Origin: spec.Origin,
+	}
+	if m.Origin == "" {
+		m.Origin = OriginStarted
 	}
 	return s.launch(ctx, superviseSpec{JobMeta: m, Env: env, LogCap: spec.LogCap}, nil)
 }
@@ -123,6 +128,7 @@ func (s *Store) Adopt(ctx context.Context, spec AdoptSpec) (*Job, error) {
 	m := JobMeta{
 		Command: spec.Command, Cwd: spec.Dir, Session: spec.Session, Stdin: string(JobStdinNull),
 		TimeoutMS: spec.Timeout.Milliseconds(), GraceMS: jobGrace(spec.Grace).Milliseconds(),
+		Origin: OriginAdopted,
 	}
 	for _, pid := range spec.PIDs {
 		st, err := readJobStat(pid)

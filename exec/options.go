@@ -23,6 +23,7 @@ type config struct {
 	timeout, grace time.Duration
 	leftovers      LeftoverPolicy
 	prepare        func(string) (string, error)
+	promote        *promotion
 	signals        []os.Signal
 	quiet          time.Duration
 	maxDrain       time.Duration

@@ -48,6 +48,10 @@ type Result struct {
 	// Leftovers lists what was still there when the shell exited and what
 	// the policy did with it.
 	Leftovers []Leftover
+	// Promoted lists the jobs started for the script's background
+	// statements (see WithPromotion), in order, as they were at their
+	// start.
+	Promoted []*Job
 	// Message is a one-line account of an abnormal end (timeout,
 	// cancellation), empty otherwise.
 	Message string
@@ -130,9 +134,9 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	if err != nil {
 		return nil, &StartError{"shell", err}
 	}
-	argv := []string{cfg.shell, "-c", script}
+	var shellArgs []string // $0 and $@
 	if cfg.hasName {
-		argv = append(append(argv, cfg.name), cfg.args...)
+		shellArgs = append([]string{cfg.name}, cfg.args...)
 	}
 	env := cfg.env
 	if !cfg.hasEnv {
@@ -148,6 +152,14 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		return nil, &StartError{"prctl(PR_SET_CHILD_SUBREAPER)", err}
 	}
 	r := &run{cfg: cfg, self: os.Getpid(), handles: map[procKey]*handle{}}
+	// Promoted jobs start first, so that their supervisors are among the
+	// children that existed before the run (r.foreign): theirs, not ours
+	// to report as leftovers or to stop.
+	script, runShell, promoteMsg := r.promote(ctx, script, shellArgs, env)
+	if !runShell {
+		return &Result{Status: StatusExited, Promoted: r.promoted, Message: promoteMsg}, nil
+	}
+	argv := append([]string{cfg.shell, "-c", script}, shellArgs...)
 	if haveChildren() {
 		r.foreign = map[procKey]bool{}
 		for _, pid := range childrenOf(r.self) {
@@ -157,7 +169,17 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		}
 	}
 	defer r.release()
-	return r.run(ctx, path, argv, env)
+	res, err := r.run(ctx, path, argv, env)
+	if err != nil {
+		// The shell never ran; neither may the jobs promoted out of it.
+		r.stopPromoted()
+		return nil, err
+	}
+	res.Promoted = r.promoted
+	if promoteMsg != "" {
+		res.Message = strings.TrimPrefix(res.Message+"; ", "; ") + promoteMsg
+	}
+	return res, nil
 }
 
 var subreaperOnce = sync.OnceValue(func() error {
@@ -221,6 +243,10 @@ type run struct {
 	// tty is a terminal among the shell's stdio of which the caller's
 	// process group is the foreground, or -1. See foregroundTTY.
 	tty int
+
+	// promoted are the jobs started for the script's background
+	// statements (WithPromotion).
+	promoted []*Job
 
 	// foreign are the children the process had before the run, with
 	// everything below them: not ours to report or stop. A command run as
@@ -294,12 +320,12 @@ wait:
 		case <-timeout:
 			timeout, done = nil, nil
 			res.Status = StatusTimeout
-			res.Stopped = r.terminate(r.cfg.grace)
+			res.Stopped = r.stopAll()
 			res.Message = fmt.Sprintf("timed out after %v; %s", r.cfg.timeout, describeStopped(res.Stopped))
 		case <-done:
 			timeout, done = nil, nil
 			res.Status = StatusKilled
-			res.Stopped = r.terminate(r.cfg.grace)
+			res.Stopped = r.stopAll()
 			res.Message = fmt.Sprintf("%v; %s", context.Cause(ctx), describeStopped(res.Stopped))
 		}
 	}

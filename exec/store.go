@@ -77,7 +77,27 @@ type JobMeta struct {
 	GraceMS    int64     `json:"grace_ms,omitempty"`
 	// Stdin is "pipe" when Store.Write can feed the job, "null" otherwise.
 	Stdin string `json:"stdin"`
+	// Origin says how the job came to be: a caller that reads the list
+	// can tell a job it asked for from one shexec made out of its
+	// command. Empty in records written before the field existed.
+	Origin JobOrigin `json:"origin,omitempty"`
 }
+
+// JobOrigin says how a job came to be.
+type JobOrigin string
+
+// Job origins.
+const (
+	// OriginStarted: started as a job on request (Store.Start: shexec
+	// --background or --yield).
+	OriginStarted JobOrigin = "started"
+	// OriginPromoted: a background statement of a foreground command,
+	// started as a job before the rest ran (WithPromotion).
+	OriginPromoted JobOrigin = "promoted"
+	// OriginAdopted: processes a foreground command left behind, taken
+	// over after it ended (Store.Adopt).
+	OriginAdopted JobOrigin = "adopted"
+)
 
 // JobExit is status.json, written once by the supervisor when the job and all
 // its descendants are gone.

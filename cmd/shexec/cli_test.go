@@ -44,6 +44,7 @@ func TestLikeBash(t *testing.T) {
 		{script: `read a; read b; echo "$b/$a"; exit 7`, stdin: "x\ny\n"},
 		{script: `for i in 1 2 3; do echo out$i; echo err$i >&2; done`},
 		{script: `syntax error (`},
+		{script: `echo x & syntax error (`},
 	}
 	for _, c := range cases {
 		t.Run(c.script, func(t *testing.T) {

@@ -177,3 +177,65 @@ func TestRunStdoutClosed(t *testing.T) {
 	}
 	_ = io.Discard
 }
+
+// The library tests below start jobs from this process: the supervisor is
+// this test binary re-executed (the CLI tests get it through main).
+func init() { exec.MaybeSupervise() }
+
+// TestRunPromotion: the planner's jobs start as managed jobs before the
+// foreground; a job that cannot be started runs in the shell instead, with
+// everything after it, and the message says so.
+func TestRunPromotion(t *testing.T) {
+	m := marker(t)
+	store, err := exec.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	flag := filepath.Join(t.TempDir(), "job-ran")
+	first := "echo one >" + flag + "; exec sleep " + m
+	script := first + " & echo two & echo fg"
+	second := strings.Index(script, "echo two")
+	plan := func(s string) (*exec.Plan, error) {
+		if s != script {
+			return nil, errors.New("unexpected script")
+		}
+		return &exec.Plan{Foreground: " echo fg", Jobs: []exec.PlannedJob{
+			{Script: first, Start: 0, End: len(first) + 2},
+			{Script: "", Start: second, End: second + len("echo two &")}, // Store.Start refuses an empty command
+		}}, nil
+	}
+	var out bytes.Buffer
+	res, err := exec.Run(context.Background(), script, exec.WithPromotion(store, plan, "s"), exec.WithStdout(&out), exec.WithLeftovers(exec.KillLeftovers))
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("Run = %+v, %v", res, err)
+	}
+	if len(res.Promoted) != 1 || res.Promoted[0].Origin != exec.OriginPromoted || res.Promoted[0].Session != "s" {
+		t.Fatalf("promoted %+v", res.Promoted)
+	}
+	if !strings.Contains(res.Message, "could not start") {
+		t.Errorf("message %q", res.Message)
+	}
+	// The shell ran the rest: the second job (in the background, so in
+	// either order) and the foreground.
+	if got := out.String(); got != "two\nfg\n" && got != "fg\ntwo\n" {
+		t.Errorf("stdout %q", got)
+	}
+	j := res.Promoted[0]
+	// The job runs on its own: wait (a loaded machine may be slow to
+	// schedule it) for what it writes.
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, _ := os.ReadFile(flag); len(b) > 0 {
+			break
+		}
+	}
+	if b, _ := os.ReadFile(flag); string(b) != "one\n" {
+		t.Errorf("the promoted job wrote %q", b)
+	}
+	if cur, err := store.Load(j.ID); err != nil || cur.Status != exec.JobRunning {
+		t.Errorf("the promoted job: %+v, %v", cur, err)
+	}
+	if k, err := store.Kill(context.Background(), j.ID, 100*time.Millisecond); err != nil || k.Status != exec.JobKilled {
+		t.Errorf("Kill = %+v, %v", k, err)
+	}
+	assertNoSurvivors(t, m)
+}

@@ -72,7 +72,8 @@ Exit status:
    "truncated": bool, "duration_ms": N,
    "stopped": [{"pid", "command", "signal"}] (timeout),
    "leftovers": [{"pid", "command", "holds_output", "descendant", "action"}],
-   "jobs": ["id"] (leftovers adopted as a job),
+   "jobs": ["id"] (background statements promoted to jobs, then leftovers
+            adopted as a job),
    "job_id": "id" (--yield, --background: the job CMD goes on as),
    "message": "one-line account of an abnormal end"}
   stdout and stderr keep their first and last --max-output/2 bytes; the
@@ -106,6 +107,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		timeout        = durationFlag(0)
 		grace          = durationFlag(2 * time.Second)
 		leftovers      = fs.String("leftovers", "adopt", "what to do with processes still alive when the shell exits:\nadopt (they become a managed job, see 'shexec jobs --help'),\nkill (SIGTERM, grace, SIGKILL) or keep (leave them running)")
+		promote        = fs.Bool("promote", false, "start the command's leading background statements ('server &') as managed jobs\nbefore the rest runs, so their output goes to job logs (default: on with\n--leftovers adopt, off with kill or keep; --promote=false turns it off)")
 		background     = fs.Bool("background", false, "start CMD as a managed job and print its id at once")
 		yield          = durationFlag(0)
 		session        = fs.String("session", os.Getenv(exec.SessionEnv), "session recorded in the jobs this run creates (default $"+exec.SessionEnv+")")
@@ -145,13 +147,22 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		}
 		return runAsJob(jr, stdin, stdout, stderr)
 	}
+	// Promotion and adoption both create job records; whoever asked for
+	// --leftovers kill or keep asked for none, unless --promote says so.
+	promoting := *leftovers == "adopt"
+	if fs.Changed("promote") {
+		promoting = *promote
+	}
+	var store *exec.Store
+	if promoting || *leftovers == "adopt" {
+		var err error
+		if store, err = exec.OpenStore(""); err != nil {
+			return usageErr("job store: %v", err)
+		}
+	}
 	var policy exec.LeftoverPolicy
 	var adopt *exec.AdoptPolicy
 	if *leftovers == "adopt" {
-		store, err := exec.OpenStore("")
-		if err != nil {
-			return usageErr("--leftovers adopt: %v", err)
-		}
 		cwd, _ := os.Getwd()
 		adopt = &exec.AdoptPolicy{Store: store, Session: *session, Dir: cwd}
 		policy = adopt
@@ -180,6 +191,9 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if *nonInteractive {
 		opts = append(opts, exec.WithNonInteractive())
 	}
+	if plan := planner(*shell); promoting && plan != nil {
+		opts = append(opts, exec.WithPromotion(store, plan, *session))
+	}
 	var outCap, errCap *exec.Capture
 	if *asJSON {
 		outCap, errCap = exec.NewCapture(*maxOutput), exec.NewCapture(*maxOutput)
@@ -205,6 +219,17 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if res.Message != "" {
 		fmt.Fprintf(stderr, "shexec: %s\n", res.Message)
 	}
+	var jobIDs []string
+	for _, j := range res.Promoted {
+		jobIDs = append(jobIDs, j.ID)
+		// After a timeout the jobs were stopped, and the message says so.
+		if res.Status != exec.StatusTimeout && !*asJSON {
+			fmt.Fprintf(stderr, "shexec: started job %s: %s (shexec logs %s, shexec kill %s)\n", j.ID, scriptLine(j.Command), j.ID, j.ID)
+		}
+	}
+	if adopt != nil && adopt.Job != nil {
+		jobIDs = append(jobIDs, adopt.Job.ID)
+	}
 	if line := describeLeftovers(res.Leftovers); line != "" {
 		fmt.Fprintf(stderr, "shexec: %s\n", line)
 	}
@@ -222,9 +247,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 			Leftovers:   res.Leftovers,
 			Message:     res.Message,
 		}
-		if adopt != nil && adopt.Job != nil {
-			j.Jobs = []string{adopt.Job.ID}
-		}
+		j.Jobs = jobIDs
 		if res.Signal != 0 {
 			j.Signal = signalName(res.Signal)
 		}
@@ -250,7 +273,7 @@ type jsonResult struct {
 	Leftovers   []exec.Leftover `json:"leftovers"`
 	Message     string          `json:"message,omitempty"`
 	JobID       string          `json:"job_id,omitempty"` // --yield, --background: the job CMD goes on as
-	Jobs        []string        `json:"jobs,omitempty"`   // jobs created by this run (adopted leftovers)
+	Jobs        []string        `json:"jobs,omitempty"`   // jobs created by this run: promoted, then adopted leftovers
 }
 
 func writeJSON(w io.Writer, v any) {
@@ -292,6 +315,10 @@ func describeLeftovers(ls []exec.Leftover) string {
 	}
 	return fmt.Sprintf("%s outlived the shell; %s", n, strings.Join(parts, "; "))
 }
+
+// scriptLine shows a promoted job's script (its prelude's statements, then
+// the command) on one line, keeping the statements apart.
+func scriptLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
 
 func short(s string) string {
 	if len(s) > 40 {
