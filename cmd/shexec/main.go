@@ -44,6 +44,9 @@ What it adds:
     (with 'bash -c', a reader waiting for EOF would hang until that process
     exits). Processes still there at that moment are "leftovers"; --leftovers
     decides their fate, and a line on stderr names them.
+  * Background statements at the start of CMD ('server & sleep 1; curl ...')
+    are started as managed jobs before the rest runs (--promote): their
+    output goes to job logs, and a line on stderr names each job.
   * --timeout stops the whole tree: SIGTERM to the group and to every
     escapee, --grace to exit, then SIGKILL, even for processes that ignore
     SIGTERM. Signals go through pidfds: a recycled pid is never hit.
