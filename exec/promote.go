@@ -58,6 +58,13 @@ type Planner func(script string) (*Plan, error)
 // promised that nothing of the command survives. Signals forwarded to the
 // shell (WithForwardSignals) do not reach them: they are managed jobs, to be
 // stopped through the store. Result.Promoted lists them.
+//
+// As with any Store.Start, the program must call MaybeSupervise at the top
+// of main. The jobs' supervisors are children of the calling process,
+// started before the shell, so Run counts them as pre-existing children,
+// never as leftovers; whichever of Run's reaper and Store.Start's waiter
+// sees one exit first reaps it, harmlessly for the other (os/exec waits
+// through a pidfd).
 func WithPromotion(store *Store, plan Planner, session string) Option {
 	return func(c *config) { c.promote = &promotion{store: store, plan: plan, session: session} }
 }
