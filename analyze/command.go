@@ -197,3 +197,28 @@ func hasSubst(words []*syntax.Word) bool {
 	}
 	return found
 }
+
+// argv is the literal text of a command's arguments ("" for a word that
+// expands something), for rules that recognise programs by their flags.
+type argv []string
+
+func argvOf(r resolved) argv {
+	args := make(argv, 0, len(r.args))
+	for _, a := range r.args {
+		args = append(args, a.Lit())
+	}
+	return args
+}
+
+// has reports whether any of the flags is among the arguments, a long
+// flag also in its --flag=value spelling.
+func (args argv) has(flags ...string) bool {
+	for _, a := range args {
+		for _, f := range flags {
+			if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) {
+				return true
+			}
+		}
+	}
+	return false
+}

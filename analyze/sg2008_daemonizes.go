@@ -37,20 +37,8 @@ func daemonizes(r resolved) string {
 	if !daemonNames[r.name] {
 		return ""
 	}
-	args := make([]string, 0, len(r.args))
-	for _, a := range r.args {
-		args = append(args, a.Lit())
-	}
-	has := func(flags ...string) bool {
-		for _, a := range args {
-			for _, f := range flags {
-				if a == f {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	args := argvOf(r)
+	has := args.has
 	// shortFlag: -f alone or bundled with other single-letter flags.
 	shortFlag := func(c byte) bool {
 		for _, a := range args {

@@ -34,20 +34,8 @@ func serverKind(r resolved) string {
 	if !serverNames[r.name] {
 		return ""
 	}
-	args := make([]string, 0, len(r.args))
-	for _, a := range r.args {
-		args = append(args, a.Lit())
-	}
-	has := func(flags ...string) bool {
-		for _, a := range args {
-			for _, f := range flags {
-				if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) {
-					return true
-				}
-			}
-		}
-		return false
-	}
+	args := argvOf(r)
+	has := args.has
 	first := func() string {
 		for _, a := range args {
 			if !strings.HasPrefix(a, "-") {
