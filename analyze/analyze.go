@@ -189,6 +189,9 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 	for _, s := range f.Stmts {
 		p.top = s
 		env = w.stmt(s, env)
+		if ends(s) {
+			break
+		}
 	}
 	p.top = nil
 	w.walkUncalled()

@@ -16,6 +16,7 @@ type resolved struct {
 	head                *syntax.Word   // the word naming the program
 	nohup, setsid, fork bool           // fork: setsid -f, which always forks and returns
 	exec                bool           // run with exec: replaces the shell
+	timeout             bool           // bounded by timeout: it ends by itself
 	wrapped             bool           // at least one wrapper was looked through
 }
 
@@ -69,6 +70,8 @@ func resolve(args []*syntax.Word) resolved {
 			r.setsid = true
 		case "exec":
 			r.exec = true
+		case "timeout":
+			r.timeout = true
 		}
 		i++
 		// Options of the wrapper.

@@ -31,8 +31,8 @@ Start them as managed background jobs and poll their logs.`,
 
 // serverKind says what kind of never-ending program the command is, or "".
 func serverKind(r resolved) string {
-	if !serverNames[r.name] {
-		return ""
+	if !serverNames[r.name] || r.timeout {
+		return "" // under timeout it ends by itself
 	}
 	args := argvOf(r)
 	has := args.has

@@ -134,8 +134,31 @@ const maxNested = 8
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	for _, s := range list {
 		env = w.stmt(s, env)
+		if ends(s) {
+			break // bash never runs what follows
+		}
 	}
 	return env
+}
+
+// ends reports whether a statement unconditionally ends the list it is in:
+// `exit`, `return`, or `exec` with a program, run in the foreground.
+func ends(s *syntax.Stmt) bool {
+	if s.Background || s.Coprocess || s.Negated {
+		return false
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	switch ce.Args[0].Lit() {
+	case "exit", "return":
+		return true
+	case "exec":
+		r := resolve(ce.Args)
+		return len(r.all) > 0
+	}
+	return false
 }
 
 // stmt walks one statement and returns the descriptors the shell has after
