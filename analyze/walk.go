@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -94,6 +95,7 @@ type shell struct {
 	async   bool // the whole shell runs as (part of) a background job
 	jobs    []*job
 	last    *job              // $!
+	alt     []*job            // after if or case: other jobs $! may be
 	pidVars map[string][]*job // variables that hold a $!
 	traps   []trapBody        // EXIT traps, run when the shell ends
 	// monitor: set -m is on. Each job then leads its own process group,
@@ -200,10 +202,16 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		w.pipeline(c, env, tBlock)
 	case *syntax.IfClause:
+		b := w.branches()
+		hasElse := false
 		for ic := c; ic != nil; ic = ic.Else {
 			w.stmts(ic.Cond, env)
+			b.start()
 			w.stmts(ic.Then, env)
+			b.end()
+			hasElse = hasElse || (ic.Else != nil && len(ic.Else.Cond) == 0)
 		}
+		b.done(!hasElse)
 	case *syntax.WhileClause:
 		w.slow++
 		w.stmts(c.Cond, env)
@@ -213,9 +221,13 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.stmts(c.Do, env)
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
+		b := w.branches()
 		for _, it := range c.Items {
+			b.start()
 			w.stmts(it.Stmts, env)
+			b.end()
 		}
+		b.done(true)
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
@@ -395,7 +407,69 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 func (w *walker) addJob(j *job) {
 	w.p.jobs = append(w.p.jobs, j)
 	w.sh.jobs = append(w.sh.jobs, j)
-	w.sh.last = j
+	w.sh.last, w.sh.alt = j, nil
+}
+
+// lasts returns every job $! may name: the last one started, and after
+// an if or case the last one of each branch.
+func (sh *shell) lasts() []*job {
+	if sh.last == nil {
+		return nil
+	}
+	if len(sh.alt) == 0 {
+		return []*job{sh.last}
+	}
+	return append([]*job{sh.last}, sh.alt...)
+}
+
+// branchSet collects what $! is after alternative branches: `if …; then
+// a & else b & fi; pid=$!` saves a's pid or b's, so a later `wait $pid`
+// waits for whichever ran.
+type branchSet struct {
+	sh     *shell
+	before []*job
+	after  []*job
+}
+
+func (w *walker) branches() *branchSet {
+	return &branchSet{sh: w.sh, before: w.sh.lasts()}
+}
+
+func (b *branchSet) start() { b.sh.last, b.sh.alt = first(b.before), rest(b.before) }
+
+func (b *branchSet) end() {
+	for _, j := range b.sh.lasts() {
+		if !slices.Contains(b.after, j) {
+			b.after = append(b.after, j)
+		}
+	}
+}
+
+// done sets $! to the union of the branches; fallThrough: no branch may
+// have run (no else), so $! may also be what it was before.
+func (b *branchSet) done(fallThrough bool) {
+	if fallThrough {
+		for _, j := range b.before {
+			if !slices.Contains(b.after, j) {
+				b.after = append(b.after, j)
+			}
+		}
+	}
+	b.sh.last, b.sh.alt = first(b.after), rest(b.after)
+}
+
+func first(js []*job) *job {
+	if len(js) == 0 {
+		return nil
+	}
+	return js[0]
+}
+
+func rest(js []*job) []*job {
+	if len(js) < 2 {
+		return nil
+	}
+	return js[1:]
 }
 
 func (w *walker) pidVar(name string, j *job) {
@@ -694,7 +768,9 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		return
 	}
 	if refersToLastPid(a) {
-		w.pidVar(a.Name.Value, w.sh.last)
+		for _, j := range w.sh.lasts() {
+			w.pidVar(a.Name.Value, j)
+		}
 	}
 }
 
@@ -753,9 +829,7 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 					return true
 				}
 				if n.Param.Value == "!" {
-					if w.sh.last != nil {
-						named = append(named, w.sh.last)
-					}
+					named = append(named, w.sh.lasts()...)
 					matched = true
 				} else if js, ok := w.sh.pidVars[n.Param.Value]; ok {
 					named = append(named, js...)
