@@ -18,6 +18,7 @@ type resolved struct {
 	exec                bool           // run with exec: replaces the shell
 	timeout             bool           // bounded by timeout: it ends by itself
 	wrapped             bool           // at least one wrapper was looked through
+	kind                progKind       // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -50,11 +51,12 @@ func resolve(args []*syntax.Word) resolved {
 		if lit == "" {
 			return r
 		}
-		argOpts, isWrapper := wrapperOpts[name]
-		if !isWrapper {
-			r.name, r.head, r.args, r.all = name, args[i], args[i+1:], args[i:]
+		kind := progKinds[name]
+		if kind&kWrapper == 0 {
+			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
 			return r
 		}
+		argOpts := wrapperOpts[name]
 		if name == "command" || name == "builtin" {
 			if i+1 < len(args) {
 				if v := args[i+1].Lit(); v == "-v" || v == "-V" {
@@ -225,3 +227,31 @@ func (args argv) has(flags ...string) bool {
 	}
 	return false
 }
+
+// progKind says what a program name is known for; resolve looks it up once
+// per command, for the rules and the walk to test bits.
+type progKind uint8
+
+const (
+	kWrapper progKind = 1 << iota // runs its arguments as a command (wrapperOpts)
+	kQuick                        // a builtin that finishes at once (quick)
+	kServer                       // serverKind knows it (serverNames)
+	kDaemon                       // daemonizes knows it (daemonNames)
+)
+
+var progKinds = func() map[string]progKind {
+	m := map[string]progKind{}
+	for name := range wrapperOpts {
+		m[name] |= kWrapper
+	}
+	for name := range quick {
+		m[name] |= kQuick
+	}
+	for name := range serverNames {
+		m[name] |= kServer
+	}
+	for name := range daemonNames {
+		m[name] |= kDaemon
+	}
+	return m
+}()

@@ -34,7 +34,7 @@ it explicitly before the command ends.`,
 // daemonizes says how the resolved command puts itself in the background,
 // or "" when it does not.
 func daemonizes(r resolved) string {
-	if !daemonNames[r.name] {
+	if r.kind&kDaemon == 0 {
 		return ""
 	}
 	args := argvOf(r)

@@ -31,7 +31,7 @@ Start them as managed background jobs and poll their logs.`,
 
 // serverKind says what kind of never-ending program the command is, or "".
 func serverKind(r resolved) string {
-	if !serverNames[r.name] || r.timeout {
+	if r.kind&kServer == 0 || r.timeout {
 		return "" // under timeout it ends by itself
 	}
 	args := argvOf(r)

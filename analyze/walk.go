@@ -583,7 +583,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || !quick[r.name] || r.wrapped) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) {
 		w.slow++
 	}
 	c := call{
@@ -595,7 +595,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if len(r.all) == 0 {
 		return r
 	}
-	if !c.async && serverNames[r.name] {
+	if !c.async && r.kind&kServer != 0 {
 		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
 	}
 
@@ -605,7 +605,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		j := &job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup}
 		j.start, j.end = c.start, c.end
 		j.inNested = w.src.offs != nil
-		j.quick = quick[r.name]
+		j.quick = r.kind&kQuick != 0
 		w.p.jobs = append(w.p.jobs, j)
 		if w.sh.kind == shSubshell {
 			w.sh.jobs = append(w.sh.jobs, j)
@@ -766,6 +766,9 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	}
 	if a.Name == nil || w.sh.last == nil {
 		return
+	}
+	if a.Value != nil && plainWord(a.Value) && a.Array == nil {
+		return // no $! in a literal
 	}
 	if refersToLastPid(a) {
 		for _, j := range w.sh.lasts() {
