@@ -59,6 +59,10 @@ func (p *pass) snippet(start, end int) string {
 
 // reportable is true for jobs the outcome rules speak about: not a
 // builtin that finishes at once, not waited for or killed.
-func (j *job) reportable() bool { return !j.quick && !j.resolved() }
+func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteOnly() }
+
+// remoteOnly: the job runs on another machine and holds nothing of the
+// caller's, so nothing of it hangs or outlives anything here.
+func (j *job) remoteOnly() bool { return j.remote && !j.fds.holds() }
 
 const manageAdvice = "wait for it (`wait $!`), stop it when done (`kill $!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background)"

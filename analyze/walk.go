@@ -49,6 +49,7 @@ type job struct {
 	waited, killed        bool
 	quick                 bool // a builtin that finishes at once
 	trap                  bool // the job's body sets a trap, which exec would skip
+	remote                bool // runs on another machine (ssh): only what it holds matters here
 }
 
 // resolved reports whether the shell waits for or kills the job before it exits.
@@ -128,6 +129,7 @@ type walker struct {
 	funcs     map[string]*function
 	funcOrder []string
 	free      []*shell // ended shells, for newShell to reuse
+	remote    int      // inside an ssh command string
 	calling   map[string]bool
 }
 
@@ -316,7 +318,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
 func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j := &job{stmt: s, src: w.src, fds: env.apply(s.Redirs)}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
-	j.inNested = w.src.offs != nil
+	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	w.words(redirWords(s.Redirs), env)
 
@@ -388,7 +390,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
 	j := &job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
-	j.inNested = w.src.offs != nil
+	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.fds = j.fds.apply(cc.Stmt.Redirs)
 	saved, savedJob := w.sh, w.job
 	w.sh = w.newShell(shSubshell, true)
@@ -510,6 +512,14 @@ func (w *walker) endShell() {
 	}
 }
 
+// mark notes a position a rule reports. What happens on another machine
+// (an ssh command string) does not outlive anything here, so it is not marked.
+func (w *walker) mark(m mark) {
+	if w.remote == 0 {
+		w.p.marks = append(w.p.marks, m)
+	}
+}
+
 // newShell returns an empty shell, reusing one that ended: subshells come
 // and go at every ( ), $( ), pipeline element and job body.
 func (w *walker) newShell(kind shellKind, async bool) *shell {
@@ -604,7 +614,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// the shell has no handle on.
 		j := &job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup}
 		j.start, j.end = c.start, c.end
-		j.inNested = w.src.offs != nil
+		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 		j.quick = r.kind&kQuick != 0
 		w.p.jobs = append(w.p.jobs, j)
 		if w.sh.kind == shSubshell {
@@ -612,10 +622,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	}
 	if how := daemonizes(r); how != "" {
-		w.p.marks = append(w.p.marks, mark{rule: "SG2008", start: c.start, end: c.end, what: how})
+		w.mark(mark{rule: "SG2008", start: c.start, end: c.end, what: how})
 	}
 	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
-		w.p.marks = append(w.p.marks, mark{rule: "SG3002", start: c.start, end: c.end})
+		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
 
 	switch r.name {
@@ -641,13 +651,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 				}
 			}
 		}
-		w.p.marks = append(w.p.marks, m)
+		w.mark(m)
 	case "set":
 		for _, a := range r.args {
 			v := a.Lit()
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
-					w.p.marks = append(w.p.marks, mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
+					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
 					w.sh.monitor = true
 					break
 				}
@@ -669,6 +679,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	default:
 		if lang, ok := shellLang(r.name); ok {
 			w.nestedShell(r, lang, inner, s)
+		} else if r.name == "ssh" {
+			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {
 			w.callFunc(r.name, inner)
 		}
@@ -959,7 +971,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 		}
 	}
 	if n > 0 {
-		w.p.marks = append(w.p.marks, mark{rule: "SG2004", start: c.start, end: c.end})
+		w.mark(mark{rule: "SG2004", start: c.start, end: c.end})
 	}
 }
 
@@ -996,6 +1008,41 @@ func (w *walker) mapOffs(offs []int) []int {
 		out[i] = w.src.outer(o)
 	}
 	return out
+}
+
+// sshArgOpts are the ssh options that take an argument.
+const sshArgOpts = "bcDEeFIiJLlmOopQRSWw"
+
+// remoteShell walks the command of `ssh host 'CMD'` as the program of the
+// remote shell. ssh ends the session only when the remote command's stdout
+// and stderr are closed, so a remote background job that keeps them open
+// keeps ssh, and so the caller, waiting: `ssh host 'nohup ./server &'`
+// never returns. With -f ssh forks away (SG2008); then nothing is walked.
+func (w *walker) remoteShell(r resolved, env fdTable) {
+	w.remote++
+	defer func() { w.remote-- }()
+	i := 0
+	for ; i < len(r.args); i++ {
+		v := r.args[i].Lit()
+		if v == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			break
+		}
+		if strings.Contains(v, "f") && !strings.HasPrefix(v, "--") {
+			return
+		}
+		if last := v[len(v)-1]; len(v) == 2 && strings.IndexByte(sshArgOpts, last) >= 0 {
+			i++ // the option's argument
+		}
+	}
+	// r.args[i] is the host; one word after it is the remote command.
+	if i+2 != len(r.args) || w.depth >= maxNested {
+		return
+	}
+	w.nested(r.args[i+1], syntax.LangBash, env, shNested)
 }
 
 // nestedShell walks the string of `bash -c '…'` as the program of a child
