@@ -1,7 +1,9 @@
 // Package analyze finds the shapes of shell commands that hang their caller
 // or leave processes behind: `A && B &`, a background job that keeps the
-// caller's stdout, nohup, setsid, disown, double forks, `$(x &)`, and the
-// same inside `bash -c '…'` strings.
+// caller's stdout, nohup, setsid, disown, double forks, `$(x &)`, programs
+// that daemonize themselves, and the same inside the code strings of
+// `bash -c`, `sh -c`, `eval`, EXIT traps, here-documents fed to a shell and
+// `ssh host '…'`.
 //
 // It parses with mvdan.cc/sh and walks every statement the shell would run
 // in execution order, modelling which file descriptors each process holds
