@@ -24,7 +24,30 @@ type stream struct {
 	// noSplice is set once splice(2) refused the destination (a terminal,
 	// a file opened O_APPEND, ...); read(2)+write(2) take over.
 	noSplice bool
+	// batch: the destination is a pipe big enough to take a batch (see
+	// copier.run); last is when the stream was last pumped.
+	batch bool
+	last  time.Time
 }
+
+// Batching. A writer that streams fills the pipe a few KiB at a time, and
+// every write into an empty pipe wakes the copier: moving each of those
+// writes on its own costs a poll, a splice and a wake-up of the reader per
+// few KiB, which is as much CPU again as the writer and the reader spend
+// (500 MB through `head -c`: 15 000 cycles of 34 KiB on average, 1.6x the
+// CPU of `bash -c` alone). When the stream was pumped less than
+// batchWindow ago (output is streaming, not trickling) and the pipe holds
+// less than batchBytes, the copier sleeps batchDelay first: the sleep lets
+// the next few hundred KiB arrive, so one splice moves them and the reader
+// wakes once for them (about 600 cycles of 800 KiB). A line that arrives
+// after a pause is passed on at once; streaming output is delayed by well
+// under a millisecond. Only with a pipe destination of at least batchBytes:
+// a smaller one would make the copier sleep between moves of a few KiB.
+const (
+	batchWindow = time.Millisecond
+	batchDelay  = 20 * time.Microsecond
+	batchBytes  = 256 << 10
+)
 
 const chunk = 1 << 20 // at most this much per splice; the pipe bounds it anyway
 
@@ -187,6 +210,7 @@ func (c *copier) run() {
 		}
 		for i, s := range which {
 			if fds[i].Revents != 0 {
+				s.waitForBatch()
 				// One splice takes all the pipe holds (up to a
 				// chunk); trying again at once would mostly cost a
 				// failed call.
@@ -194,6 +218,22 @@ func (c *copier) run() {
 			}
 		}
 	}
+}
+
+// waitForBatch sleeps batchDelay when the stream is streaming and its pipe
+// holds less than a batch (see batchWindow).
+func (s *stream) waitForBatch() {
+	if !s.batch {
+		return
+	}
+	now := time.Now()
+	if now.Sub(s.last) < batchWindow {
+		if n, err := unix.IoctlGetInt(s.r, unix.TIOCINQ); err == nil && n < batchBytes {
+			ts := unix.NsecToTimespec(int64(batchDelay))
+			unix.Nanosleep(&ts, nil)
+		}
+	}
+	s.last = now
 }
 
 // deliverOwed moves the bytes the pipes hold when the shell has been

@@ -530,6 +530,7 @@ func (r *run) outputFD(n int, w io.Writer) (int, error) {
 			return fd, nil
 		}
 		s.dstFD = fd
+		s.batch = growPipe(fd) >= batchBytes
 	}
 	var p [2]int
 	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
@@ -668,6 +669,27 @@ func (r *run) findLeftovers() []*Leftover {
 
 // pipeSize is the buffer size asked for the output pipes.
 const pipeSize = 1 << 20
+
+// growPipe raises the capacity of the destination fd to pipeSize when it is
+// a smaller pipe, and returns its capacity (0 when fd is not a pipe). With
+// the default 64 KiB the copier could move at most 64 KiB per splice and
+// would wake once per 64 KiB, however much the shell's pipe holds; a
+// capacity is no part of a pipe's semantics (only PIPE_BUF atomicity is,
+// and it does not change), so the caller's reader only sees bigger reads.
+// Refusal (EPERM past pipe-max-size or the per-user pipe budget) leaves the
+// pipe as it was.
+func growPipe(fd int) int {
+	n, err := unix.FcntlInt(uintptr(fd), unix.F_GETPIPE_SZ, 0)
+	if err != nil {
+		return 0
+	}
+	if n < pipeSize {
+		if m, err := unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, pipeSize); err == nil {
+			n = m
+		}
+	}
+	return n
+}
 
 // haveChildren reports whether the process has any child, alive or zombie.
 // One syscall instead of a walk through /proc: the common command leaves
