@@ -17,7 +17,7 @@ import (
 type AdoptPolicy struct {
 	Store   *Store
 	Command string // recorded as the job's command; default: the leftovers' command lines
-	Dir     string
+	Dir     string // recorded as the job's directory; default: the caller's, read when there is a job
 	Session string
 	Job     *Job
 }
@@ -51,8 +51,12 @@ func (p *AdoptPolicy) Handle(ctx context.Context, set *LeftoverSet) error {
 	if command == "" {
 		command = strings.Join(cmds, "; ")
 	}
+	dir := p.Dir
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
 	j, err := p.Store.Adopt(ctx, AdoptSpec{
-		Command: command, Dir: p.Dir, Session: p.Session, PIDs: pids,
+		Command: command, Dir: dir, Session: p.Session, PIDs: pids,
 		Stdout: stdout, Stderr: stderr, Grace: set.r.cfg.grace,
 	})
 	for _, f := range []*os.File{stdout, stderr} {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"sync"
 	"time"
 )
 
@@ -151,6 +152,11 @@ var ErrJobBusy = errors.New("job still has live processes; kill it first")
 type Store struct {
 	// Dir holds one sub-directory per job.
 	Dir string
+
+	// lazy: Dir is made when the first job is created (see StoreAt).
+	lazy    bool
+	made    sync.Once
+	makeErr error
 }
 
 // DefaultHome is $SHEXEC_HOME, else ${XDG_STATE_HOME:-~/.local/state}/shexec.
@@ -171,6 +177,23 @@ func DefaultHome() (string, error) {
 // OpenStore opens (creating it 0700 if needed) the job store in dir, or in
 // DefaultHome when dir is empty.
 func OpenStore(dir string) (*Store, error) {
+	s, err := StoreAt(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := makeHome(s.Dir); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// StoreAt is OpenStore without touching the disk until a job is created
+// (Start, Adopt), which is when the directory is made. It is for a caller
+// that only may need a store: every `shexec -c` may promote or adopt, and
+// the common command does neither, so its run should not stat and create
+// directories in $HOME. Reading from a store that does not exist yet
+// (List, Load) finds no job.
+func StoreAt(dir string) (*Store, error) {
 	if dir == "" {
 		d, err := DefaultHome()
 		if err != nil {
@@ -178,23 +201,27 @@ func OpenStore(dir string) (*Store, error) {
 		}
 		dir = d
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, err
-	}
-	// Commands, environments and output are nobody else's business; a
-	// home that others can read is made private.
-	if fi, err := os.Stat(dir); err != nil {
-		return nil, err
-	} else if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return nil, err
-		}
-	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
 	}
-	return &Store{Dir: abs}, nil
+	return &Store{Dir: abs, lazy: true}, nil
+}
+
+// makeHome creates dir (0700) if needed. Commands, environments and output
+// are nobody else's business; a home that others can read is made private.
+func makeHome(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return err
+	} else if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 var idRE = regexp.MustCompile(`^[a-z2-7]{8}$`)
@@ -207,6 +234,11 @@ var b32 = base32.NewEncoding("abcdefghijklmnopqrstuvwxyz234567").WithPadding(bas
 // bits). mkdir fails when the name exists, so two concurrent starts can
 // never share a directory even if their random ids collide.
 func (s *Store) newJobDir() (id, dir string, err error) {
+	if s.lazy {
+		if s.made.Do(func() { s.makeErr = makeHome(s.Dir) }); s.makeErr != nil {
+			return "", "", s.makeErr
+		}
+	}
 	for range 16 {
 		var b [5]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -329,6 +361,9 @@ func (s *Store) readExit(j *Job) bool {
 // start failed) and are skipped.
 func (s *Store) List(session string) ([]*Job, error) {
 	ents, err := os.ReadDir(s.Dir)
+	if s.lazy && errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // not made yet: no job was ever created here
+	}
 	if err != nil {
 		return nil, err
 	}

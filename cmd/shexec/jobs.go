@@ -12,8 +12,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/shguard/shguard/exec"
 )
 
@@ -76,16 +74,15 @@ func runJobsCommand(name string, args []string, stdout, stderr io.Writer) int {
 type jobCtx struct {
 	name           string
 	stdout, stderr io.Writer
-	fs             *pflag.FlagSet
+	fs             *flagSet
 	json           bool
 	session        string
 	home           string
 	store          *exec.Store
 }
 
-func (c *jobCtx) flags() *pflag.FlagSet {
-	c.fs = pflag.NewFlagSet("shexec "+c.name, pflag.ContinueOnError)
-	c.fs.SetOutput(io.Discard)
+func (c *jobCtx) flags() *flagSet {
+	c.fs = newFlagSet("shexec " + c.name)
 	c.fs.BoolVar(&c.json, "json", false, "print JSON")
 	c.fs.StringVar(&c.session, "session", os.Getenv(exec.SessionEnv), "session scope (default $"+exec.SessionEnv+")")
 	c.fs.StringVar(&c.home, "home", "", "job store (default $"+exec.HomeEnv+")")

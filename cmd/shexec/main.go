@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/pflag"
-
 	"github.com/shguard/shguard/exec"
 )
 
@@ -101,9 +99,8 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if isJobsCommand(args) {
 		return runJobsCommand(args[0], args[1:], stdout, stderr)
 	}
-	fs := pflag.NewFlagSet("shexec", pflag.ContinueOnError)
+	fs := newFlagSet("shexec")
 	fs.SetInterspersed(false) // the first operand is CMD; the rest belong to the shell
-	fs.SetOutput(io.Discard)
 	var (
 		cmdMode        = fs.BoolP("command", "c", false, "read the command from the first operand (required)")
 		shell          = fs.String("shell", "bash", "shell to run CMD with: a name in $PATH or a path (bash, dash, sh, ...)")
@@ -159,15 +156,15 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	var store *exec.Store
 	if promoting || *leftovers == "adopt" {
 		var err error
-		if store, err = exec.OpenStore(""); err != nil {
+		// Made on disk only if a job is created: most commands create none.
+		if store, err = exec.StoreAt(""); err != nil {
 			return usageErr("job store: %v", err)
 		}
 	}
 	var policy exec.LeftoverPolicy
 	var adopt *exec.AdoptPolicy
 	if *leftovers == "adopt" {
-		cwd, _ := os.Getwd()
-		adopt = &exec.AdoptPolicy{Store: store, Session: *session, Dir: cwd}
+		adopt = &exec.AdoptPolicy{Store: store, Session: *session}
 		policy = adopt
 	} else {
 		p, err := exec.ParseLeftoverPolicy(*leftovers)
