@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"sync"
 	"time"
@@ -224,7 +223,20 @@ func makeHome(dir string) error {
 	return nil
 }
 
-var idRE = regexp.MustCompile(`^[a-z2-7]{8}$`)
+// validID reports whether id is a job id: 8 characters a-z2-7. (A
+// function, not a regexp: compiling one at init cost every start of shexec
+// about 0.1 ms.)
+func validID(id string) bool {
+	if len(id) != 8 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || '2' <= c && c <= '7') {
+			return false
+		}
+	}
+	return true
+}
 
 // b32 is lowercase RFC 4648 base32: short ids that are easy to type and
 // safe as file names.
@@ -258,7 +270,7 @@ func (s *Store) newJobDir() (id, dir string, err error) {
 }
 
 func (s *Store) jobDir(id string) (string, error) {
-	if !idRE.MatchString(id) {
+	if !validID(id) {
 		return "", fmt.Errorf("%w: %q (ids are 8 characters a-z2-7)", ErrNoJob, id)
 	}
 	return filepath.Join(s.Dir, id), nil
@@ -369,7 +381,7 @@ func (s *Store) List(session string) ([]*Job, error) {
 	}
 	var jobs []*Job
 	for _, e := range ents {
-		if !e.IsDir() || !idRE.MatchString(e.Name()) {
+		if !e.IsDir() || !validID(e.Name()) {
 			continue
 		}
 		j, err := s.Load(e.Name())
