@@ -280,24 +280,32 @@ func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result
 		return nil, &StartError{"start " + path, err}
 	}
 
-	wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
-	if err != nil {
-		// Without a wake-up the copier could not be told that the shell
-		// has exited; stop the shell rather than run it unmanaged.
-		r.terminate(0)
-		<-exited
-		return nil, &StartError{"eventfd", err}
-	}
-	defer unix.Close(wake)
-	cp := &copier{wake: wake, quiet: r.cfg.quiet, maxDrain: r.cfg.maxDrain}
+	cp := &copier{wake: -1, quiet: r.cfg.quiet, maxDrain: r.cfg.maxDrain}
 	for _, s := range r.uniqueStreams() {
 		cp.streams = append(cp.streams, s)
 	}
 	copied := make(chan struct{})
-	go func() {
-		cp.run()
+	if len(cp.streams) == 0 {
+		// Output goes to files, terminals or /dev/null, which the shell
+		// got directly: nothing to copy, no eventfd, no goroutine.
 		close(copied)
-	}()
+	} else {
+		wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+		if err != nil {
+			// Without a wake-up the copier could not be told that the
+			// shell has exited; stop the shell rather than run it
+			// unmanaged.
+			r.terminate(0)
+			<-exited
+			return nil, &StartError{"eventfd", err}
+		}
+		defer unix.Close(wake)
+		cp.wake = wake
+		go func() {
+			cp.run()
+			close(copied)
+		}()
+	}
 
 	res := &Result{Status: StatusExited}
 	var timeout <-chan time.Time
@@ -330,7 +338,9 @@ wait:
 		}
 	}
 
-	unix.Write(wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+	if cp.wake >= 0 {
+		unix.Write(cp.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+	}
 	<-copied
 
 	switch {
