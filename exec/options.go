@@ -25,6 +25,7 @@ type config struct {
 	prepare        func(string) (string, error)
 	promote        *promotion
 	signals        []os.Signal
+	signalCh       <-chan os.Signal
 	quiet          time.Duration
 	maxDrain       time.Duration
 }
@@ -128,5 +129,17 @@ func WithPrepare(prepare func(script string) (string, error)) Option {
 // otherwise never reach it. The shexec command forwards SIGINT, SIGTERM and
 // SIGHUP.
 func WithForwardSignals(sigs ...os.Signal) Option {
-	return func(c *config) { c.signals = sigs }
+	return func(c *config) { c.signals, c.signalCh = sigs, nil }
+}
+
+// WithSignalChannel makes Run send every signal that arrives on ch while
+// it runs to the shell's process group, like WithForwardSignals, except
+// that the caller registers the channel (signal.Notify) and unregisters it
+// when it likes. A program that runs one command and exits can register
+// once and never call signal.Stop, whose three round trips to the
+// runtime's signal thread are otherwise paid after the shell has exited,
+// by every run (the shexec command does this). Signals that arrive when no
+// Run is in progress stay in ch. It replaces WithForwardSignals.
+func WithSignalChannel(ch <-chan os.Signal) Option {
+	return func(c *config) { c.signalCh, c.signals = ch, nil }
 }

@@ -263,11 +263,12 @@ func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result
 		return nil, &StartError{"setup", err}
 	}
 
-	var sigs chan os.Signal
+	sigs := r.cfg.signalCh
 	if len(r.cfg.signals) > 0 {
-		sigs = make(chan os.Signal, 8)
-		signal.Notify(sigs, r.cfg.signals...)
-		defer signal.Stop(sigs)
+		ch := make(chan os.Signal, 8)
+		signal.Notify(ch, r.cfg.signals...)
+		defer signal.Stop(ch)
+		sigs = ch
 	}
 
 	r.tty = foregroundTTY(files)

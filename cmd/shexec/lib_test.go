@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -144,6 +145,23 @@ func TestRunContextCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	if res.Status != exec.StatusKilled || len(res.Stopped) != 3 || !strings.Contains(res.Message, "deadline exceeded") {
+		t.Errorf("Run = %+v", res)
+	}
+	assertNoSurvivors(t, m)
+}
+
+// TestRunSignalChannel: a signal that arrives on the caller's channel goes
+// to the shell's group. It is queued before Run starts: Run reads the
+// channel only once the shell exists, so the shell gets it either way.
+func TestRunSignalChannel(t *testing.T) {
+	m := marker(t)
+	ch := make(chan os.Signal, 1)
+	ch <- syscall.SIGTERM
+	res, err := exec.Run(context.Background(), "sleep "+m, exec.WithSignalChannel(ch))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != exec.StatusKilled || res.Signal != syscall.SIGTERM || res.ExitCode != 143 {
 		t.Errorf("Run = %+v", res)
 	}
 	assertNoSurvivors(t, m)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -183,7 +184,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		exec.WithGrace(time.Duration(grace)),
 		exec.WithLeftovers(policy),
 		exec.WithStdin(stdin),
-		exec.WithForwardSignals(syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP),
+		exec.WithSignalChannel(forwardedSignals()),
 	}
 	if len(operands) > 1 {
 		opts = append(opts, exec.WithArgs(operands[1], operands[2:]...))
@@ -257,6 +258,16 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		writeJSON(stdout, j)
 	}
 	return res.ExitCode
+}
+
+// forwardedSignals registers SIGINT, SIGTERM and SIGHUP for the run to
+// forward to the shell's group. It is never unregistered: shexec exits once
+// the run is over, and signal.Stop would only add work after the shell has
+// exited (see exec.WithSignalChannel).
+func forwardedSignals() <-chan os.Signal {
+	ch := make(chan os.Signal, 8)
+	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	return ch
 }
 
 type jsonResult struct {
