@@ -64,8 +64,10 @@ func WithStdin(r io.Reader) Option { return func(c *config) { c.stdin = r } }
 // splice(2), without a copy through user space. A regular file, a terminal
 // or /dev/null is handed to the shell directly: nothing waits for EOF on
 // those. When both are the same destination the shell gets one pipe for
-// both, which keeps the interleaving of the two streams exact. nil
-// discards. Default: nil.
+// both, which keeps the interleaving of the two streams exact. A pipe
+// destination smaller than 1 MiB is grown to 1 MiB (F_SETPIPE_SZ), so
+// that streaming output moves in large batches. nil discards. Default:
+// nil.
 func WithStdout(w io.Writer) Option { return func(c *config) { c.stdout = w } }
 
 // WithStderr: see WithStdout.
