@@ -143,6 +143,12 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		if c == ' ' || c == '\t' {
 			continue
 		}
+		if c == '#' && commentEndsInBackslash(text[i:]) {
+			// `} #…\` followed by a newline: bash reads a comment, but
+			// mvdan.cc/sh joins the next line into it after a `}`, so the
+			// output would not parse there. Found by FuzzFixBrace.
+			return Fix{}, false
+		}
 		switch {
 		case c == '#' && i == amp+1:
 			closing = " } " // `&#` starts a comment, `}#` would be a word
@@ -157,6 +163,16 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
+}
+
+// commentEndsInBackslash reports whether the comment at the start of text
+// ends its line with a backslash.
+func commentEndsInBackslash(text []byte) bool {
+	end := bytes.IndexByte(text, '\n')
+	if end < 0 {
+		end = len(text)
+	}
+	return end > 0 && text[end-1] == '\\'
 }
 
 // insert makes an edit that inserts text before byte off of the walked
