@@ -1,10 +1,8 @@
 package corpus
 
 import (
-	"context"
 	"os"
 	"slices"
-	"sync"
 	"testing"
 	"time"
 
@@ -45,30 +43,15 @@ func TestBash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs bash for every entry")
 	}
-	type result struct {
-		o   Outcome
-		err error
-	}
 	es := Load()
-	results := make([]result, len(es))
-	sem := make(chan struct{}, 16)
-	var wg sync.WaitGroup
+	scripts := make([]string, len(es))
 	for i, e := range es {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			o, err := Observe(ctx, e.Script(), Options{})
-			results[i] = result{o, err}
-		}()
+		scripts[i] = e.Script()
 	}
-	wg.Wait()
+	results := ObserveAll(scripts, Options{}, 16, 20*time.Second)
 	for i, e := range es {
 		t.Run(e.ID, func(t *testing.T) {
-			o, err := results[i].o, results[i].err
+			o, err := results[i].Outcome, results[i].Err
 			if err != nil {
 				t.Fatalf("line %d: %v", e.Line, err)
 			}

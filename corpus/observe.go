@@ -356,3 +356,33 @@ func ReapZombies() {
 		}
 	}
 }
+
+// Observation is the outcome of one script of ObserveAll.
+type Observation struct {
+	Outcome Outcome
+	Err     error
+}
+
+// ObserveAll observes every script, at most parallel at a time, each with
+// its own timeout, and returns the observations in the order of the
+// scripts. The scripts mostly sleep until Observe kills them, so parallel
+// can be well above the number of cores.
+func ObserveAll(scripts []string, opts Options, parallel int, timeout time.Duration) []Observation {
+	out := make([]Observation, len(scripts))
+	sem := make(chan struct{}, max(parallel, 1))
+	var wg sync.WaitGroup
+	for i, s := range scripts {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			ctx, cancel := context.WithTimeout(context.Background(), timeout)
+			defer cancel()
+			o, err := Observe(ctx, s, opts)
+			out[i] = Observation{o, err}
+		}()
+	}
+	wg.Wait()
+	return out
+}

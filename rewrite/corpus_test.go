@@ -1,9 +1,7 @@
 package rewrite
 
 import (
-	"context"
 	"os"
-	"sync"
 	"testing"
 	"time"
 
@@ -55,20 +53,13 @@ func TestCorpusFixStopsHang(t *testing.T) {
 	if len(runs) == 0 {
 		t.Fatal("no corpus entry has a compound background job with a fully redirected last command")
 	}
-	sem := make(chan struct{}, 16) // they mostly sleep
-	var wg sync.WaitGroup
-	for _, r := range runs {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-			defer cancel()
-			r.o, r.err = corpus.Observe(ctx, r.fixed, corpus.Options{})
-		}()
+	scripts := make([]string, len(runs))
+	for i, r := range runs {
+		scripts[i] = r.fixed
 	}
-	wg.Wait()
+	for i, o := range corpus.ObserveAll(scripts, corpus.Options{}, 16, 20*time.Second) {
+		runs[i].o, runs[i].err = o.Outcome, o.Err
+	}
 	wasError := 0
 	for _, r := range runs {
 		if r.e.Verdict == corpus.Error {

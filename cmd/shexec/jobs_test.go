@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -35,21 +34,7 @@ type shexecResult struct {
 // shexecJob runs the command with home as SHEXEC_HOME and stdin /dev/null.
 func shexecJob(t *testing.T, home string, args ...string) shexecResult {
 	t.Helper()
-	cmd := osexec.Command(os.Args[0], args...)
-	// GORACE: under -race every process otherwise sleeps 1s at exit, which
-	// would distort the timing checks.
-	cmd.Env = append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := shexecResult{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
-	if ee, ok := err.(*osexec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("shexec %q: %v", args, err)
-	}
-	return r
+	return shexecIn(t, home, "", args...)
 }
 
 type jobJSON struct {

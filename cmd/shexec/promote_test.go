@@ -10,11 +10,14 @@ import (
 	"time"
 )
 
-// shexecIn is shexecJob run from dir.
+// shexecIn runs the command from dir ("" for the test's own) with home as
+// SHEXEC_HOME and stdin /dev/null.
 func shexecIn(t *testing.T, home, dir string, args ...string) shexecResult {
 	t.Helper()
 	cmd := osexec.Command(os.Args[0], args...)
 	cmd.Dir = dir
+	// GORACE: under -race every process otherwise sleeps 1s at exit, which
+	// would distort the timing checks.
 	cmd.Env = append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0")
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
