@@ -129,7 +129,7 @@ func WithFilter(keep func(Finding) bool) Option { return func(c *config) { c.kee
 // `# shguard disable=SGxxxx -- reason` directives apply (see
 // WithDirectives).
 func Analyze(src []byte, opts ...Option) ([]Finding, error) {
-	res, err := Run(src, opts...)
+	res, err := run(src, false, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,11 @@ type Job struct {
 }
 
 // Run is Analyze returning the whole Result.
-func Run(src []byte, opts ...Option) (*Result, error) {
+func Run(src []byte, opts ...Option) (*Result, error) { return run(src, true, opts) }
+
+// run analyzes src; the jobs are made public only when withJobs (Analyze
+// does not need them).
+func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// Passes are reused: one sits in front of every command an agent runs.
 	p := newPass(src)
 	defer p.release()
@@ -226,9 +230,11 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
 	res := &Result{Findings: slices.Clip(p.findings), File: f}
-	res.Jobs = make([]Job, 0, len(p.jobs))
-	for _, j := range p.jobs {
-		res.Jobs = append(res.Jobs, p.publicJob(j))
+	if withJobs {
+		res.Jobs = make([]Job, 0, len(p.jobs))
+		for _, j := range p.jobs {
+			res.Jobs = append(res.Jobs, p.publicJob(j))
+		}
 	}
 	return res, nil
 }
@@ -363,6 +369,9 @@ func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, 
 // report adds a finding; positions are outer byte offsets, turned into
 // lines and columns once all rules ran.
 func (p *pass) report(start, end int, msg string) *Finding {
+	if p.findings == nil {
+		p.findings = make([]Finding, 0, 4) // most commands have few
+	}
 	p.findings = append(p.findings, Finding{
 		Rule:     p.rule.ID,
 		Severity: p.rule.Severity,
