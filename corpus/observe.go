@@ -139,6 +139,15 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	defer os.RemoveAll(dir)
 
 	mark := randomMark()
+	// A second mark, an open file inherited as fd 3, finds the processes
+	// that cleared their environment (env -i) once they were re-parented
+	// away from the shell; it dies with the descriptor (a daemon that
+	// closes everything), which the environment mark survives.
+	markFile, err := os.Create(filepath.Join(dir, "mark"))
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer markFile.Close()
 	r, w, err := os.Pipe()
 	if err != nil {
 		return Outcome{}, err
@@ -148,6 +157,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), MarkVar+"="+mark)
 	cmd.Stdin = nil // /dev/null
+	cmd.ExtraFiles = []*os.File{markFile}
 	// *os.File outputs are handed to the child as they are: os/exec starts
 	// no copying goroutine, so Wait returns when bash exits, not when the
 	// pipe closes. Reading the pipe is ours to do.
@@ -195,7 +205,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	}
 	o.Elapsed = time.Since(start)
 
-	procs := runProcs(mark, bashPid)
+	procs := runProcs(mark, markFile.Name(), bashPid)
 	for _, p := range procs {
 		if p.Pid != bashPid {
 			o.Survivors = append(o.Survivors, p)
@@ -219,15 +229,16 @@ func randomMark() string {
 }
 
 // runProcs returns the live processes of a run: those whose environment
-// carries the run's mark, and those whose parent chain reaches the shell
-// (a program that cleared its environment, while the shell still lives).
-// Zombies are not live: they hold no descriptors and run nothing.
-func runProcs(mark string, shell int) []Proc {
+// carries the run's mark, those that hold the run's mark file open, and
+// those whose parent chain reaches the shell. Zombies are not live: they
+// hold no descriptors and run nothing.
+func runProcs(mark, markPath string, shell int) []Proc {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
 	want := []byte(MarkVar + "=" + mark + "\x00")
+	self := os.Getpid()
 	parents := map[int]int{}
 	var found []Proc
 	seen := map[int]bool{}
@@ -241,8 +252,11 @@ func runProcs(mark string, shell int) []Proc {
 			continue
 		}
 		parents[pid] = st.ppid
+		if pid == self {
+			continue // this process holds the mark file too
+		}
 		env, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
-		if bytes.Contains(env, want) {
+		if bytes.Contains(env, want) || holdsFile(pid, markPath) {
 			found = append(found, Proc{Pid: pid, Cmdline: cmdline(pid)})
 			seen[pid] = true
 		}
@@ -259,6 +273,21 @@ func runProcs(mark string, shell int) []Proc {
 		}
 	}
 	return found
+}
+
+// holdsFile reports whether the process has the file open.
+func holdsFile(pid int, path string) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		if l, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && l == path {
+			return true
+		}
+	}
+	return false
 }
 
 type stat struct {
