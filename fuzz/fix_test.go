@@ -20,19 +20,16 @@ import (
 const maxInput = 4 << 10
 
 func FuzzFix(f *testing.F) {
-	for _, s := range seeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > maxInput {
-			return
-		}
-		defer watchdog(src)()
-		checkFix(t, []byte(src), analyze.StyleExec)
-	})
+	fuzz(f, func(t *testing.T, src []byte) { checkFix(t, src, analyze.StyleExec) })
 }
 
 func FuzzFixBrace(f *testing.F) {
+	fuzz(f, func(t *testing.T, src []byte) { checkFix(t, src, analyze.StyleBrace) })
+}
+
+// fuzz runs check on every input the fuzzer makes from the shared seeds, up
+// to maxInput bytes, under the watchdog.
+func fuzz(f *testing.F, check func(t *testing.T, src []byte)) {
 	for _, s := range seeds(f) {
 		f.Add(s)
 	}
@@ -41,7 +38,7 @@ func FuzzFixBrace(f *testing.F) {
 			return
 		}
 		defer watchdog(src)()
-		checkFix(t, []byte(src), analyze.StyleBrace)
+		check(t, []byte(src))
 	})
 }
 

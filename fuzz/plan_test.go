@@ -10,16 +10,7 @@ import (
 )
 
 func FuzzPlan(f *testing.F) {
-	for _, s := range seeds(f) {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, src string) {
-		if len(src) > maxInput {
-			return
-		}
-		defer watchdog(src)()
-		checkPlan(t, []byte(src))
-	})
+	fuzz(f, checkPlan)
 }
 
 // checkPlan: a plan loses nothing and invents nothing. The foreground is
