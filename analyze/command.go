@@ -3,6 +3,7 @@ package analyze
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -51,7 +52,7 @@ func resolve(args []*syntax.Word) resolved {
 		if lit == "" {
 			return r
 		}
-		kind := progKinds[name]
+		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
 			return r
@@ -179,12 +180,28 @@ function time coproc { } ! [[ ]]`)
 var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
 local declare typeset readonly alias unalias hash type`)
 
-func setOf(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
+// wordSet is a set of names written as one space-separated string, built
+// on first use. shexec links the analyzer but consults it only for commands
+// that contain '&'; tables built at program start would be paid by every
+// `shexec -c true` (bench/shexec.sh).
+type wordSet struct {
+	words string
+	once  sync.Once
+	m     map[string]bool
+}
+
+func setOf(words string) *wordSet { return &wordSet{words: words} }
+
+func (s *wordSet) has(name string) bool { return s.names()[name] }
+
+func (s *wordSet) names() map[string]bool {
+	s.once.Do(func() {
+		s.m = map[string]bool{}
+		for _, w := range strings.Fields(s.words) {
+			s.m[w] = true
+		}
+	})
+	return s.m
 }
 
 // hasSubst reports whether any of the words runs a command or process
@@ -239,19 +256,20 @@ const (
 	kDaemon                       // daemonizes knows it (daemonNames)
 )
 
-var progKinds = func() map[string]progKind {
+// progKinds is built on first use, like the word sets it is made of.
+var progKinds = sync.OnceValue(func() map[string]progKind {
 	m := map[string]progKind{}
 	for name := range wrapperOpts {
 		m[name] |= kWrapper
 	}
-	for name := range quick {
+	for name := range quick.names() {
 		m[name] |= kQuick
 	}
-	for name := range serverNames {
+	for name := range serverNames.names() {
 		m[name] |= kServer
 	}
-	for name := range daemonNames {
+	for name := range daemonNames.names() {
 		m[name] |= kDaemon
 	}
 	return m
-}()
+})

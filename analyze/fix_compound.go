@@ -62,7 +62,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	name := ce.Args[0].Lit()
-	if !plainName(name) || builtins[name] || p.cfg.lang == LangMksh && kshBuiltins[name] || hasTrap(j.stmt) {
+	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || hasTrap(j.stmt) {
 		return Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"crypto/rand"
 	"encoding/base32"
 	"encoding/json"
 	"errors"
@@ -12,6 +11,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Environment variables that locate and scope managed jobs.
@@ -253,7 +254,7 @@ func (s *Store) newJobDir() (id, dir string, err error) {
 	}
 	for range 16 {
 		var b [5]byte
-		if _, err := rand.Read(b[:]); err != nil {
+		if b, err = randomBytes(); err != nil {
 			return "", "", err
 		}
 		id = b32.EncodeToString(b[:])
@@ -442,4 +443,24 @@ func (s *Store) Clear(session string) ([]string, error) {
 		removed = append(removed, j.ID)
 	}
 	return removed, errors.Join(errs...)
+}
+
+// randomBytes returns 5 bytes from getrandom(2). Not crypto/rand: the ids
+// only have to be unpredictable enough not to collide (mkdir settles the
+// rest), and crypto/rand links and initialises the FIPS module, which every
+// start of shexec would pay for (bench/shexec.sh).
+func randomBytes() ([5]byte, error) {
+	var b [5]byte
+	for {
+		n, err := unix.Getrandom(b[:], 0)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return b, fmt.Errorf("getrandom: %w", err)
+		}
+		if n == len(b) {
+			return b, nil
+		}
+	}
 }
