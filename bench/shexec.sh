@@ -2,9 +2,15 @@
 # Benchmarks shexec against its floor, in one run, with alternating samples
 # and medians (no external tools needed):
 #   1. startup: `shexec -c true` vs bench/floor (a Go program that only runs
-#      `bash -c true` in its own process group); goal <= 1.15x;
+#      `bash -c true` in its own process group); goal <= 1.15x. The row of
+#      bench/isolated (the floor plus only what shexec's isolation requires
+#      before the shell starts: forwarded signals, subreaper, Pdeathsig from
+#      a locked thread) shows how much of the budget that alone takes;
 #   2. throughput: 500 MB through `shexec -c` vs through `bash -c`, both into
-#      a pipe read by cat; goal <= 1.15x;
+#      a pipe read by cat; goal <= 1.15x. The row of bench/hop (the floor
+#      with one pipe between the shell and the caller, moved by a blocking
+#      splice loop) is the least any wrapper that can return while a leftover
+#      holds the shell's output must pay;
 #   3. peak RSS of shexec while 1 GB passes through; goal < 20 MB.
 # Each comparison reports wall time and CPU time (user+sys of all processes
 # involved); on a busy machine only the CPU figures mean much.
@@ -21,10 +27,12 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/shexec" ./cmd/shexec
 CGO_ENABLED=0 go build -o "$tmp/shexec-static" ./cmd/shexec
 go build -o "$tmp/floor" ./bench/floor
+go build -o "$tmp/isolated" ./bench/isolated
+go build -o "$tmp/hop" ./bench/hop
 if ! file "$tmp/shexec" 2>/dev/null | grep -q 'statically linked'; then
 	echo 'note: the default build of shexec is not static (does something import net or os/user?)' >&2
 fi
-shexec=$tmp/shexec static=$tmp/shexec-static floor=$tmp/floor
+shexec=$tmp/shexec static=$tmp/shexec-static floor=$tmp/floor isolated=$tmp/isolated hop=$tmp/hop
 
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -57,6 +65,7 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
 printf 'startup (%d samples of 200 runs, alternating; wall and CPU us/run)\n' "$samples"
 for ((s = 0; s < samples; s++)); do
 	timed "$tmp/s.floor" 200 runs 200 "$floor" true
+	timed "$tmp/s.isolated" 200 runs 200 "$isolated" true
 	timed "$tmp/s.shexec" 200 runs 200 "$shexec" -c true
 	timed "$tmp/s.static" 200 runs 200 "$static" -c true
 	timed "$tmp/s.bash" 200 runs 200 bash -c true
@@ -69,17 +78,21 @@ row() { # label file base
 }
 row 'bash -c true' "$tmp/s.bash" "$tmp/s.floor"
 row 'floor true' "$tmp/s.floor" "$tmp/s.floor"
+row 'isolated true' "$tmp/s.isolated" "$tmp/s.floor"
 row 'shexec -c true' "$tmp/s.shexec" "$tmp/s.floor"
 row 'shexec -c true, CGO_ENABLED=0' "$tmp/s.static" "$tmp/s.floor"
 echo '  (goal: shexec <= 1.15x floor)'
+row 'shexec -c true vs isolated' "$tmp/s.shexec" "$tmp/s.isolated"
 
 printf 'throughput: 500 MB into a pipe (%d samples, alternating; wall and CPU ms)\n' "$samples"
 gen='head -c 500000000 /dev/zero'
 for ((s = 0; s < samples; s++)); do
 	timed "$tmp/t.bash" 1000 through bash -c "$gen"
 	timed "$tmp/t.shexec" 1000 through "$shexec" -c "$gen"
+	timed "$tmp/t.hop" 1000 through "$hop" "$gen"
 done
 row 'bash -c' "$tmp/t.bash" "$tmp/t.bash"
+row 'hop' "$tmp/t.hop" "$tmp/t.bash"
 row 'shexec -c' "$tmp/t.shexec" "$tmp/t.bash"
 echo '  (goal: shexec <= 1.15x bash -c)'
 
