@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -18,6 +19,7 @@ type resolved struct {
 	nohup, setsid, fork bool           // fork: setsid -f, which always forks and returns
 	exec                bool           // run with exec: replaces the shell
 	timeout             bool           // bounded by timeout: it ends by itself
+	limit               time.Duration  // timeout's duration, if a literal
 	wrapped             bool           // at least one wrapper was looked through
 	kind                progKind       // what the program's name is known for
 }
@@ -118,7 +120,14 @@ func resolve(args []*syntax.Word) resolved {
 		}
 		switch name {
 		case "timeout":
-			i++ // the duration
+			// The duration; 0 means no limit. The smallest of nested
+			// timeouts bounds the command.
+			if i < len(args) {
+				if d, ok := parseDuration(args[i].Lit()); ok && d > 0 && (r.limit == 0 || d < r.limit) {
+					r.limit = d
+				}
+			}
+			i++
 		case "chrt":
 			i++ // the priority
 		case "taskset":
@@ -175,6 +184,11 @@ readonly return set shift shopt source suspend test times trap true type typeset
 umask unalias unset wait if then else elif fi case esac for select while until do done in
 function time coproc { } ! [[ ]]`)
 
+// filters read their input until it ends and write as they go: in a
+// pipeline they last as long as what feeds them. (Not tail: -f never ends.)
+var filters = setOf(`cat tee grep egrep fgrep sed awk gawk mawk sort uniq wc head tr cut
+column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
+
 // quick builtins finish at once whatever their arguments; a background job
 // of one of them holds nothing worth reporting.
 var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
@@ -227,9 +241,18 @@ type argv []string
 func argvOf(r resolved) argv {
 	args := make(argv, 0, len(r.args))
 	for _, a := range r.args {
-		args = append(args, a.Lit())
+		args = append(args, value(a))
 	}
 	return args
+}
+
+// command is the command line of the program itself: its name as the
+// kernel knows it (the basename) and its arguments.
+func (args argv) command(r resolved) []string {
+	if r.name == "" {
+		return nil
+	}
+	return append([]string{r.name}, args...)
 }
 
 // has reports whether any of the flags is among the arguments, a long

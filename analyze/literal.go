@@ -6,6 +6,21 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
+// value is what a word that expands nothing passes to the program: quotes
+// and escapes removed. It is "" for a word that expands something.
+func value(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') < 0 {
+			return l.Value
+		}
+	}
+	v, _, ok := literal(w)
+	if !ok {
+		return ""
+	}
+	return v
+}
+
 // literal returns the value a word has when it contains no expansion, with
 // the source offset of every byte of the value (plus one for its end), so
 // that findings inside a `bash -c '…'` string point into the outer source.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,6 +51,16 @@ type job struct {
 	quick                 bool // a builtin that finishes at once
 	trap                  bool // the job's body sets a trap, which exec would skip
 	remote                bool // runs on another machine (ssh): only what it holds matters here
+	// argv is the command line of a one-process job, as pkill -f sees it
+	// ("" for a word that is not a literal); nil for other jobs.
+	argv []string
+}
+
+// text is the job's command as bash records it in its job table (what
+// `%name` and `%?name` are matched against): the statement without its &.
+func (j *job) text() string {
+	t := j.src.text[j.stmt.Pos().Offset():j.stmt.End().Offset()]
+	return strings.TrimRight(strings.TrimSpace(string(t)), "&")
 }
 
 // resolved reports whether the shell waits for or kills the job before it exits.
@@ -119,9 +130,12 @@ type walker struct {
 	// job is the background job whose body is being walked, if any.
 	job *job
 	// slow counts the commands walked that may take a while (not a quick
-	// builtin, or a loop); a job whose walk does not move it finishes at
-	// once and holds nothing worth reporting.
-	slow int
+	// builtin, or a loop); bounded adds up the literal durations of the
+	// commands that have one (sleep 0.2, timeout 0.5 cmd). A job whose walk
+	// does not move slow, and moves bounded by less than briefJob, ends
+	// (almost) at once and holds nothing worth reporting.
+	slow    int
+	bounded time.Duration
 	// funcs are the functions declared so far, by name. A body is walked
 	// where the function is called, with the caller's descriptors and in
 	// the caller's shell; bodies never called are walked at the end with
@@ -280,27 +294,37 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
 // pipeline walks each element in its own subshell. Every element but the
 // last writes into a pipe; outPipe says what that pipe is to the walker
 // (tBlock when the shell waits for the reader, tPipe inside a job).
-func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) {
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) bool {
 	left := env
 	left[1] = outPipe
 	if c.Op == syntax.PipeAll {
 		left[2] = outPipe
 	}
-	w.pipeElem(c.X, left, outPipe)
-	w.pipeElem(c.Y, env, outPipe)
+	long := w.pipeElem(c.X, left, outPipe, false)
+	return w.pipeElem(c.Y, env, outPipe, long) || long
 }
 
-func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
+// pipeElem walks one element of a pipeline and reports whether it may take
+// a while. upstream says whether the elements before it may: a filter
+// (cat, grep, tee…) ends when its input does, so it lasts as long as they
+// do whatever the walk counted for it.
+func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream bool) bool {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
-		w.pipeline(b, env, outPipe)
-		return
+		return w.pipeline(b, env, outPipe)
 	}
-	saved, slow := w.sh, w.slow
+	saved, slow, bounded := w.sh, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmt(s, env)
 	w.endShell()
 	w.sh = saved
-	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && w.slow != slow {
+	long := w.slow != slow || w.bounded-bounded >= briefJob
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) {
+		long = upstream
+		if !long {
+			w.slow, w.bounded = slow, bounded
+		}
+	}
+	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && long {
 		// An element of a background pipeline that takes a while holds
 		// its descriptors for the job.
 		el := env.apply(s.Redirs)
@@ -312,6 +336,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target) {
 			}
 		}
 	}
+	return long
 }
 
 // startJob records a background statement and walks its body.
@@ -322,14 +347,14 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	w.words(redirWords(s.Redirs), env)
 
-	saved, savedJob, slow := w.sh, w.job, w.slow
+	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
 	w.job = j
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
 		r := w.call(s, c, j.fds, j.fds)
-		j.nohup, j.setsid = r.nohup, r.setsid
+		j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
 	case *syntax.Subshell:
 		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
 			// bash execs a lone simple command of a subshell in place.
@@ -337,7 +362,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.kind = jobSimple
 			j.fds = j.fds.apply(in.Redirs)
 			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
-			j.nohup, j.setsid = r.nohup, r.setsid
+			j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
 			break
 		}
 		j.kind = jobCompound
@@ -364,7 +389,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		w.command(s.Cmd, j.fds)
 	}
 	w.endShell()
-	j.quick = w.slow == slow
+	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound && j.tail != nil {
@@ -594,7 +619,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
 	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) {
-		w.slow++
+		if d, ok := r.bound(); ok {
+			w.bounded += d
+		} else {
+			w.slow++
+		}
 	}
 	c := call{
 		start: w.src.outer(int(s.Pos().Offset())),
@@ -633,6 +662,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.wait(r.args)
 	case "kill":
 		w.kill(r.args)
+	case "pkill", "killall":
+		w.killByName(r)
 	case "disown":
 		w.disown(r.args, c)
 	case "fg", "bg":
@@ -833,6 +864,21 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 				named = append(named, w.sh.jobs[n-1])
 			}
 			continue
+		case strings.HasPrefix(lit, "%"):
+			// %name: the job whose command starts with name; %?name: the
+			// one whose command contains it. bash refuses the spec when
+			// more than one job matches.
+			var match []*job
+			for _, j := range w.sh.jobs {
+				t := j.text()
+				if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
+					match = append(match, j)
+				}
+			}
+			if len(match) == 1 {
+				named = append(named, match[0])
+			}
+			continue
 		case lit != "":
 			continue // a literal pid or name: not one of ours as far as we know
 		}
@@ -896,46 +942,6 @@ func (w *walker) pending() []*job {
 		}
 	}
 	return js
-}
-
-func (w *walker) kill(args []*syntax.Word) {
-	for _, a := range args {
-		switch a.Lit() {
-		case "0", "-0", "-$$":
-			w.killAll()
-			return
-		}
-		if len(a.Parts) == 2 {
-			if l, ok := a.Parts[0].(*syntax.Lit); ok && l.Value == "-" {
-				if pe, ok := a.Parts[1].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "$" {
-					w.killAll() // kill -- -$$: the shell's whole group
-					return
-				}
-			}
-		}
-	}
-	named, all, _ := w.jobsNamed(args)
-	if all {
-		w.killAll()
-		return
-	}
-	for _, j := range named {
-		// Killing a compound job's subshell leaves its foreground child
-		// running, still holding whatever it holds.
-		if j.kind == jobSimple || j.kind == jobCoproc {
-			j.killed = true
-		}
-	}
-}
-
-// killAll: the shell signals its process group or all its jobs. Processes
-// that left the group (setsid) are not reached.
-func (w *walker) killAll() {
-	for _, j := range w.sh.jobs {
-		if !j.setsid {
-			j.killed = true
-		}
-	}
 }
 
 func (w *walker) disown(args []*syntax.Word, c call) {

@@ -90,7 +90,7 @@ func TestDifferentialExecFix(t *testing.T) {
 // `cd` in A changes the parent's directory, and the harness must see it.
 func TestDifferentialDetectsBraceChange(t *testing.T) {
 	bash := needBash(t)
-	prog := "cd \"$R/d1\" && touch f1 &\nV1=1 && sleep 0.1 &"
+	prog := "cd \"$R/d1\" && touch f1 &\nV1=1 && sleep $NAP &"
 	res, err := rewrite.Fix([]byte(prog), analyze.WithStyle(analyze.StyleBrace))
 	if err != nil || string(res.Out) == prog {
 		t.Fatalf("brace fix of %q: %q, %v", prog, res.Out, err)
@@ -163,7 +163,7 @@ func compareRuns(bash, a, b string) (string, error) {
 }
 
 // slower reports whether one parent took longer than the other by more
-// than noise: a parent that waits for a `sleep 0.1` it did not wait for
+// than noise: a parent that waits for a `sleep $NAP` it did not wait for
 // before takes 100ms longer.
 func slower(a, b time.Duration) bool {
 	d := a - b
@@ -224,7 +224,7 @@ func runObserved(bash, prog string) (string, time.Duration, error) {
 		return "", 0, err
 	}
 	defer outFile.Close()
-	script := "R=" + root + "; export R; cd \"$R\"; __t0=$EPOCHREALTIME\n" + prog + "\n" + epilogue
+	script := "R=" + root + "; export R; NAP=0.1; cd \"$R\"; __t0=$EPOCHREALTIME\n" + prog + "\n" + epilogue
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bash, "-c", script)
@@ -363,7 +363,10 @@ func (g *gen) command(depth int) string {
 	case 4, 5:
 		return "touch " + f
 	case 6:
-		return "sleep 0.1"
+		// A command that takes a while. Not a literal `sleep 0.1`: the
+		// analyzer knows that one ends at once (briefJob) and has nothing
+		// to fix.
+		return "sleep $NAP"
 	case 7:
 		return []string{`cd "$R/d1"`, `cd "$R/d2"`, `cd "$R"`, `cd nosuch`}[g.r.Intn(4)]
 	case 8:

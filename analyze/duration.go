@@ -1,0 +1,71 @@
+package analyze
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// briefJob is how long a background job may hold the caller's output and
+// still not count as a hang: the corpus counts a pipe that reaches EOF
+// within a second of the shell's exit as clean. A job is brief when every
+// command of it is bounded by a literal duration (`sleep 0.3`,
+// `timeout 0.5 cmd`) or finishes at once (echo, cd…), and the bounds add up
+// to less than that.
+const briefJob = time.Second
+
+// parseDuration reads a duration as sleep(1) and timeout(1) take it: a
+// non-negative decimal number with an optional suffix s, m, h or d.
+func parseDuration(s string) (time.Duration, bool) {
+	unit := time.Second
+	switch {
+	case strings.HasSuffix(s, "s"):
+		s = s[:len(s)-1]
+	case strings.HasSuffix(s, "m"):
+		s, unit = s[:len(s)-1], time.Minute
+	case strings.HasSuffix(s, "h"):
+		s, unit = s[:len(s)-1], time.Hour
+	case strings.HasSuffix(s, "d"):
+		s, unit = s[:len(s)-1], 24*time.Hour
+	}
+	if s == "" || strings.ContainsAny(s, "eExXpP_+-") {
+		return 0, false // no exponents, hex, signs: keep to what both tools read alike
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 || f > float64(1<<62)/float64(unit) {
+		return 0, false
+	}
+	return time.Duration(f * float64(unit)), true
+}
+
+// sleepFor is how long `sleep ARGS` lasts when every argument is a
+// literal duration (sleep adds them up).
+func sleepFor(args []*syntax.Word) (time.Duration, bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	var total time.Duration
+	for _, a := range args {
+		d, ok := parseDuration(a.Lit())
+		if !ok {
+			return 0, false
+		}
+		total += d
+	}
+	return total, true
+}
+
+// bound is how long a resolved command can run, when a literal duration
+// says: a sleep, or anything under timeout.
+func (r resolved) bound() (time.Duration, bool) {
+	d, ok := time.Duration(0), false
+	if r.name == "sleep" {
+		d, ok = sleepFor(r.args)
+	}
+	if r.timeout && r.limit > 0 && (!ok || r.limit < d) {
+		d, ok = r.limit, true
+	}
+	return d, ok
+}

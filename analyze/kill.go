@@ -1,0 +1,190 @@
+package analyze
+
+import (
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// kill applies `kill ARGS` to the shell's jobs.
+func (w *walker) kill(args []*syntax.Word) {
+	sig, ops, list := killArgs(args)
+	if list || !terminates(sig) {
+		return // kill -l, kill -0 (is it alive?), kill -STOP…
+	}
+	for _, a := range ops {
+		if a.Lit() == "0" {
+			w.killAll() // pid 0: the shell's process group
+			return
+		}
+		if len(a.Parts) == 2 {
+			if l, ok := a.Parts[0].(*syntax.Lit); ok && l.Value == "-" {
+				if pe, ok := a.Parts[1].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "$" {
+					w.killAll() // kill -- -$$: the shell's whole group
+					return
+				}
+			}
+		}
+	}
+	named, all, _ := w.jobsNamed(ops)
+	if all {
+		w.killAll()
+		return
+	}
+	for _, j := range named {
+		w.killed(j)
+	}
+}
+
+// killed marks a job as ended by a signal. Killing a compound job's
+// subshell leaves its foreground child running, still holding whatever it
+// holds, so only jobs that are one process end.
+func (w *walker) killed(j *job) {
+	if j.kind == jobSimple || j.kind == jobCoproc {
+		j.killed = true
+	}
+}
+
+// killArgs splits the arguments of the kill builtin into the signal ("" for
+// the default, SIGTERM) and the operands, as bash reads them: options come
+// first (-s SIG, -n NUM, -SIG, -NUM, -l/-L), then an optional --.
+func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
+	i := 0
+	for ; i < len(args); i++ {
+		o := args[i].Lit()
+		switch {
+		case o == "--":
+			return sig, args[i+1:], false
+		case o == "-l" || o == "-L":
+			return "", nil, true
+		case (o == "-s" || o == "-n") && i+1 < len(args):
+			i++
+			sig = args[i].Lit()
+		case len(o) > 1 && o[0] == '-' && sig == "":
+			sig = o[1:]
+		default:
+			return sig, args[i:], false
+		}
+	}
+	return sig, nil, false
+}
+
+// terminates reports whether a signal ends a process that does not handle
+// it. Signal 0 only checks that the process exists; STOP and its kin stop
+// it (it still holds what it holds); CONT, CHLD, URG and WINCH are ignored
+// by default. A signal that is not a literal is assumed to terminate.
+func terminates(sig string) bool {
+	s := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+	switch s {
+	case "0", "STOP", "TSTP", "TTIN", "TTOU", "CONT", "CHLD", "CLD", "URG", "WINCH",
+		"17", "18", "19", "20", "21", "22", "23", "28":
+		return false
+	}
+	return true
+}
+
+// killAll: the shell signals its process group or all its jobs. Processes
+// that left the group (setsid) are not reached.
+func (w *walker) killAll() {
+	for _, j := range w.sh.jobs {
+		if !j.setsid {
+			j.killed = true
+		}
+	}
+}
+
+// killByName applies pkill and killall: the jobs of the shell whose program
+// the pattern matches end. pkill matches its pattern (an extended regular
+// expression) against the process name, or with -f against the whole
+// command line; killall matches names exactly (with -r, as a regular
+// expression). A pattern that is not a literal, or options that narrow the
+// match to processes we cannot judge (a parent, a session, a pid file),
+// reach nothing as far as the walk knows.
+func (w *walker) killByName(r resolved) {
+	full, exact, re := false, r.name == "killall", false
+	sig := ""
+	var patterns []string
+	args := r.args
+	for i := 0; i < len(args); i++ {
+		a := value(args[i])
+		if a == "" {
+			return
+		}
+		if len(patterns) > 0 || !strings.HasPrefix(a, "-") || a == "-" {
+			patterns = append(patterns, a)
+			continue
+		}
+		switch {
+		case a == "--":
+			for _, p := range args[i+1:] {
+				patterns = append(patterns, value(p))
+			}
+			i = len(args)
+		case r.name == "pkill" && (a == "-f" || a == "--full"):
+			full = true
+		case r.name == "pkill" && (a == "-x" || a == "--exact"):
+			exact = true
+		case r.name == "killall" && (a == "-r" || a == "--regexp"):
+			re, exact = true, false
+		case a == "--signal" || r.name == "killall" && a == "-s":
+			if i+1 < len(args) {
+				i++
+				sig = value(args[i])
+			}
+		case strings.HasPrefix(a, "--signal="):
+			sig = strings.TrimPrefix(a, "--signal=")
+		case r.name == "pkill" && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
+			return // narrowed by group, parent, session, terminal, pid file, age…
+		case r.name == "pkill" && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
+			i++ // a user: the jobs run as us
+		case len(a) > 1 && isSignal(a[1:]):
+			sig = a[1:]
+		}
+	}
+	if !terminates(sig) {
+		return
+	}
+	for _, p := range patterns {
+		if p == "" {
+			continue
+		}
+		match := func(s string) bool { return s == p }
+		if !exact || re {
+			rx, err := regexp.Compile(p)
+			if err != nil {
+				continue
+			}
+			match = rx.MatchString
+		}
+		for _, j := range w.sh.jobs {
+			if j.setsid || j.argv == nil {
+				continue
+			}
+			subject := j.argv[0]
+			if full {
+				subject = strings.Join(j.argv, " ")
+			} else if len(subject) > 15 && r.name == "pkill" {
+				subject = subject[:15] // the kernel's process name
+			}
+			if match(subject) {
+				w.killed(j)
+			}
+		}
+	}
+}
+
+// isSignal reports whether s names a signal as a -SIG option does: a number
+// or an upper-case name, with or without SIG.
+func isSignal(s string) bool {
+	if isDigits(s) {
+		return true
+	}
+	s = strings.TrimPrefix(s, "SIG")
+	for _, c := range s {
+		if c < 'A' || c > 'Z' {
+			return false
+		}
+	}
+	return s != ""
+}

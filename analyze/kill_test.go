@@ -1,0 +1,48 @@
+package analyze_test
+
+import (
+	"testing"
+
+	"github.com/shguard/shguard/analyze"
+)
+
+// TestKillForms covers the ways a script ends (or only pokes) its jobs by
+// name, which the corpus cannot run: its entries run in parallel, and a
+// `killall sleep` in one would end the stand-ins of the others. Each
+// verdict was checked under bash one command at a time, with a copy of
+// sleep under a name of its own.
+func TestKillForms(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want analyze.Severity // of the worst finding; 0: none
+	}{
+		{"srv >/dev/null 2>&1 & sleep 0.1; killall srv", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill srv", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill -x sr", analyze.Warning},    // -x: the whole name
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill -P 1 srv", analyze.Warning}, // not our parent
+		{"srv >/dev/null 2>&1 & sleep 0.1; kill -s 0 $!", analyze.Warning},
+		{"srv >/dev/null 2>&1 & sleep 0.1; kill -n 9 $!", 0},
+		{"srv 417 >/dev/null 2>&1 & sleep 0.1; kill %?417", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; killall -r 's.v'", 0},
+		{"srv 419 >/dev/null 2>&1 & sleep 0.1; pkill -f 'srv 4[0-9]9'", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill -STOP srv", analyze.Warning},
+		{"srv >/dev/null 2>&1 & sleep 0.1; kill -l >/dev/null", analyze.Warning},
+		{"srv >/dev/null 2>&1 & sleep 0.1; killall -s KILL srv", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; kill -CONT $!", analyze.Warning},
+		{"srv >/dev/null 2>&1 & sleep 0.1; kill -SIGKILL $!", 0},
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill -f other", analyze.Warning},
+		{"srv >/dev/null 2>&1 & sleep 0.1; pkill \"$NAME\"", analyze.Warning}, // not a literal
+	} {
+		fs, err := analyze.Analyze([]byte(c.cmd))
+		if err != nil {
+			t.Fatalf("%s: %v", c.cmd, err)
+		}
+		var got analyze.Severity
+		for _, f := range fs {
+			got = max(got, f.Severity)
+		}
+		if got != c.want {
+			t.Errorf("%s: worst finding %v, want %v (%v)", c.cmd, got, c.want, fs)
+		}
+	}
+}
