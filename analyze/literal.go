@@ -92,8 +92,13 @@ func literal(w *syntax.Word) (val string, offs []int, ok bool) {
 			return "", nil, false
 		}
 	}
-	offs = append(offs, int(w.End().Offset()))
-	return b.String(), offs, true
+	// The end is just past the last byte, inside the closing quote, so
+	// that a range ending there does not take the quote in.
+	end := int(w.End().Offset())
+	if len(offs) > 0 {
+		end = offs[len(offs)-1] + 1
+	}
+	return b.String(), append(offs, end), true
 }
 
 // source maps offsets in the text being walked to offsets in the text the

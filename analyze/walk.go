@@ -144,6 +144,9 @@ type walker struct {
 	funcOrder []string
 	free      []*shell // ended shells, for newShell to reuse
 	remote    int      // inside an ssh command string
+	// fed is the script the left side of a pipe prints, while the walk is
+	// on its right side: a shell there reads it from stdin.
+	fed *script
 	calling   map[string]bool
 }
 
@@ -301,7 +304,14 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) bool
 		left[2] = outPipe
 	}
 	long := w.pipeElem(c.X, left, outPipe, false)
-	return w.pipeElem(c.Y, env, outPipe, long) || long
+	// `echo 'cmd &' | bash`: the shell on the right runs what the left
+	// side prints, when that is a literal (see fedScript).
+	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
+		w.fed = fedScript(c.X)
+	}
+	long = w.pipeElem(c.Y, env, outPipe, long) || long
+	w.fed = nil
+	return long
 }
 
 // pipeElem walks one element of a pipeline and reports whether it may take
@@ -1054,20 +1064,30 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
 func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
+	// As bash (and POSIX sh) read their arguments: options first, -c
+	// anywhere among them; the first operand (after --, if any) is then
+	// the command string, or without -c a script file, not ours to see.
 	var script *syntax.Word
+	cflag, sflag, operands := false, false, false
 	for i := 0; i < len(r.args); i++ {
 		v := r.args[i].Lit()
-		if v == "--" {
+		if v == "--" || v == "-" {
+			if cflag && i+1 < len(r.args) {
+				script = r.args[i+1]
+			}
+			operands = i+1 < len(r.args)
 			break
 		}
 		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			break // a script file: not ours to see
-		}
-		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
-			if i+1 < len(r.args) {
-				script = r.args[i+1]
+			if cflag {
+				script = r.args[i]
 			}
+			operands = true
 			break
+		}
+		if !strings.HasPrefix(v, "--") {
+			cflag = cflag || strings.Contains(v, "c")
+			sflag = sflag || strings.Contains(v, "s")
 		}
 		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
 			i++
@@ -1080,25 +1100,38 @@ func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s
 		w.nested(script, lang, env, shNested)
 		return
 	}
-	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin.
-	for _, a := range r.args {
-		if v := a.Lit(); !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			return // a script file
-		}
+	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin;
+	// so does `bash -s ARGS`, whose operands are $1….
+	if cflag || operands && !sflag {
+		return // a -c string that is not a literal, or a script file
 	}
-	for _, rd := range s.Redirs {
+	fed := w.fed
+	w.fed = nil
+	if word := stdinDoc(s.Redirs); word != nil {
+		w.nested(word, lang, env, shNested)
+	} else if fed != nil {
+		w.nestedCode(fed.code, fed.offs, fed.quote, lang, env, shNested)
+	}
+}
+
+// stdinDoc is the here-document or here-string among redirs that feeds
+// fd 0, if any.
+func stdinDoc(redirs []*syntax.Redirect) *syntax.Word {
+	var doc *syntax.Word
+	for _, rd := range redirs {
 		if rd.N != nil && rd.N.Value != "0" {
 			continue
 		}
 		switch rd.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
-			if rd.Hdoc != nil {
-				w.nested(rd.Hdoc, lang, env, shNested)
-			}
+			doc = rd.Hdoc
 		case syntax.WordHdoc:
-			w.nested(rd.Word, lang, env, shNested)
+			doc = rd.Word
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			doc = nil // a later redirection of stdin wins
 		}
 	}
+	return doc
 }
 
 // nestedEval walks eval's words as code run by the current shell.
@@ -1114,18 +1147,33 @@ func (w *walker) nested(word *syntax.Word, lang syntax.LangVariant, env fdTable,
 	if !ok {
 		return
 	}
+	w.nestedCode(code, offs, quoteOf(word), lang, env, kind)
+}
+
+// quoteOf is the quoting a word's whole text sits in, for fixes inside it
+// (see source.quote).
+func quoteOf(word *syntax.Word) byte {
+	if len(word.Parts) == 1 {
+		switch word.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			return '\''
+		case *syntax.DblQuoted:
+			return '"'
+		}
+	}
+	return 0
+}
+
+// nestedCode walks code, whose bytes come from offs in the current source,
+// as a script run by another shell (kind) or by the current one (0xff).
+func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.LangVariant, env fdTable, kind shellKind) {
 	f, err := w.p.parseNested(code, lang)
 	if err != nil {
 		return
 	}
 	src := &source{offs: w.mapOffs(offs), text: []byte(code)}
-	if w.src.offs == nil && len(word.Parts) == 1 {
-		switch word.Parts[0].(type) {
-		case *syntax.SglQuoted:
-			src.quote = '\''
-		case *syntax.DblQuoted:
-			src.quote = '"'
-		}
+	if w.src.offs == nil {
+		src.quote = quote
 	}
 	savedSrc, savedSh := w.src, w.sh
 	w.src = src

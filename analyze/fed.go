@@ -1,0 +1,102 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// script is shell code found in the source: its text, the source offset of
+// each byte (plus one for its end) and the quoting it sits in.
+type script struct {
+	code  string
+	offs  []int
+	quote byte
+}
+
+// fedScript is the script a pipeline's left side prints, when it is a
+// literal a shell on the right would run: `echo 'cmd &' | bash`,
+// `printf 'cmd &\n' | sh`, `cat <<'EOF' | bash`. Escapes that printf (and
+// echo -e) interpret become the characters they stand for; the script then
+// no longer matches its source byte for byte, so no fix is offered in it.
+func fedScript(s *syntax.Stmt) *script {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(s.Redirs) > 0 && stdinDoc(s.Redirs) == nil {
+		return nil
+	}
+	r := resolve(ce.Args)
+	args := r.args
+	switch r.name {
+	case "echo":
+		escapes := false
+		for len(args) > 1 {
+			o := args[0].Lit()
+			if o != "-n" && o != "-e" && o != "-E" && o != "-ne" && o != "-en" {
+				break
+			}
+			escapes = strings.Contains(o, "e")
+			args = args[1:]
+		}
+		return wordScript(args, escapes)
+	case "printf":
+		if len(args) == 1 && !strings.Contains(args[0].Lit()+value(args[0]), "%") {
+			return wordScript(args, true)
+		}
+	case "cat":
+		if len(args) == 0 {
+			if doc := stdinDoc(s.Redirs); doc != nil {
+				return wordScript([]*syntax.Word{doc}, false)
+			}
+		}
+	}
+	return nil
+}
+
+// wordScript is the script one literal word holds.
+func wordScript(args []*syntax.Word, escapes bool) *script {
+	if len(args) != 1 {
+		return nil
+	}
+	code, offs, ok := literal(args[0])
+	if !ok {
+		return nil
+	}
+	sc := &script{code: code, offs: offs, quote: quoteOf(args[0])}
+	if escapes && strings.IndexByte(code, '\\') >= 0 {
+		sc.code, sc.offs = unescape(code, offs)
+		sc.quote = 0
+	}
+	return sc
+}
+
+// unescape interprets the backslash escapes printf knows for the
+// characters a script is made of (\n, \t, \\, \', \"); the byte produced
+// keeps the offset of its backslash.
+func unescape(code string, offs []int) (string, []int) {
+	var b strings.Builder
+	out := make([]int, 0, len(offs))
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if c == '\\' && i+1 < len(code) {
+			switch code[i+1] {
+			case 'n':
+				c = '\n'
+			case 't':
+				c = '\t'
+			case '\\', '\'', '"':
+				c = code[i+1]
+			default:
+				b.WriteByte(c)
+				out = append(out, offs[i])
+				continue
+			}
+			b.WriteByte(c)
+			out = append(out, offs[i])
+			i++
+			continue
+		}
+		b.WriteByte(c)
+		out = append(out, offs[i])
+	}
+	return b.String(), append(out, offs[len(code)])
+}
