@@ -724,6 +724,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {
 			w.callFunc(r.name, inner)
+		} else {
+			for _, args := range runCommands(r) {
+				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
+			}
 		}
 	}
 	return r

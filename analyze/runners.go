@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// runCommands returns the commands a program runs for the caller that
+// resolve does not look through, because the command sits among or after
+// the program's own arguments rather than in place of them:
+//
+//	find . -name '*.sh' -exec sh -c '…' \;   (each -exec, -execdir, -ok)
+//	xargs -I{} sh -c '…'                      (after xargs's options)
+//	flock /tmp/lock cmd args                  (after the lock file)
+//	flock /tmp/lock -c '…'                    (a string for sh -c)
+//
+// Each runs in the foreground of the program, which waits for it: what it
+// starts in the background is the caller's business as much as anything
+// the shell starts.
+func runCommands(r resolved) [][]*syntax.Word {
+	switch r.name {
+	case "find":
+		var cmds [][]*syntax.Word
+		for i := 0; i < len(r.args); i++ {
+			switch r.args[i].Lit() {
+			case "-exec", "-execdir", "-ok", "-okdir":
+				j := i + 1
+				for j < len(r.args) && !endsExec(r.args[j]) {
+					j++
+				}
+				if j > i+1 {
+					cmds = append(cmds, r.args[i+1:j])
+				}
+				i = j
+			}
+		}
+		return cmds
+	case "xargs":
+		for i := 0; i < len(r.args); i++ {
+			o := r.args[i].Lit()
+			switch {
+			case o == "--":
+				return wordsFrom(r.args, i+1)
+			case !strings.HasPrefix(o, "-") || o == "-":
+				return wordsFrom(r.args, i)
+			case strings.HasPrefix(o, "--"):
+				if !strings.Contains(o, "=") && xargsLongTakesArg(o) {
+					i++
+				}
+			case len(o) == 2 && strings.IndexByte("EIadnLPsd", o[1]) >= 0:
+				i++ // -I R, -n N…: the value is the next word
+			}
+		}
+	case "flock":
+		for i := 0; i < len(r.args); i++ {
+			o := r.args[i].Lit()
+			switch {
+			case o == "-c" || o == "--command":
+				if i+1 < len(r.args) {
+					return [][]*syntax.Word{{litWord("sh"), litWord("-c"), r.args[i+1]}}
+				}
+				return nil
+			case o == "-w" || o == "--timeout" || o == "-E" || o == "--conflict-exit-code":
+				i++
+			case strings.HasPrefix(o, "-") && o != "-":
+			default:
+				// The lock file, then the command or -c.
+				if i+1 < len(r.args) {
+					if c := r.args[i+1].Lit(); c == "-c" || c == "--command" {
+						continue
+					}
+				}
+				return wordsFrom(r.args, i+1)
+			}
+		}
+	}
+	return nil
+}
+
+func endsExec(w *syntax.Word) bool {
+	switch value(w) {
+	case ";", "+":
+		return true
+	}
+	return false
+}
+
+func wordsFrom(args []*syntax.Word, i int) [][]*syntax.Word {
+	if i >= len(args) {
+		return nil
+	}
+	return [][]*syntax.Word{args[i:]}
+}
+
+func xargsLongTakesArg(o string) bool {
+	switch o {
+	case "--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args",
+		"--max-procs", "--max-chars", "--process-slot-var":
+		return true
+	}
+	return false
+}
+
+// litWord is a word made of one literal, for commands the walk builds.
+func litWord(s string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
+}
