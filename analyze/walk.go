@@ -400,6 +400,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	}
 	w.endShell()
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	// However long the job runs, the shell that starts it goes on at once.
+	w.slow, w.bounded = slow, bounded
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound && j.tail != nil {
@@ -427,12 +429,34 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.fds = j.fds.apply(cc.Stmt.Redirs)
-	saved, savedJob := w.sh, w.job
+	// bash makes the redirections of a { } body in the shell itself,
+	// saving the descriptors they replace above 9 (close-on-exec), and
+	// then forks the coprocess: its subshell inherits the saved copies and
+	// keeps them as long as it runs. `coproc { server; } 2>/dev/null`
+	// holds the caller's stderr (checked under bash); a simple command or
+	// a ( ) body does not.
+	var kept fdTable
+	if _, ok := cc.Stmt.Cmd.(*syntax.Block); ok {
+		after := env.apply(s.Redirs).apply(cc.Stmt.Redirs)
+		for fd := range env {
+			if after[fd] != env[fd] {
+				kept[fd] = env[fd]
+			}
+		}
+	}
+	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
 	w.job = j
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob
+	if w.slow != slow || w.bounded-bounded >= briefJob {
+		for fd, t := range kept {
+			if t == tCaller || t == tBlock {
+				j.fds[fd] = t
+			}
+		}
+	}
 	w.addJob(j)
 	name := "COPROC"
 	if cc.Name != nil {

@@ -252,8 +252,11 @@ func runProcs(mark, markPath string, shell int) []Proc {
 			continue
 		}
 		parents[pid] = st.ppid
-		if pid == self {
-			continue // this process holds the mark file too
+		if pid == self || st.ppid == self && sameExe(pid) {
+			// This process holds the mark file too; so, for a moment,
+			// does a child it is forking for another observation, which
+			// inherits every descriptor until it execs.
+			continue
 		}
 		env, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
 		if bytes.Contains(env, want) || holdsFile(pid, markPath) {
@@ -273,6 +276,14 @@ func runProcs(mark, markPath string, shell int) []Proc {
 		}
 	}
 	return found
+}
+
+// sameExe reports whether pid runs this very program: a child forked by
+// this process that has not exec'd yet.
+func sameExe(pid int) bool {
+	self, err1 := os.Readlink("/proc/self/exe")
+	exe, err2 := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
+	return err1 == nil && err2 == nil && self == exe
 }
 
 // holdsFile reports whether the process has the file open.
