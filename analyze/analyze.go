@@ -168,6 +168,10 @@ type Job struct {
 	// Escapes: nohup, setsid, disown, a double fork or a coproc makes it
 	// outlive the shell on purpose.
 	Escapes bool
+	// Brief: it ends by itself at once or within a moment (quick
+	// builtins, commands bounded by literal durations under a second):
+	// nothing worth reporting or promoting, whatever it holds.
+	Brief bool
 }
 
 // Run is Analyze returning the whole Result.
@@ -429,6 +433,7 @@ func (p *pass) publicJob(j *job) Job {
 		Stderr:      targetName(j.fds[2]),
 		Resolved:    j.resolved(),
 		Escapes:     j.escapes(),
+		Brief:       j.quick,
 	}
 	if j.stmt.Background && j.stmt.Semicolon.IsValid() && !j.inNested {
 		pj.Amp = int(j.stmt.Semicolon.Offset())

@@ -94,7 +94,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 		start := int(s.Pos().Offset())
 		if s.Background {
 			j, ok := byStart[start]
-			if !ok || j.Resolved || after(start) || !promotable(s) {
+			if !ok || j.Resolved || j.Brief || after(start) || !promotable(s) {
 				break
 			}
 			cmd := trimBlanks(src[j.Start:j.Amp])
