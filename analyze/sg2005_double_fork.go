@@ -14,7 +14,7 @@ pid is lost. Start it in the script's own shell and keep $!.`,
 	Right: `./server >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {
 		for _, j := range p.jobs {
-			if j.orphaned && !j.quick && !j.setsid && !j.remoteOnly() {
+			if j.orphaned && !j.quick && !j.killed && !j.setsid && !j.remoteOnly() {
 				p.report(j.start, j.end,
 					p.quoted(j)+" is started inside a subshell that exits without waiting: it is orphaned, and no wait or $! can reach it; start it in the main shell and keep its pid")
 			}

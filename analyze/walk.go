@@ -54,6 +54,8 @@ type job struct {
 	// argv is the command line of a one-process job, as pkill -f sees it
 	// ("" for a word that is not a literal); nil for other jobs.
 	argv []string
+	// sh is the subshell that runs the job's body, while it is walked.
+	sh *shell
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -147,6 +149,9 @@ type walker struct {
 	// fed is the script the left side of a pipe prints, while the walk is
 	// on its right side: a shell there reads it from stdin.
 	fed *script
+	// printed are the jobs whose $! an echo or printf wrote into the
+	// command substitution being walked: `pid=$(server & echo $!)`.
+	printed []*job
 	calling   map[string]bool
 }
 
@@ -198,7 +203,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
 		r := w.call(s, ce, env, inner)
 		if r.exec && len(r.all) == 0 {
-			return inner // exec >log 2>&1: the shell's own descriptors change
+			// exec >log 2>&1: the shell's own descriptors change; in the
+			// subshell of a job, so does what the job holds.
+			if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
+				j.fds = inner
+			}
+			return inner
 		}
 		return env
 	}
@@ -359,7 +369,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
-	w.job = j
+	w.job, j.sh = j, w.sh
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
@@ -692,6 +702,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 
 	switch r.name {
+	case "echo", "printf":
+		if inner[1] == tBlock && refersToLastPid(ce) {
+			w.printed = append(w.printed, w.sh.lasts()...)
+		}
 	case "wait":
 		w.wait(r.args)
 	case "kill":
@@ -836,7 +850,18 @@ func (w *walker) walkUncalled() {
 // walks substitutions in the value.
 func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	if a.Value != nil {
+		saved := w.printed
+		w.printed = nil
 		w.words([]*syntax.Word{a.Value}, env)
+		if a.Name != nil {
+			// pid=$(server >log 2>&1 & echo $!): the variable names the
+			// job, which `kill $pid` reaches (wait cannot: it is not this
+			// shell's child).
+			for _, j := range w.printed {
+				w.pidVar(a.Name.Value, j)
+			}
+		}
+		w.printed = saved
 	}
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
@@ -964,8 +989,8 @@ func (w *walker) wait(args []*syntax.Word) {
 		}
 	default:
 		for _, j := range named {
-			if !j.disowned && j.kind != jobForked {
-				j.waited = true
+			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
+				j.waited = true // only a child of this shell can be waited for
 			}
 		}
 	}
