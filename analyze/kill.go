@@ -41,7 +41,7 @@ func (w *walker) kill(args []*syntax.Word) {
 // subshell leaves its foreground child running, still holding whatever it
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
-	if j.kind == jobSimple || j.kind == jobCoproc {
+	if (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks {
 		j.killed = true
 	}
 }

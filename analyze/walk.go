@@ -56,6 +56,10 @@ type job struct {
 	argv []string
 	// sh is the subshell that runs the job's body, while it is walked.
 	sh *shell
+	// forks: the job's process is a subshell that runs its commands as
+	// children (a function, a { } coprocess): a signal to $! does not
+	// reach them.
+	forks bool
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -375,6 +379,19 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.kind = jobSimple
 		r := w.call(s, c, j.fds, j.fds)
 		j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+		// A function runs in a forked subshell that forks its commands in
+		// turn: $! is that subshell, and killing it leaves them running.
+		// (Unless the body ends in exec: the subshell becomes that.)
+		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
+			j.forks = true
+			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
+				if t := tailOf(b.Stmts); t != nil {
+					if ce, ok := t.Cmd.(*syntax.CallExpr); ok && resolve(ce.Args).exec {
+						j.forks = false
+					}
+				}
+			}
+		}
 	case *syntax.Subshell:
 		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
 			// bash execs a lone simple command of a subshell in place.
@@ -436,6 +453,13 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	fds := env.apply(s.Redirs)
 	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
 	j := &job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true}
+	switch c := cc.Stmt.Cmd.(type) {
+	case *syntax.CallExpr:
+	case *syntax.Subshell:
+		j.forks = len(c.Stmts) != 1 || !isExecdInPlace(c.Stmts[0])
+	default:
+		j.forks = true
+	}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.fds = j.fds.apply(cc.Stmt.Redirs)
