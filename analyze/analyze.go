@@ -192,7 +192,8 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.file = f
 	p.root.src = source{text: src}
-	p.root.sh = shell{kind: shTop}
+	// A script in the POSIX dialect runs under sh, which may be dash.
+	p.root.sh = shell{kind: shTop, dash: p.cfg.lang == LangPOSIX && shIsDash()}
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
 	env := callerFDs

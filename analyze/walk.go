@@ -119,6 +119,10 @@ type shell struct {
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
+	// dash: the shell is dash (or another ash), which execs the last
+	// simple command of a background subshell instead of forking it and
+	// waiting (see dashExecsTail).
+	dash bool
 }
 
 type trapBody struct {
@@ -156,6 +160,8 @@ type walker struct {
 	// printed are the jobs whose $! an echo or printf wrote into the
 	// command substitution being walked: `pid=$(server & echo $!)`.
 	printed []*job
+	// nextDash: the nested shell about to be walked is dash.
+	nextDash bool
 	calling   map[string]bool
 }
 
@@ -432,7 +438,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound && j.tail != nil {
-		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && resolve(ce.Args).exec {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && (resolve(ce.Args).exec || saved.dash && w.dashExecsTail(ce)) {
 			// `A && exec B &`: the subshell becomes B once A is done, so
 			// the job holds what B holds and $! reaches B.
 			j.kind = jobSimple
@@ -616,15 +622,18 @@ func (w *walker) mark(m mark) {
 // newShell returns an empty shell, reusing one that ended: subshells come
 // and go at every ( ), $( ), pipeline element and job body.
 func (w *walker) newShell(kind shellKind, async bool) *shell {
+	// A subshell is a fork of the current shell: the same program. A
+	// nested shell's program is set by its caller (nestedCode).
+	dash := w.sh != nil && w.sh.dash
 	if n := len(w.free); n > 0 {
 		sh := w.free[n-1]
 		w.free = w.free[:n-1]
 		clear(sh.jobs)
 		clear(sh.pidVars)
-		*sh = shell{kind: kind, async: async, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
+		*sh = shell{kind: kind, async: async, dash: dash, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
 		return sh
 	}
-	return &shell{kind: kind, async: async}
+	return &shell{kind: kind, async: async, dash: dash}
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a
@@ -1141,6 +1150,8 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
 func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
+	dash := isDash(r.name)
+	defer func() { w.nextDash = false }()
 	// As bash (and POSIX sh) read their arguments: options first, -c
 	// anywhere among them; the first operand (after --, if any) is then
 	// the command string, or without -c a script file, not ours to see.
@@ -1174,6 +1185,7 @@ func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s
 		return
 	}
 	if script != nil {
+		w.nextDash = dash
 		w.nested(script, lang, env, shNested)
 		return
 	}
@@ -1184,6 +1196,7 @@ func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s
 	}
 	fed := w.fed
 	w.fed = nil
+	w.nextDash = dash
 	if word := stdinDoc(s.Redirs); word != nil {
 		w.nested(word, lang, env, shNested)
 	} else if fed != nil {
@@ -1244,6 +1257,11 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.LangVariant, env fdTable, kind shellKind) {
+	dash := w.sh.dash // eval and traps: the same shell
+	if kind != 0xff {
+		dash = w.nextDash
+	}
+	w.nextDash = false
 	f, err := w.p.parseNested(code, lang)
 	if err != nil {
 		return
@@ -1257,6 +1275,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.Lan
 	w.depth++
 	if kind != 0xff {
 		w.sh = w.newShell(kind, savedSh.async)
+		w.sh.dash = dash
 	}
 	w.stmts(f.Stmts, env)
 	if kind != 0xff {

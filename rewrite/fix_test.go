@@ -35,7 +35,7 @@ var braceTable = []struct{ in, out string }{
 	{"A && B &# comment", "A && { B & } # comment"},
 	{"A && B & (C)", "A && { B & }; (C)"},
 	{"bash -c 'cd x && server &'", "bash -c 'cd x && { server & }'"},
-	{`sh -c "cd x && server & echo started"`, `sh -c "cd x && { server & }; echo started"`},
+	{`bash -c "cd x && server & echo started"`, `bash -c "cd x && { server & }; echo started"`},
 	// Unchanged, as in the seed table.
 	{"sleep 5 &", "sleep 5 &"},
 	{"A; B &", "A; B &"},
