@@ -42,8 +42,18 @@ func (w *walker) kill(args []*syntax.Word) {
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
 	if (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks {
-		j.killed = true
+		w.end(j)
 	}
+}
+
+// end records that a signal ends j: for sure, or maybe, when the kill runs
+// only if an earlier command succeeds (or fails).
+func (w *walker) end(j *job) {
+	if w.cond > 0 {
+		j.condEnd = true
+		return
+	}
+	j.killed = true
 }
 
 // killArgs splits the arguments of the kill builtin into the signal ("" for
@@ -89,7 +99,7 @@ func terminates(sig string) bool {
 func (w *walker) killAll() {
 	for _, j := range w.sh.jobs {
 		if !j.setsid {
-			j.killed = true
+			w.end(j)
 		}
 	}
 }

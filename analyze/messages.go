@@ -66,3 +66,12 @@ func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteO
 func (j *job) remoteOnly() bool { return j.remote && !j.fds.holds() }
 
 const manageAdvice = "wait for it (`wait $!`), stop it when done (`kill $!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background)"
+
+// advice is manageAdvice, and a word about the kill or wait a script has
+// for the job when it may not run.
+func advice(j *job) string {
+	if j.condEnd {
+		return manageAdvice + "; the kill or wait it has runs only if the command before its && or || goes that way: put it after `;`, or in `trap '…' EXIT`"
+	}
+	return manageAdvice
+}

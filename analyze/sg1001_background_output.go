@@ -26,7 +26,7 @@ shell ends, or hand it to a job manager.`,
 				continue
 			}
 			f := p.report(j.start, j.end,
-				p.quoted(j)+" keeps the caller's "+held(&j.fds)+" open: the caller waits for EOF until it exits; redirect its output and "+manageAdvice)
+				p.quoted(j)+" keeps the caller's "+held(&j.fds)+" open: the caller waits for EOF until it exits; redirect its output and "+advice(j))
 			f.Suggestion = "redirect the job's output, e.g. `>/tmp/job.log 2>&1`, or promote it to a managed job"
 		}
 	},

@@ -21,7 +21,7 @@ run_in_background), which records its pid, logs and exit status.`,
 				continue
 			}
 			p.report(j.start, j.end,
-				p.quoted(j)+" is never waited for or stopped: it keeps running after the shell exits, unmanaged; "+manageAdvice)
+				p.quoted(j)+" is never waited for or stopped: it keeps running after the shell exits, unmanaged; "+advice(j))
 		}
 	},
 })

@@ -16,7 +16,7 @@ the shell with nobody managing it. Redirect explicitly and manage the job.`,
 		for _, j := range p.jobs {
 			if j.nohup && j.reportable() {
 				p.report(j.start, j.end,
-					p.quoted(j)+" is meant to outlive the shell, unmanaged (and nohup redirects nothing when output is a pipe); "+manageAdvice)
+					p.quoted(j)+" is meant to outlive the shell, unmanaged (and nohup redirects nothing when output is a pipe); "+advice(j))
 			}
 		}
 	},

@@ -60,6 +60,9 @@ type job struct {
 	// children (a function, a { } coprocess): a signal to $! does not
 	// reach them.
 	forks bool
+	// condEnd: a kill or wait that would end it runs only if an earlier
+	// command succeeds (or fails): `curl … && kill $!`.
+	condEnd bool
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -162,6 +165,10 @@ type walker struct {
 	printed []*job
 	// nextDash: the nested shell about to be walked is dash.
 	nextDash bool
+	// cond > 0 while the walk is in a command that runs only if an
+	// earlier one succeeded or failed (the right of && or ||): a kill or
+	// wait there may not happen.
+	cond int
 	calling   map[string]bool
 }
 
@@ -236,7 +243,17 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 			w.stmt(c.X, env)
-			w.stmt(c.Y, env)
+			// Y runs if X succeeds (&&) or fails (||). When X's status is
+			// known, Y runs for sure or never; otherwise what Y does to
+			// the jobs (kill, wait) may not happen.
+			switch st := status(c.X); {
+			case st == 0:
+				w.cond++
+				w.stmt(c.Y, env)
+				w.cond--
+			case (st > 0) == (c.Op == syntax.AndStmt):
+				w.stmt(c.Y, env)
+			}
 			return
 		}
 		w.pipeline(c, env, tBlock)
@@ -759,7 +776,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			// waits for it, as wait would.
 			for _, j := range m.jobs {
 				if !j.disowned && j.kind != jobForked {
-					j.waited = true
+					w.waitedFor(j)
 				}
 			}
 		}
@@ -1014,19 +1031,29 @@ func (w *walker) wait(args []*syntax.Word) {
 	switch {
 	case nflag && !any:
 		if len(pending) == 1 {
-			pending[0].waited = true
+			w.waitedFor(pending[0])
 		}
 	case !any || all:
 		for _, j := range pending {
-			j.waited = true
+			w.waitedFor(j)
 		}
 	default:
 		for _, j := range named {
 			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
-				j.waited = true // only a child of this shell can be waited for
+				w.waitedFor(j) // only a child of this shell can be waited for
 			}
 		}
 	}
+}
+
+// waitedFor records that the shell waits for j: for sure, or, when the
+// wait runs only if an earlier command succeeds (or fails), maybe.
+func (w *walker) waitedFor(j *job) {
+	if w.cond > 0 {
+		j.condEnd = true
+		return
+	}
+	j.waited = true
 }
 
 // pending returns the jobs of the current shell that wait can still reach.
