@@ -168,8 +168,8 @@ type walker struct {
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
-	cond int
-	calling   map[string]bool
+	cond    int
+	calling map[string]bool
 }
 
 const maxNested = 8
