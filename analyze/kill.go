@@ -13,6 +13,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
+	var rest []*syntax.Word
 	for _, a := range ops {
 		if a.Lit() == "0" {
 			w.killAll() // pid 0: the shell's process group
@@ -21,13 +22,17 @@ func (w *walker) kill(args []*syntax.Word) {
 		if len(a.Parts) == 2 {
 			if l, ok := a.Parts[0].(*syntax.Lit); ok && l.Value == "-" {
 				if pe, ok := a.Parts[1].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "$" {
-					w.killAll() // kill -- -$$: the shell's whole group
-					return
+					// kill -- -$$: the group led by the shell. A caller
+					// without job control (an agent's tool, a script's
+					// $(…)) runs bash in its own group, so there is none:
+					// "No such process", checked under bash.
+					continue
 				}
 			}
 		}
+		rest = append(rest, a)
 	}
-	named, all, _ := w.jobsNamed(ops)
+	named, all, _ := w.jobsNamed(rest)
 	if all {
 		w.killAll()
 		return
@@ -112,7 +117,7 @@ func (w *walker) killAll() {
 // match to processes we cannot judge (a parent, a session, a pid file),
 // reach nothing as far as the walk knows.
 func (w *walker) killByName(r resolved) {
-	full, exact, re := false, r.name == "killall", false
+	full, exact, re, children := false, r.name == "killall", false, false
 	sig := ""
 	var patterns []string
 	args := r.args
@@ -144,6 +149,9 @@ func (w *walker) killByName(r resolved) {
 			}
 		case strings.HasPrefix(a, "--signal="):
 			sig = strings.TrimPrefix(a, "--signal=")
+		case r.name == "pkill" && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
+			i++
+			children = true // pkill -P $$: the shell's children, its jobs
 		case r.name == "pkill" && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
 			return // narrowed by group, parent, session, terminal, pid file, age…
 		case r.name == "pkill" && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
@@ -153,6 +161,14 @@ func (w *walker) killByName(r resolved) {
 		}
 	}
 	if !terminates(sig) {
+		return
+	}
+	if children && len(patterns) == 0 {
+		for _, j := range w.sh.jobs {
+			if !j.setsid && j.kind != jobForked {
+				w.killed(j)
+			}
+		}
 		return
 	}
 	for _, p := range patterns {
@@ -168,7 +184,7 @@ func (w *walker) killByName(r resolved) {
 			match = rx.MatchString
 		}
 		for _, j := range w.sh.jobs {
-			if j.setsid || j.argv == nil {
+			if j.setsid || j.argv == nil || children && j.kind == jobForked {
 				continue
 			}
 			subject := j.argv[0]
@@ -197,4 +213,42 @@ func isSignal(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// isShellPid reports whether a word is $$ (or ${$}).
+func isShellPid(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "$" && pe.Exp == nil && pe.Index == nil
+}
+
+// jobsPidsToKill reports whether a pipeline is `jobs -p | xargs kill`: the
+// shell's jobs listed and signalled (bash lists the parent's jobs in the
+// pipeline's subshell).
+func jobsPidsToKill(c *syntax.BinaryCmd) bool {
+	x, ok1 := c.X.Cmd.(*syntax.CallExpr)
+	y, ok2 := c.Y.Cmd.(*syntax.CallExpr)
+	if !ok1 || !ok2 || len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
+		return false
+	}
+	pflag := false
+	for _, a := range x.Args[1:] {
+		o := a.Lit()
+		if !strings.HasPrefix(o, "-") {
+			return false // named jobs only
+		}
+		pflag = pflag || strings.Contains(o, "p")
+	}
+	if !pflag {
+		return false
+	}
+	for _, inner := range runCommands(resolve(y.Args)) {
+		if r := resolve(inner); r.name == "kill" {
+			sig, _, list := killArgs(inner[1:])
+			return !list && terminates(sig)
+		}
+	}
+	return false
 }

@@ -63,6 +63,9 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// dur is the sum of the literal durations of its commands (see
+	// walker.bounded); it only means something for a quick job.
+	dur time.Duration
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -340,6 +343,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) bool
 	if c.Op == syntax.PipeAll {
 		left[2] = outPipe
 	}
+	if jobsPidsToKill(c) {
+		w.killAll()
+	}
 	long := w.pipeElem(c.X, left, outPipe, false)
 	// `echo 'cmd &' | bash`: the shell on the right runs what the left
 	// side prints, when that is a literal (see fedScript).
@@ -450,6 +456,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	}
 	w.endShell()
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
 	w.slow, w.bounded = slow, bounded
 	w.sh, w.job = saved, savedJob
@@ -712,7 +719,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" {
+		// (wait lasts as long as the jobs it waits for: see waitedFor.)
 		if d, ok := r.bound(); ok {
 			w.bounded += d
 		} else {
@@ -1054,6 +1062,12 @@ func (w *walker) waitedFor(j *job) {
 		return
 	}
 	j.waited = true
+	// The shell now lasts as long as the job does.
+	if j.quick {
+		w.bounded += j.dur
+	} else {
+		w.slow++
+	}
 }
 
 // pending returns the jobs of the current shell that wait can still reach.
