@@ -192,7 +192,8 @@ column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 // quick builtins finish at once whatever their arguments; a background job
 // of one of them holds nothing worth reporting.
 var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
-local declare typeset readonly alias unalias hash type`)
+local declare typeset readonly alias unalias hash type kill disown jobs trap exit return
+break continue let getopts times`)
 
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands

@@ -4,13 +4,24 @@ import "mvdan.cc/sh/v3/syntax"
 
 // status tells the exit status of a statement when it is known without
 // running it: 1 it succeeds, -1 it fails, 0 it depends. Only commands that
-// cannot fail (true, :, echo, a literal sleep…) and false are known;
+// cannot fail (true, :, a literal sleep) and false are known;
 // anything that touches the world (cd, curl, a test) depends.
 func status(s *syntax.Stmt) int {
 	st := 0
+	if !safeRedirs(s.Redirs) || s.Background {
+		return 0 // a redirection can fail; a job's status is not its own
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		st = callStatus(s, c)
+		st = callStatus(c)
+	case *syntax.Block:
+		if n := len(c.Stmts); n > 0 {
+			st = status(c.Stmts[n-1])
+		}
+	case *syntax.Subshell:
+		if n := len(c.Stmts); n > 0 {
+			st = status(c.Stmts[n-1])
+		}
 	case *syntax.BinaryCmd:
 		x, y := status(c.X), status(c.Y)
 		switch c.Op {
@@ -36,10 +47,23 @@ func status(s *syntax.Stmt) int {
 	return st
 }
 
-func callStatus(s *syntax.Stmt, c *syntax.CallExpr) int {
-	if len(s.Redirs) > 0 || s.Background {
-		return 0 // a redirection can fail; a job's status is not its own
+// safeRedirs reports whether redirections cannot fail: closes, copies of
+// the standard descriptors, /dev/null.
+func safeRedirs(rs []*syntax.Redirect) bool {
+	for _, r := range rs {
+		if r.Word == nil {
+			return false
+		}
+		switch v := r.Word.Lit(); v {
+		case "-", "0", "1", "2", "/dev/null":
+		default:
+			return false
+		}
 	}
+	return true
+}
+
+func callStatus(c *syntax.CallExpr) int {
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
 			if a.Value != nil && !plainWord(a.Value) || a.Array != nil {
@@ -53,8 +77,8 @@ func callStatus(s *syntax.Stmt, c *syntax.CallExpr) int {
 		return 0
 	}
 	switch r.name {
-	case "true", ":", "echo", "printf":
-		return 1
+	case "true", ":":
+		return 1 // (not echo: it fails when its stdout is closed or broken)
 	case "false":
 		return -1
 	case "sleep":

@@ -649,15 +649,29 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 	// A subshell is a fork of the current shell: the same program. A
 	// nested shell's program is set by its caller (nestedCode).
 	dash := w.sh != nil && w.sh.dash
+	var sh *shell
 	if n := len(w.free); n > 0 {
-		sh := w.free[n-1]
+		sh = w.free[n-1]
 		w.free = w.free[:n-1]
 		clear(sh.jobs)
 		clear(sh.pidVars)
 		*sh = shell{kind: kind, async: async, dash: dash, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
-		return sh
+	} else {
+		sh = &shell{kind: kind, async: async, dash: dash}
 	}
-	return &shell{kind: kind, async: async, dash: dash}
+	if kind == shSubshell && w.sh != nil {
+		// A subshell is a copy of its parent: $! and the variables that
+		// hold pids name the parent's jobs, which its kill reaches (its
+		// wait does not: they are not its children).
+		sh.last, sh.alt = w.sh.last, w.sh.alt
+		for name, js := range w.sh.pidVars {
+			if sh.pidVars == nil {
+				sh.pidVars = map[string][]*job{}
+			}
+			sh.pidVars[name] = append(sh.pidVars[name][:0], js...)
+		}
+	}
+	return sh
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a
@@ -719,8 +733,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" {
-		// (wait lasts as long as the jobs it waits for: see waitedFor.)
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) {
+		// (wait lasts as long as the jobs it waits for: see waitedFor; a
+		// shell given its code as a literal, as long as that code.)
 		if d, ok := r.bound(); ok {
 			w.bounded += d
 		} else {
@@ -972,8 +987,16 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 		any = true
 		switch {
 		case lit == "%%" || lit == "%+" || lit == "%":
-			if w.sh.last != nil {
-				named = append(named, w.sh.last)
+			// The current job: the last one started that is still
+			// running (a job that ended at once is gone from the table
+			// by the time a later command looks). Job specs name the
+			// shell's own jobs; a subshell inherits $! but starts with an
+			// empty job table.
+			for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+				if j := w.sh.jobs[i]; !j.quick || i == 0 {
+					named = append(named, j)
+					break
+				}
 			}
 			continue
 		case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
@@ -1110,7 +1133,9 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 	for _, j := range js {
 		if !j.resolved() && !j.disowned {
 			j.disowned = true
-			n++
+			if !j.quick {
+				n++ // a job that ends at once leaves nothing to outlive the shell
+			}
 		}
 	}
 	if n > 0 {
@@ -1429,4 +1454,37 @@ func literalWithParams(w *syntax.Word) (string, []int, bool) {
 	}
 	offs = append(offs, end)
 	return b.String(), offs, true
+}
+
+// runsLiteral reports whether the command is a shell or eval whose code is
+// a literal the walk goes through: it lasts as long as that code, which the
+// walk counts, and no longer.
+func runsLiteral(r resolved) bool {
+	if r.timeout {
+		return false
+	}
+	if r.name == "eval" {
+		return len(r.args) == 1 && plainWord(r.args[0])
+	}
+	if _, ok := shellLang(r.name); !ok {
+		return false
+	}
+	cflag := false
+	for i, a := range r.args {
+		v := a.Lit()
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || v == "--" {
+			if v == "--" && i+1 < len(r.args) {
+				a = r.args[i+1]
+			}
+			_, _, ok := literal(a)
+			return cflag && ok
+		}
+		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
+			cflag = true
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
+			return false // keep it simple: the option's value is next
+		}
+	}
+	return false
 }

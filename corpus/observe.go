@@ -39,6 +39,12 @@ type Options struct {
 	// before looking for survivors, so that a builtin job that ends within
 	// a few milliseconds is not counted (default 50ms).
 	Settle time.Duration
+	// Linger is how long after that a process found may still run and not
+	// count as a survivor (default 1s, the same bound as EOF: a job that
+	// ends that soon is brief, for bash's caller and for the analyzer,
+	// whether or not it held the output). Runs with no such process do
+	// not wait for it.
+	Linger time.Duration
 }
 
 func (o *Options) defaults() {
@@ -47,6 +53,9 @@ func (o *Options) defaults() {
 	}
 	if o.EOF == 0 {
 		o.EOF = time.Second
+	}
+	if o.Linger == 0 {
+		o.Linger = time.Second
 	}
 	if o.Settle == 0 {
 		o.Settle = 50 * time.Millisecond
@@ -200,12 +209,22 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		case <-ctx.Done():
 		}
 	}
+	procs := []Proc(nil)
 	if o.Exited && o.EOF {
 		time.Sleep(opts.Settle)
+		until := time.Now().Add(opts.Linger)
+		for {
+			procs = runProcs(mark, markFile.Name(), bashPid)
+			if len(procs) == 0 || time.Now().After(until) || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+		}
+	} else {
+		procs = runProcs(mark, markFile.Name(), bashPid)
 	}
 	o.Elapsed = time.Since(start)
 
-	procs := runProcs(mark, markFile.Name(), bashPid)
 	for _, p := range procs {
 		if p.Pid != bashPid {
 			o.Survivors = append(o.Survivors, p)
