@@ -46,8 +46,18 @@ func (w *walker) kill(args []*syntax.Word) {
 // subshell leaves its foreground child running, still holding whatever it
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
-	if (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks {
+	switch {
+	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks:
 		w.end(j)
+	case j.kind == jobCompound && j.tail != nil && !j.subshellGone && w.cond == 0:
+		// The subshell dies and lets go of its descriptors; its last
+		// command, running by then, holds only what it holds itself
+		// (`a && server >log 2>&1 &` then `kill $!`: the server stays,
+		// the caller's output is free). $! now names a dead process.
+		if _, ok := j.tail.Cmd.(*syntax.CallExpr); ok {
+			j.fds = j.fds.apply(j.tail.Redirs)
+			j.subshellGone = true
+		}
 	}
 }
 

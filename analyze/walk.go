@@ -66,6 +66,9 @@ type job struct {
 	// dur is the sum of the literal durations of its commands (see
 	// walker.bounded); it only means something for a quick job.
 	dur time.Duration
+	// subshellGone: a compound job's subshell was killed; its last
+	// command goes on with its own descriptors (fds).
+	subshellGone bool
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -993,7 +996,7 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			// shell's own jobs; a subshell inherits $! but starts with an
 			// empty job table.
 			for i := len(w.sh.jobs) - 1; i >= 0; i-- {
-				if j := w.sh.jobs[i]; !j.quick || i == 0 {
+				if j := w.sh.jobs[i]; !j.disowned && (!j.quick || i == 0) {
 					named = append(named, j)
 					break
 				}
@@ -1004,8 +1007,8 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			for _, c := range lit[1:] {
 				n = n*10 + int(c-'0')
 			}
-			if n >= 1 && n <= len(w.sh.jobs) {
-				named = append(named, w.sh.jobs[n-1])
+			if n >= 1 && n <= len(w.sh.jobs) && !w.sh.jobs[n-1].disowned {
+				named = append(named, w.sh.jobs[n-1]) // (disown takes it out of the table)
 			}
 			continue
 		case strings.HasPrefix(lit, "%"):
@@ -1014,6 +1017,9 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			// more than one job matches.
 			var match []*job
 			for _, j := range w.sh.jobs {
+				if j.disowned {
+					continue
+				}
 				t := j.text()
 				if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
 					match = append(match, j)

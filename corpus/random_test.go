@@ -1,0 +1,170 @@
+package corpus
+
+import (
+	"math/rand"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shguard/shguard/analyze"
+)
+
+// TestRandomPrograms is a differential test of the analyzer against bash:
+// random programs made of the shapes the analyzer models (jobs of long and
+// short sleeps, redirections, ( ), { }, && and ||, nested bash -c, nohup,
+// setsid, kill $!/%1/%%, disown) run under bash by Observe, and the
+// analyzer's verdict must be bash's. A program whose verdict under bash
+// changes from one run to the next (a race) is skipped.
+//
+// The generator keeps out what the analyzer decides on purpose without
+// running anything: the left side of && and || is a command of known
+// status (cd may fail), no descriptor is closed (a dup of a closed one
+// fails at run time), and kills come only at the top, after a pause longer
+// than any job's own pauses (a kill landing before or after a subshell
+// forks is a race).
+//
+// SHGUARD_RANDOM_N sets the number of programs (default 40, a few
+// seconds), SHGUARD_RANDOM_SEED the seed (default: a new one each run,
+// printed on failure).
+func TestRandomPrograms(t *testing.T) {
+	n := 40
+	if v, err := strconv.Atoi(os.Getenv("SHGUARD_RANDOM_N")); err == nil {
+		n = v
+	}
+	seed := time.Now().UnixNano()
+	if v, err := strconv.ParseInt(os.Getenv("SHGUARD_RANDOM_SEED"), 10, 64); err == nil {
+		seed = v
+	}
+	g := &progGen{r: rand.New(rand.NewSource(seed))}
+	var progs []string
+	for len(progs) < n {
+		p := g.list(0, true)
+		if _, err := analyze.Analyze([]byte(p)); err == nil {
+			progs = append(progs, p)
+		}
+	}
+	first := ObserveAll(progs, Options{}, 16, 15*time.Second)
+	var again []string
+	var idx []int
+	for i, p := range progs {
+		if first[i].Err != nil {
+			t.Fatalf("seed %d: %s: %v", seed, p, first[i].Err)
+		}
+		if !first[i].Outcome.Exited || verdictOf(mustAnalyze(t, p)) != first[i].Outcome.Verdict() {
+			again = append(again, p)
+			idx = append(idx, i)
+		}
+	}
+	if len(again) == 0 {
+		return
+	}
+	second := ObserveAll(again, Options{}, 16, 15*time.Second)
+	for k, p := range again {
+		o1, o2 := first[idx[k]].Outcome, second[k].Outcome
+		if o1.Verdict() != o2.Verdict() || !o1.Exited {
+			t.Logf("seed %d: bash is not deterministic on %q (%s, then %s): skipped", seed, p, o1.Verdict(), o2.Verdict())
+			continue
+		}
+		t.Errorf("seed %d: analyzer says %s, bash says %s\nprogram: %s\nbash: %s\nfindings: %v",
+			seed, verdictOf(mustAnalyze(t, p)), o1.Verdict(), p, o1, mustAnalyze(t, p))
+	}
+}
+
+func mustAnalyze(t *testing.T, p string) []analyze.Finding {
+	fs, err := analyze.Analyze([]byte(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
+}
+
+// progGen makes the random programs of TestRandomPrograms. Long-running
+// commands are `sleep N` with N distinct within a run (9000 and up, out
+// of the corpus's range), so that survivors are told apart.
+type progGen struct {
+	r     *rand.Rand
+	n     int
+	quote int // nesting of bash -c strings
+}
+
+func (g *progGen) pick(s ...string) string { return s[g.r.Intn(len(s))] }
+
+func (g *progGen) long() string {
+	g.n++
+	return "sleep " + strconv.Itoa(9000+g.n)
+}
+
+func (g *progGen) redir() string {
+	return g.pick("", "", "", ">/dev/null", "2>/dev/null", "&>/dev/null", ">/dev/null 2>&1", "2>&1 >/dev/null", ">&2")
+}
+
+func (g *progGen) short() string { return g.pick("true", "echo x", "sleep 0.1", "cd /tmp", "false", ":") }
+
+// known is a command whose exit status the analyzer knows.
+func (g *progGen) known() string { return g.pick("true", "false", ":", "sleep 0.1") }
+
+func (g *progGen) cmd(depth int, long bool) string {
+	k := g.r.Intn(10)
+	if depth >= 2 {
+		k = g.r.Intn(4)
+	}
+	switch {
+	case k < 2 && long:
+		return strings.TrimSpace(g.long() + " " + g.redir())
+	case k == 4:
+		return "( " + g.list(depth+1, long) + " ) " + g.redir()
+	case k == 5:
+		return "{ " + g.list(depth+1, long) + "; } " + g.redir()
+	case k == 6:
+		return g.known() + " && " + g.cmd(depth+1, long)
+	case k == 7:
+		return g.known() + " || " + g.cmd(depth+1, long)
+	case k == 8 && long && g.quote < 2:
+		q := "'"
+		if g.quote == 1 {
+			q = `"` // inside '…'
+		}
+		g.quote++
+		inner := g.list(depth+1, true)
+		g.quote--
+		return "bash -c " + q + inner + q + " " + g.redir()
+	case k == 9 && long:
+		return g.pick("nohup ", "setsid ") + g.long() + " " + g.redir()
+	}
+	return g.short()
+}
+
+func (g *progGen) item(depth int, bg bool) string {
+	if !bg {
+		return g.cmd(depth, false)
+	}
+	switch g.r.Intn(8) {
+	case 0, 1, 2, 3:
+		return g.cmd(depth, true) + " &"
+	case 4:
+		return g.cmd(depth, false)
+	case 5:
+		if depth == 0 {
+			// After a pause longer than any nested list takes, so
+			// that what the killed job does before it dies is settled.
+			return g.pick("sleep 1; kill $! 2>/dev/null", "sleep 1; kill %1 2>/dev/null", "disown", "sleep 1; kill %% 2>/dev/null")
+		}
+	}
+	return g.short()
+}
+
+func (g *progGen) list(depth int, bg bool) string {
+	var b strings.Builder
+	for i, n := 0, 1+g.r.Intn(3); i < n; i++ {
+		if i > 0 {
+			if !strings.HasSuffix(b.String(), "&") {
+				b.WriteByte(';')
+			}
+			b.WriteByte(' ')
+		}
+		b.WriteString(g.item(depth, bg))
+	}
+	return b.String()
+}
