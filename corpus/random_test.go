@@ -100,7 +100,9 @@ func (g *progGen) redir() string {
 	return g.pick("", "", "", ">/dev/null", "2>/dev/null", "&>/dev/null", ">/dev/null 2>&1", "2>&1 >/dev/null", ">&2")
 }
 
-func (g *progGen) short() string { return g.pick("true", "echo x", "sleep 0.1", "cd /tmp", "false", ":") }
+func (g *progGen) short() string {
+	return g.pick("true", "echo x", "sleep 0.1", "cd /tmp", "false", ":")
+}
 
 // known is a command whose exit status the analyzer knows.
 func (g *progGen) known() string { return g.pick("true", "false", ":", "sleep 0.1") }
