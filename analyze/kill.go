@@ -34,11 +34,27 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	named, all, _ := w.jobsNamed(rest)
 	if all {
-		w.killAll()
+		// $(jobs -p), a pid we did not see saved…: each job's own pid.
+		for _, j := range w.sh.jobs {
+			if !j.setsid && j.kind != jobForked {
+				w.killed(j)
+			}
+		}
 		return
 	}
 	for _, j := range named {
 		w.killed(j)
+	}
+	// A job spec names every process of a pipeline job; $! only its last.
+	for _, a := range rest {
+		if strings.HasPrefix(a.Lit(), "%") {
+			js, _, _ := w.jobsNamed([]*syntax.Word{a})
+			for _, j := range js {
+				if j.kind == jobPipeline {
+					w.end(j)
+				}
+			}
+		}
 	}
 }
 
@@ -109,8 +125,9 @@ func terminates(sig string) bool {
 	return true
 }
 
-// killAll: the shell signals its process group or all its jobs. Processes
-// that left the group (setsid) are not reached.
+// killAll: the shell signals its process group (kill 0), which every job
+// and every process a job started belongs to, unless it left the group
+// (setsid).
 func (w *walker) killAll() {
 	for _, j := range w.sh.jobs {
 		if !j.setsid {

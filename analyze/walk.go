@@ -235,6 +235,11 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		}
 		return env
 	}
+	if b, ok := s.Cmd.(*syntax.Block); ok && len(s.Redirs) == 0 {
+		// A group runs in the current shell: an exec in it redirects
+		// the shell itself.
+		return w.stmts(b.Stmts, env)
+	}
 	w.command(s.Cmd, inner)
 	return env
 }
@@ -339,51 +344,64 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
 
 // pipeline walks each element in its own subshell. Every element but the
 // last writes into a pipe; outPipe says what that pipe is to the walker
-// (tBlock when the shell waits for the reader, tPipe inside a job).
-func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) bool {
+// (tBlock when the shell waits for the reader, tPipe inside a job). It
+// reports whether an element may take a while, and whether the last one
+// does while writing into outPipe (which is what keeps a reader of the
+// whole pipeline going).
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
+	if jobsPidsToKill(c) {
+		w.killAll()
+	}
 	left := env
 	left[1] = outPipe
 	if c.Op == syntax.PipeAll {
 		left[2] = outPipe
 	}
-	if jobsPidsToKill(c) {
-		w.killAll()
-	}
-	long := w.pipeElem(c.X, left, outPipe, false)
+	longX, feedsX := w.pipeElem(c.X, left, outPipe, false)
 	// `echo 'cmd &' | bash`: the shell on the right runs what the left
 	// side prints, when that is a literal (see fedScript).
 	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
 		w.fed = fedScript(c.X)
 	}
-	long = w.pipeElem(c.Y, env, outPipe, long) || long
+	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX)
 	w.fed = nil
-	return long
+	return longX || longY, feedsY
 }
 
 // pipeElem walks one element of a pipeline and reports whether it may take
-// a while. upstream says whether the elements before it may: a filter
-// (cat, grep, tee…) ends when its input does, so it lasts as long as they
-// do whatever the walk counted for it.
-func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream bool) bool {
+// a while, and whether it does so writing into outPipe. upstream says
+// whether the elements before it keep writing into its stdin for a while:
+// a filter (cat, grep, tee…) ends when its input does, so it lasts as long
+// as they do whatever the walk counted for it (`server >/dev/null | tee
+// log` ends tee at once; `server 2>&1 >/dev/null | tee log` does not).
+func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream bool) (long, feeds bool) {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
 		return w.pipeline(b, env, outPipe)
 	}
-	saved, slow, bounded := w.sh, w.slow, w.bounded
+	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmt(s, env)
 	w.endShell()
 	w.sh = saved
-	long := w.slow != slow || w.bounded-bounded >= briefJob
+	long = w.slow != slow || w.bounded-bounded >= briefJob
+	// A job the element starts and leaves running with the pipe open
+	// keeps the reader going as long as it runs.
+	for _, j := range w.p.jobs[njobs:] {
+		for fd := 1; fd < len(j.fds) && !j.quick; fd++ {
+			feeds = feeds || j.fds[fd] == outPipe
+		}
+	}
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) {
 		long = upstream
 		if !long {
 			w.slow, w.bounded = slow, bounded
 		}
 	}
+	long = long || feeds
+	el := env.apply(s.Redirs)
 	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && long {
 		// An element of a background pipeline that takes a while holds
 		// its descriptors for the job.
-		el := env.apply(s.Redirs)
 		for fd := range el {
 			if el[fd] == tCaller || el[fd] == tBlock {
 				j.fds[fd] = el[fd]
@@ -392,7 +410,12 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 			}
 		}
 	}
-	return long
+	if long {
+		for fd := 1; fd < len(el); fd++ {
+			feeds = feeds || el[fd] == outPipe
+		}
+	}
+	return long, feeds
 }
 
 // startJob records a background statement and walks its body.
@@ -736,9 +759,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
-		// shell given its code as a literal, as long as that code.)
+		// shell given its code as a literal, as long as that code; exec
+		// without a command only redirects.)
 		if d, ok := r.bound(); ok {
 			w.bounded += d
 		} else {
@@ -1373,10 +1397,26 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
-			// The shell reads the substitution's stdout to EOF.
+			// The shell reads the substitution's stdout to EOF. When that
+			// shell is itself (part of) a background job, it is that job
+			// that waits, not the caller.
 			sub := env
 			sub[1] = tBlock
+			if w.sh.async {
+				sub[1] = tPipe
+			}
+			njobs := len(w.p.jobs)
 			w.subshell(n.Stmts, sub)
+			// A job left running with the pipe open keeps the reader
+			// waiting as long as it runs.
+			for _, j := range w.p.jobs[njobs:] {
+				for fd := 1; fd < len(j.fds) && !j.quick; fd++ {
+					if j.fds[fd] == sub[1] {
+						w.slow++
+						break
+					}
+				}
+			}
 			return false
 		case *syntax.ProcSubst:
 			sub := env
