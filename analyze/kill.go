@@ -34,9 +34,16 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	named, all, _ := w.jobsNamed(rest)
 	if all {
-		// $(jobs -p), a pid we did not see saved…: each job's own pid.
+		// $(jobs -p), a pid we did not see saved…: each job's own pid,
+		// which reaches a setsid'd job as well.
 		for _, j := range w.sh.jobs {
-			if !j.setsid && j.kind != jobForked {
+			switch j.kind {
+			case jobForked:
+			case jobPipeline:
+				// jobs -p names a pipeline by its first process; the
+				// rest, reading from it, end with it.
+				w.end(j)
+			default:
 				w.killed(j)
 			}
 		}
@@ -65,13 +72,21 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks:
 		w.end(j)
-	case j.kind == jobCompound && j.tail != nil && !j.subshellGone && w.cond == 0:
+	case j.kind == jobCompound && !j.subshellGone && w.cond == 0:
 		// The subshell dies and lets go of its descriptors; its last
 		// command, running by then, holds only what it holds itself
 		// (`a && server >log 2>&1 &` then `kill $!`: the server stays,
-		// the caller's output is free). $! now names a dead process.
-		if _, ok := j.tail.Cmd.(*syntax.CallExpr); ok {
-			j.fds = j.fds.apply(j.tail.Redirs)
+		// the caller's output is free), and a last command that is only
+		// an assignment runs in the subshell itself. What the subshell
+		// started in the background are jobs of their own. $! now names
+		// a dead process.
+		if j.tail != nil {
+			if _, ok := j.tail.Cmd.(*syntax.CallExpr); ok {
+				j.fds = j.fds.apply(j.tail.Redirs)
+				j.subshellGone = true
+			}
+		} else if assignsOnly(lastStmt(j.stmt)) {
+			j.fds = fdTable{}
 			j.subshellGone = true
 		}
 	}
@@ -278,4 +293,37 @@ func jobsPidsToKill(c *syntax.BinaryCmd) bool {
 		}
 	}
 	return false
+}
+
+// lastStmt is the statement a background statement's subshell runs last:
+// the right of its last && or ||, the last of a ( ) or { } body.
+func lastStmt(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		switch c := s.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+				return s
+			}
+			s = c.Y
+		case *syntax.Subshell:
+			if len(c.Stmts) == 0 {
+				return s
+			}
+			s = c.Stmts[len(c.Stmts)-1]
+		case *syntax.Block:
+			if len(c.Stmts) == 0 {
+				return s
+			}
+			s = c.Stmts[len(c.Stmts)-1]
+		default:
+			return s
+		}
+	}
+}
+
+// assignsOnly reports whether a statement only assigns variables (which
+// the shell does itself, its $( ) included, without a process of its own).
+func assignsOnly(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) == 0 && len(ce.Assigns) > 0 && !s.Background
 }

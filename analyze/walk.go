@@ -171,6 +171,9 @@ type walker struct {
 	printed []*job
 	// nextDash: the nested shell about to be walked is dash.
 	nextDash bool
+	// funcEnv is the descriptors a function call left the shell with,
+	// when an exec in its body changed them.
+	funcEnv *fdTable
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
@@ -224,7 +227,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	inner := env.apply(s.Redirs)
 	w.words(redirWords(s.Redirs), env)
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
+		w.funcEnv = nil
 		r := w.call(s, ce, env, inner)
+		if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
+			w.funcEnv = nil
+			return *fe // (a call's own redirections are undone after it)
+		}
 		if r.exec && len(r.all) == 0 {
 			// exec >log 2>&1: the shell's own descriptors change; in the
 			// subshell of a job, so does what the job holds.
@@ -759,10 +767,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
-		// shell given its code as a literal, as long as that code; exec
-		// without a command only redirects.)
+		// shell given its code as a literal, or a function, as long as
+		// that code; exec without a command only redirects.)
 		if d, ok := r.bound(); ok {
 			w.bounded += d
 		} else {
@@ -902,7 +910,9 @@ func (w *walker) callFunc(name string, env fdTable) {
 		fn.walked++
 		saved := w.src
 		w.src = fn.src
-		w.stmt(fn.body, env)
+		if after := w.stmt(fn.body, env); after != env {
+			w.funcEnv = &after // an exec in the body redirected the shell
+		}
 		w.src = saved
 		return
 	}

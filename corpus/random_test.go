@@ -14,8 +14,8 @@ import (
 // TestRandomPrograms is a differential test of the analyzer against bash:
 // random programs made of the shapes the analyzer models (jobs of long and
 // short sleeps, redirections, ( ), { }, && and ||, pipelines, $( ), exec
-// redirections, nested bash -c, nohup, setsid, kill $!/%1/%%, disown) run
-// under bash by Observe, and the
+// redirections, nested bash -c, nohup, setsid, functions, kill $!/%1/%%,
+// kill then wait, disown) run under bash by Observe, and the
 // analyzer's verdict must be bash's. A program whose verdict under bash
 // changes from one run to the next (a race) is skipped.
 //
@@ -41,6 +41,7 @@ func TestRandomPrograms(t *testing.T) {
 	g := &progGen{r: rand.New(rand.NewSource(seed))}
 	var progs []string
 	for len(progs) < n {
+		g.fn = false
 		p := g.list(0, true)
 		if _, err := analyze.Analyze([]byte(p)); err == nil {
 			progs = append(progs, p)
@@ -87,7 +88,8 @@ func mustAnalyze(t *testing.T, p string) []analyze.Finding {
 type progGen struct {
 	r     *rand.Rand
 	n     int
-	quote int // nesting of bash -c strings
+	quote int  // nesting of bash -c strings
+	fn    bool // a function f is defined (one per program)
 }
 
 func (g *progGen) pick(s ...string) string { return s[g.r.Intn(len(s))] }
@@ -158,7 +160,14 @@ func (g *progGen) item(depth int, bg bool) string {
 		if depth == 0 {
 			// After a pause longer than any nested list takes, so
 			// that what the killed job does before it dies is settled.
-			return g.pick("sleep 1; kill $! 2>/dev/null", "sleep 1; kill %1 2>/dev/null", "disown", "sleep 1; kill %% 2>/dev/null")
+			return g.pick("sleep 1; kill $! 2>/dev/null", "sleep 1; kill %1 2>/dev/null", "disown", "sleep 1; kill %% 2>/dev/null",
+				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", "disown -a", "sleep 1; kill $(jobs -p) 2>/dev/null")
+		}
+	case 6:
+		if depth == 0 && !g.fn {
+			g.fn = true
+			body := g.list(depth+1, true)
+			return "f() { " + body + "; }; " + g.pick("f &", "f", "f >/dev/null 2>&1 &", "f >/dev/null")
 		}
 	}
 	return g.short()

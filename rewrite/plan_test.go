@@ -29,7 +29,7 @@ func TestPlan(t *testing.T) {
 		{"cd app; npm run dev &", "", []job{{"npm run dev", "cd app\n"}}},
 		{"set -euo pipefail\nexport PORT=8080\ncd app\nnpm start &", "", []job{{"npm start", "set -euo pipefail\nexport PORT=8080\ncd app\n"}}},
 		{"cd app; server & sleep 1; curl x", "cd app;  sleep 1; curl x", []job{{"server", "cd app\n"}}},
-		{"f() { :; }; X=1; f &", "", []job{{"f", "f() { :; }\nX=1\n"}}},
+		{"f() { srv; }; X=1; f &", "", []job{{"f", "f() { srv; }\nX=1\n"}}},
 		{"server &\ncd x", "\ncd x", []job{{"server", ""}}},
 		{"f() { echo \"$1\" $(date); }; f a &", "", []job{{"f a", "f() { echo \"$1\" $(date); }\n"}}},
 		{"f() { echo $$; }; f &", "", nil},
