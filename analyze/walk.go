@@ -193,6 +193,25 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	return env
 }
 
+// andOr walks `X && Y` or `X || Y` in the current shell and returns its
+// descriptors afterwards. Y runs if X succeeds (&&) or fails (||): when
+// X's status is known, Y runs for sure or never; otherwise what Y does to
+// the jobs (kill, wait) may not happen, and an exec in it may not have
+// redirected the shell (the descriptors before it are kept: they are the
+// ones that can hang the caller).
+func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
+	env = w.stmt(c.X, env)
+	switch st := status(c.X); {
+	case st == 0:
+		w.cond++
+		w.stmt(c.Y, env)
+		w.cond--
+	case (st > 0) == (c.Op == syntax.AndStmt):
+		env = w.stmt(c.Y, env)
+	}
+	return env
+}
+
 // ends reports whether a statement unconditionally ends the list it is in:
 // `exit`, `return`, or `exec` with a program, run in the foreground.
 func ends(s *syntax.Stmt) bool {
@@ -248,6 +267,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		// the shell itself.
 		return w.stmts(b.Stmts, env)
 	}
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		return w.andOr(b, env) // so does an and-or list
+	}
 	w.command(s.Cmd, inner)
 	return env
 }
@@ -261,18 +283,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.subshell(c.Stmts, env)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.stmt(c.X, env)
-			// Y runs if X succeeds (&&) or fails (||). When X's status is
-			// known, Y runs for sure or never; otherwise what Y does to
-			// the jobs (kill, wait) may not happen.
-			switch st := status(c.X); {
-			case st == 0:
-				w.cond++
-				w.stmt(c.Y, env)
-				w.cond--
-			case (st > 0) == (c.Op == syntax.AndStmt):
-				w.stmt(c.Y, env)
-			}
+			w.andOr(c, env)
 			return
 		}
 		w.pipeline(c, env, tBlock)
