@@ -138,10 +138,15 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	amp := int(j.stmt.Semicolon.Offset())
 	text := j.src.text
 	closing := " }"
+	blank := false
 	for i := amp + 1; i < len(text); i++ {
 		c := text[i]
 		if c == ' ' || c == '\t' {
+			blank = true
 			continue
+		}
+		if c == 0 {
+			continue // mvdan.cc/sh skips NUL bytes (found by FuzzFixBrace)
 		}
 		if c == '#' && commentEndsInBackslash(text[i:]) {
 			// `} #…\` followed by a newline: bash reads a comment, but
@@ -150,7 +155,7 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 			return Fix{}, false
 		}
 		switch {
-		case c == '#' && i == amp+1:
+		case c == '#' && !blank:
 			closing = " } " // `&#` starts a comment, `}#` would be a word
 		case c != '\n' && c != '#' && c != ';' && c != ')':
 			closing = " };"
