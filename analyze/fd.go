@@ -38,15 +38,18 @@ func (t *fdTable) holds() bool {
 	return false
 }
 
-// blocks reports whether a descriptor is a pipe the shell itself reads.
-func (t *fdTable) blocks() bool {
+// has reports whether one of descriptors 1-9 is v.
+func (t *fdTable) has(v target) bool {
 	for fd := 1; fd < len(t); fd++ {
-		if t[fd] == tBlock {
+		if t[fd] == v {
 			return true
 		}
 	}
 	return false
 }
+
+// blocks reports whether a descriptor is a pipe the shell itself reads.
+func (t *fdTable) blocks() bool { return t.has(tBlock) }
 
 // apply returns the table after the redirections, applied left to right as
 // bash does (so `2>&1 >f` leaves 2 on the caller).

@@ -405,11 +405,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 	long = w.slow != slow || w.bounded-bounded >= briefJob
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
-	for _, j := range w.p.jobs[njobs:] {
-		for fd := 1; fd < len(j.fds) && !j.quick; fd++ {
-			feeds = feeds || j.fds[fd] == outPipe
-		}
-	}
+	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) {
 		long = upstream
 		if !long {
@@ -429,12 +425,18 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 			}
 		}
 	}
-	if long {
-		for fd := 1; fd < len(el); fd++ {
-			feeds = feeds || el[fd] == outPipe
+	return long, feeds || long && el.has(outPipe)
+}
+
+// keepOpen reports whether any of the jobs takes a while with a descriptor
+// on t open.
+func (w *walker) keepOpen(jobs []*job, t target) bool {
+	for _, j := range jobs {
+		if !j.quick && j.fds.has(t) {
+			return true
 		}
 	}
-	return long, feeds
+	return false
 }
 
 // startJob records a background statement and walks its body.
@@ -1430,13 +1432,8 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			w.subshell(n.Stmts, sub)
 			// A job left running with the pipe open keeps the reader
 			// waiting as long as it runs.
-			for _, j := range w.p.jobs[njobs:] {
-				for fd := 1; fd < len(j.fds) && !j.quick; fd++ {
-					if j.fds[fd] == sub[1] {
-						w.slow++
-						break
-					}
-				}
+			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {
+				w.slow++
 			}
 			return false
 		case *syntax.ProcSubst:
