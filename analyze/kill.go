@@ -34,19 +34,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	named, all, _ := w.jobsNamed(rest)
 	if all {
-		// $(jobs -p), a pid we did not see saved…: each job's own pid,
-		// which reaches a setsid'd job as well.
-		for _, j := range w.sh.jobs {
-			switch j.kind {
-			case jobForked:
-			case jobPipeline:
-				// jobs -p names a pipeline by its first process; the
-				// rest, reading from it, end with it.
-				w.end(j)
-			default:
-				w.killed(j)
-			}
-		}
+		w.killEachJob() // $(jobs -p), a pid we did not see saved…
 		return
 	}
 	for _, j := range named {
@@ -140,6 +128,22 @@ func terminates(sig string) bool {
 	return true
 }
 
+// killEachJob: the shell signals the process of each of its jobs by pid
+// (`kill $(jobs -p)`, `pkill -P $$`), which reaches a setsid'd job as well
+// but not what setsid -f forked away. A pipeline is named by its first
+// process; the rest, reading from it, end with it.
+func (w *walker) killEachJob() {
+	for _, j := range w.sh.jobs {
+		switch j.kind {
+		case jobForked:
+		case jobPipeline:
+			w.end(j)
+		default:
+			w.killed(j)
+		}
+	}
+}
+
 // killAll: the shell signals its process group (kill 0), which every job
 // and every process a job started belongs to, unless it left the group
 // (setsid).
@@ -206,11 +210,7 @@ func (w *walker) killByName(r resolved) {
 		return
 	}
 	if children && len(patterns) == 0 {
-		for _, j := range w.sh.jobs {
-			if !j.setsid && j.kind != jobForked {
-				w.killed(j)
-			}
-		}
+		w.killEachJob()
 		return
 	}
 	for _, p := range patterns {

@@ -32,6 +32,7 @@ func TestKillForms(t *testing.T) {
 		{"srv >/dev/null 2>&1 & sleep 0.1; kill -SIGKILL $!", 0},
 		{"srv >/dev/null 2>&1 & sleep 0.1; pkill -f other", analyze.Warning},
 		{"srv >/dev/null 2>&1 & sleep 0.1; pkill \"$NAME\"", analyze.Warning}, // not a literal
+		{"setsid srv >/dev/null 2>&1 & sleep 0.2; pkill -P $$", 0},            // still the shell's child
 	} {
 		fs, err := analyze.Analyze([]byte(c.cmd))
 		if err != nil {

@@ -1271,35 +1271,7 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
 	dash := isDash(r.name)
 	defer func() { w.nextDash = false }()
-	// As bash (and POSIX sh) read their arguments: options first, -c
-	// anywhere among them; the first operand (after --, if any) is then
-	// the command string, or without -c a script file, not ours to see.
-	var script *syntax.Word
-	cflag, sflag, operands := false, false, false
-	for i := 0; i < len(r.args); i++ {
-		v := r.args[i].Lit()
-		if v == "--" || v == "-" {
-			if cflag && i+1 < len(r.args) {
-				script = r.args[i+1]
-			}
-			operands = i+1 < len(r.args)
-			break
-		}
-		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			if cflag {
-				script = r.args[i]
-			}
-			operands = true
-			break
-		}
-		if !strings.HasPrefix(v, "--") {
-			cflag = cflag || strings.Contains(v, "c")
-			sflag = sflag || strings.Contains(v, "s")
-		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
-			i++
-		}
-	}
+	script, cflag, sflag, operands := shellArgs(r.args)
 	if w.depth >= maxNested {
 		return
 	}
@@ -1533,22 +1505,40 @@ func runsLiteral(r resolved) bool {
 	if _, ok := shellLang(r.name); !ok {
 		return false
 	}
-	cflag := false
-	for i, a := range r.args {
-		v := a.Lit()
-		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") || v == "--" {
-			if v == "--" && i+1 < len(r.args) {
-				a = r.args[i+1]
+	script, _, _, _ := shellArgs(r.args)
+	if script == nil {
+		return false
+	}
+	_, _, ok := literal(script)
+	return ok
+}
+
+// shellArgs reads a shell's arguments as bash (and POSIX sh) do: options
+// first, -c anywhere among them; the first operand (after --, if any) is
+// then the command string, or without -c a script file. sflag: -s, which
+// reads the script from stdin even with operands.
+func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag, operands bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Lit()
+		if v == "--" || v == "-" {
+			if cflag && i+1 < len(args) {
+				script = args[i+1]
 			}
-			_, _, ok := literal(a)
-			return cflag && ok
+			return script, cflag, sflag, i+1 < len(args)
 		}
-		if !strings.HasPrefix(v, "--") && strings.Contains(v, "c") {
-			cflag = true
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			if cflag {
+				script = args[i]
+			}
+			return script, cflag, sflag, true
 		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" {
-			return false // keep it simple: the option's value is next
+		if !strings.HasPrefix(v, "--") {
+			cflag = cflag || strings.Contains(v, "c")
+			sflag = sflag || strings.Contains(v, "s")
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			i++ // the option's value
 		}
 	}
-	return false
+	return script, cflag, sflag, false
 }
