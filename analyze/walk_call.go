@@ -1,0 +1,260 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// call is a simple command the shell runs in the foreground, seen through
+// its wrappers. Only programs a rule looks at by name are kept.
+type call struct {
+	start, end int // outer offsets of the whole command
+	res        resolved
+	async      bool // part of a background job
+}
+
+// call walks a simple command. env is the shell's table before the
+// command's redirections (substitutions in the words see it), inner after.
+func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+	for _, a := range ce.Assigns {
+		w.assign(a, env)
+	}
+	w.words(ce.Args, env)
+	r := resolve(ce.Args)
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) {
+		// (wait lasts as long as the jobs it waits for: see waitedFor; a
+		// shell given its code as a literal, or a function, as long as
+		// that code; exec without a command only redirects.)
+		if d, ok := r.bound(); ok {
+			w.bounded += d
+		} else {
+			w.slow++
+		}
+	}
+	c := call{
+		start: w.src.outer(int(s.Pos().Offset())),
+		end:   w.src.outer(int(s.End().Offset())),
+		res:   r,
+		async: w.sh.async,
+	}
+	if len(r.all) == 0 {
+		return r
+	}
+	if !c.async && r.kind&kServer != 0 {
+		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
+	}
+
+	if r.fork {
+		// setsid -f forks and returns at once: the forked process is a job
+		// the shell has no handle on.
+		j := &job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup}
+		j.start, j.end = c.start, c.end
+		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+		j.quick = r.kind&kQuick != 0
+		w.p.jobs = append(w.p.jobs, j)
+		if w.sh.kind == shSubshell {
+			w.sh.jobs = append(w.sh.jobs, j)
+		}
+	}
+	if how := daemonizes(r); how != "" {
+		w.mark(mark{rule: "SG2008", start: c.start, end: c.end, what: how})
+	}
+	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
+		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
+	}
+
+	switch r.name {
+	case "echo", "printf":
+		if inner[1] == tBlock && refersToLastPid(ce) {
+			w.printed = append(w.printed, w.sh.lasts()...)
+		}
+	case "wait":
+		w.wait(r.args)
+	case "kill":
+		w.kill(r.args)
+	case "pkill", "killall":
+		w.killByName(r)
+	case "disown":
+		w.disown(r.args, c)
+	case "fg", "bg":
+		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.name}
+		named, _, any := w.jobsNamed(r.args)
+		m.jobs = named
+		if !any && w.sh.last != nil {
+			m.jobs = []*job{w.sh.last} // the current job
+		}
+		if r.name == "fg" && w.sh.monitor {
+			// With job control on, fg brings the job to the foreground and
+			// waits for it, as wait would.
+			for _, j := range m.jobs {
+				if !j.disowned && j.kind != jobForked {
+					w.waitedFor(j)
+				}
+			}
+		}
+		w.mark(m)
+	case "set":
+		for _, a := range r.args {
+			v := a.Lit()
+			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
+				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
+					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
+					w.sh.monitor = true
+					break
+				}
+			}
+		}
+	case "trap":
+		if w.job != nil {
+			w.job.trap = true
+		}
+		w.trap(r.args)
+	case "alias":
+		for _, a := range r.args {
+			if name, _, ok := strings.Cut(a.Lit(), "="); ok {
+				w.p.define(name)
+			}
+		}
+	case "eval":
+		w.nestedEval(r.args, inner)
+	default:
+		if lang, ok := shellLang(r.name); ok {
+			w.nestedShell(r, lang, inner, s)
+		} else if r.name == "ssh" {
+			w.remoteShell(r, inner)
+		} else if w.funcs[r.name] != nil {
+			w.callFunc(r.name, inner)
+		} else {
+			for _, args := range runCommands(r) {
+				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
+			}
+		}
+	}
+	return r
+}
+
+// function is a declared shell function.
+type function struct {
+	body   *syntax.Stmt
+	env    fdTable // descriptors where it was declared
+	src    *source
+	walked int // how many calls walked the body
+}
+
+// maxFuncWalks bounds how often one body is walked, so that functions
+// calling functions cannot blow the walk up; later calls only apply what
+// the body does to the caller's jobs (its wait and kill commands).
+const maxFuncWalks = 3
+
+// callFunc walks a function's body where it is called: in the calling
+// shell (its jobs are the caller's, its wait and kill reach the caller's
+// jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
+// call's descriptors (`start >/dev/null 2>&1` redirects what start runs).
+func (w *walker) callFunc(name string, env fdTable) {
+	fn := w.funcs[name]
+	if fn == nil || w.calling[name] {
+		return
+	}
+	if w.calling == nil {
+		w.calling = map[string]bool{}
+	}
+	w.calling[name] = true
+	defer delete(w.calling, name)
+	if fn.walked < maxFuncWalks {
+		fn.walked++
+		saved := w.src
+		w.src = fn.src
+		if after := w.stmt(fn.body, env); after != env {
+			w.funcEnv = &after // an exec in the body redirected the shell
+		}
+		w.src = saved
+		return
+	}
+	syntax.Walk(fn.body, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		case *syntax.BinaryCmd:
+			return n.Op == syntax.AndStmt || n.Op == syntax.OrStmt
+		case *syntax.Stmt:
+			return !n.Background && !n.Coprocess
+		case *syntax.CallExpr:
+			r := resolve(n.Args)
+			switch r.name {
+			case "wait":
+				w.wait(r.args)
+			case "kill":
+				w.kill(r.args)
+			default:
+				w.callFunc(r.name, env)
+			}
+			return false
+		}
+		return true
+	})
+}
+
+// walkUncalled walks, in declaration order, the bodies of functions no
+// call reached, so that a library of functions is still checked.
+func (w *walker) walkUncalled() {
+	for _, name := range w.funcOrder {
+		fn := w.funcs[name]
+		if fn.walked > 0 {
+			continue
+		}
+		fn.walked = maxFuncWalks
+		saved := w.src
+		w.src = fn.src
+		w.stmt(fn.body, fn.env)
+		w.src = saved
+	}
+}
+
+// assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
+// walks substitutions in the value.
+func (w *walker) assign(a *syntax.Assign, env fdTable) {
+	if a.Value != nil {
+		saved := w.printed
+		w.printed = nil
+		w.words([]*syntax.Word{a.Value}, env)
+		if a.Name != nil {
+			// pid=$(server >log 2>&1 & echo $!): the variable names the
+			// job, which `kill $pid` reaches (wait cannot: it is not this
+			// shell's child).
+			for _, j := range w.printed {
+				w.pidVar(a.Name.Value, j)
+			}
+		}
+		w.printed = saved
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				w.words([]*syntax.Word{e.Value}, env)
+			}
+		}
+	}
+	if a.Name == nil || w.sh.last == nil {
+		return
+	}
+	if a.Value != nil && plainWord(a.Value) && a.Array == nil {
+		return // no $! in a literal
+	}
+	if refersToLastPid(a) {
+		for _, j := range w.sh.lasts() {
+			w.pidVar(a.Name.Value, j)
+		}
+	}
+}
+
+func refersToLastPid(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}

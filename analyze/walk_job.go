@@ -1,0 +1,351 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// jobKind says how bash runs a job, which decides what `kill $!` reaches
+// and which fixes apply.
+type jobKind uint8
+
+const (
+	// jobSimple is one program: bash forks and the child execs it, so the
+	// job's pid is the program's (also `(cmd) &`, which bash execs in place).
+	jobSimple jobKind = iota
+	// jobCompound is an and-or list, a subshell, a group, a loop…: bash
+	// forks a subshell that runs the parts and waits for each in turn.
+	jobCompound
+	// jobPipeline is a pipeline: one process per element.
+	jobPipeline
+	// jobCoproc is a coprocess: its stdin and stdout are pipes to the shell.
+	jobCoproc
+	// jobForked is started by a foreground command that forks and returns
+	// (setsid -f): the shell has no handle on it at all.
+	jobForked
+)
+
+// job is something that runs asynchronously to the shell that started it.
+type job struct {
+	stmt  *syntax.Stmt
+	src   *source
+	start int // outer offsets of the statement, including the & that starts it
+	end   int
+	kind  jobKind
+	fds   fdTable // what the job's own process holds open
+	// tail is the last simple command of a compound job when it is in tail
+	// position (nothing in the job runs after it), for the tail-exec fix.
+	tail *syntax.Stmt
+	// inNested: the job is inside a `bash -c` or eval string.
+	inNested bool
+	// topLevel: the statement is a direct statement of the outer script.
+	topLevel bool
+
+	nohup, setsid, coproc bool
+	disowned              bool // removed from the job table: wait no longer waits for it
+	orphaned              bool // started in a subshell that exited without waiting for it
+	waited, killed        bool
+	quick                 bool // a builtin that finishes at once
+	trap                  bool // the job's body sets a trap, which exec would skip
+	remote                bool // runs on another machine (ssh): only what it holds matters here
+	// argv is the command line of a one-process job, as pkill -f sees it
+	// ("" for a word that is not a literal); nil for other jobs.
+	argv []string
+	// sh is the subshell that runs the job's body, while it is walked.
+	sh *shell
+	// forks: the job's process is a subshell that runs its commands as
+	// children (a function, a { } coprocess): a signal to $! does not
+	// reach them.
+	forks bool
+	// condEnd: a kill or wait that would end it runs only if an earlier
+	// command succeeds (or fails): `curl … && kill $!`.
+	condEnd bool
+	// dur is the sum of the literal durations of its commands (see
+	// walker.bounded); it only means something for a quick job.
+	dur time.Duration
+	// subshellGone: a compound job's subshell was killed; its last
+	// command goes on with its own descriptors (fds).
+	subshellGone bool
+}
+
+// text is the job's command as bash records it in its job table (what
+// `%name` and `%?name` are matched against): the statement without its &.
+func (j *job) text() string {
+	t := j.src.text[j.stmt.Pos().Offset():j.stmt.End().Offset()]
+	return strings.TrimRight(strings.TrimSpace(string(t)), "&")
+}
+
+// resolved reports whether the shell waits for or kills the job before it exits.
+func (j *job) resolved() bool { return j.waited || j.killed }
+
+// escapes reports whether a mechanism rule (nohup, setsid, disown, double
+// fork, coproc) already describes how the job outlives the shell.
+func (j *job) escapes() bool {
+	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
+}
+
+// startJob records a background statement and walks its body.
+func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
+	j := &job{stmt: s, src: w.src, fds: env.apply(s.Redirs)}
+	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
+	w.words(redirWords(s.Redirs), env)
+
+	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	w.sh = w.newShell(shSubshell, true)
+	w.job, j.sh = j, w.sh
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		j.kind = jobSimple
+		r := w.call(s, c, j.fds, j.fds)
+		j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+		// A function runs in a forked subshell that forks its commands in
+		// turn: $! is that subshell, and killing it leaves them running.
+		// (Unless the body ends in exec: the subshell becomes that.)
+		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
+			j.forks = true
+			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
+				if t := tailOf(b.Stmts); t != nil {
+					if ce, ok := t.Cmd.(*syntax.CallExpr); ok && resolve(ce.Args).exec {
+						j.forks = false
+					}
+				}
+			}
+		}
+	case *syntax.Subshell:
+		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
+			// bash execs a lone simple command of a subshell in place.
+			in := c.Stmts[0]
+			j.kind = jobSimple
+			j.fds = j.fds.apply(in.Redirs)
+			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
+			j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+			break
+		}
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		w.stmts(c.Stmts, j.fds)
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// bash forks each element directly: the job holds what its
+			// elements that do not finish at once hold.
+			j.kind = jobPipeline
+			j.fds = fdTable{}
+			w.pipeline(c, env.apply(s.Redirs), tPipe)
+		} else {
+			j.kind = jobCompound
+			j.tail = tailOfBinary(c)
+			w.command(c, j.fds)
+		}
+	case *syntax.Block:
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		w.stmts(c.Stmts, j.fds)
+	default:
+		j.kind = jobCompound
+		w.command(s.Cmd, j.fds)
+	}
+	w.endShell()
+	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	j.dur = w.bounded - bounded
+	// However long the job runs, the shell that starts it goes on at once.
+	w.slow, w.bounded = slow, bounded
+	w.sh, w.job = saved, savedJob
+
+	if j.kind == jobCompound && j.tail != nil {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && (resolve(ce.Args).exec || saved.dash && w.dashExecsTail(ce)) {
+			// `A && exec B &`: the subshell becomes B once A is done, so
+			// the job holds what B holds and $! reaches B.
+			j.kind = jobSimple
+			j.fds = j.fds.apply(j.tail.Redirs)
+		}
+	}
+	if s.Coprocess {
+		j.kind, j.coproc = jobCoproc, true
+	}
+	if s.Disown {
+		j.disowned = true
+	}
+	w.addJob(j)
+	return j
+}
+
+func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
+	fds := env.apply(s.Redirs)
+	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
+	j := &job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true}
+	switch c := cc.Stmt.Cmd.(type) {
+	case *syntax.CallExpr:
+	case *syntax.Subshell:
+		j.forks = len(c.Stmts) != 1 || !isExecdInPlace(c.Stmts[0])
+	default:
+		j.forks = true
+	}
+	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+	j.fds = j.fds.apply(cc.Stmt.Redirs)
+	// bash makes the redirections of a { } body in the shell itself,
+	// saving the descriptors they replace above 9 (close-on-exec), and
+	// then forks the coprocess: its subshell inherits the saved copies and
+	// keeps them as long as it runs. `coproc { server; } 2>/dev/null`
+	// holds the caller's stderr (checked under bash); a simple command or
+	// a ( ) body does not.
+	var kept fdTable
+	if _, ok := cc.Stmt.Cmd.(*syntax.Block); ok {
+		after := env.apply(s.Redirs).apply(cc.Stmt.Redirs)
+		for fd := range env {
+			if after[fd] != env[fd] {
+				kept[fd] = env[fd]
+			}
+		}
+	}
+	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	w.sh = w.newShell(shSubshell, true)
+	w.job = j
+	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
+	w.endShell()
+	w.sh, w.job = saved, savedJob
+	if w.slow != slow || w.bounded-bounded >= briefJob {
+		for fd, t := range kept {
+			if t == tCaller || t == tBlock {
+				j.fds[fd] = t
+			}
+		}
+	}
+	w.addJob(j)
+	name := "COPROC"
+	if cc.Name != nil {
+		name = cc.Name.Lit()
+	}
+	w.pidVar(name+"_PID", j)
+}
+
+func (w *walker) addJob(j *job) {
+	w.p.jobs = append(w.p.jobs, j)
+	w.sh.jobs = append(w.sh.jobs, j)
+	w.sh.last, w.sh.alt = j, nil
+}
+
+// lasts returns every job $! may name: the last one started, and after
+// an if or case the last one of each branch.
+func (sh *shell) lasts() []*job {
+	if sh.last == nil {
+		return nil
+	}
+	if len(sh.alt) == 0 {
+		return []*job{sh.last}
+	}
+	return append([]*job{sh.last}, sh.alt...)
+}
+
+// branchSet collects what $! is after alternative branches: `if …; then
+// a & else b & fi; pid=$!` saves a's pid or b's, so a later `wait $pid`
+// waits for whichever ran.
+type branchSet struct {
+	sh     *shell
+	before []*job
+	after  []*job
+}
+
+func (w *walker) branches() *branchSet {
+	return &branchSet{sh: w.sh, before: w.sh.lasts()}
+}
+
+func (b *branchSet) start() { b.sh.last, b.sh.alt = first(b.before), rest(b.before) }
+
+func (b *branchSet) end() {
+	for _, j := range b.sh.lasts() {
+		if !slices.Contains(b.after, j) {
+			b.after = append(b.after, j)
+		}
+	}
+}
+
+// done sets $! to the union of the branches; fallThrough: no branch may
+// have run (no else), so $! may also be what it was before.
+func (b *branchSet) done(fallThrough bool) {
+	if fallThrough {
+		for _, j := range b.before {
+			if !slices.Contains(b.after, j) {
+				b.after = append(b.after, j)
+			}
+		}
+	}
+	b.sh.last, b.sh.alt = first(b.after), rest(b.after)
+}
+
+func first(js []*job) *job {
+	if len(js) == 0 {
+		return nil
+	}
+	return js[0]
+}
+
+func rest(js []*job) []*job {
+	if len(js) < 2 {
+		return nil
+	}
+	return js[1:]
+}
+
+func (w *walker) pidVar(name string, j *job) {
+	if w.sh.pidVars == nil {
+		w.sh.pidVars = map[string][]*job{}
+	}
+	w.sh.pidVars[name] = append(w.sh.pidVars[name], j)
+}
+
+// isExecdInPlace reports whether bash runs the statement, alone in a
+// subshell, by exec'ing it (checked against bash 5.2: `(cmd >f) &` does
+// not hold the caller, `{ cmd >f; } &` does).
+func isExecdInPlace(s *syntax.Stmt) bool {
+	if s.Background || s.Coprocess {
+		return false
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0
+}
+
+// tailOf returns the last statement of a list when it is a simple
+// foreground command, or follows the last statement into a nested
+// and-or list.
+func tailOf(list []*syntax.Stmt) *syntax.Stmt {
+	if len(list) == 0 {
+		return nil
+	}
+	return tailStmt(list[len(list)-1])
+}
+
+func tailStmt(s *syntax.Stmt) *syntax.Stmt {
+	if s.Background || s.Coprocess || s.Negated {
+		return nil
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return nil
+		}
+		return s
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			if len(s.Redirs) > 0 {
+				return nil
+			}
+			return tailOfBinary(c)
+		}
+	}
+	return nil
+}
+
+// tailOfBinary: in `A && B`, B runs last when it runs at all. In `A || B`
+// too. The whole list's tail is the tail of its right side.
+func tailOfBinary(c *syntax.BinaryCmd) *syntax.Stmt {
+	if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+		return nil
+	}
+	return tailStmt(c.Y)
+}

@@ -1,0 +1,210 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// jobsNamed resolves the arguments of wait, kill and disown to jobs of the
+// current shell. all is true when an argument could be any job.
+func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any bool) {
+	for _, a := range args {
+		lit := a.Lit()
+		if lit != "" && strings.HasPrefix(lit, "-") {
+			continue // options and signals
+		}
+		if l, ok := a.Parts[0].(*syntax.Lit); ok && lit == "" && strings.HasPrefix(l.Value, "-") {
+			// -$! or -$pid: a process group (or a signal in a variable).
+			// A job leads a group of its own only under set -m; without
+			// job control `kill -- -$!` reaches nothing (bash: "No such
+			// process"), and the job keeps running.
+			if !w.sh.monitor {
+				continue
+			}
+		}
+		any = true
+		switch {
+		case lit == "%%" || lit == "%+" || lit == "%":
+			// The current job: the last one started that is still
+			// running (a job that ended at once is gone from the table
+			// by the time a later command looks). Job specs name the
+			// shell's own jobs; a subshell inherits $! but starts with an
+			// empty job table.
+			for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+				if j := w.sh.jobs[i]; !j.disowned && (!j.quick || i == 0) {
+					named = append(named, j)
+					break
+				}
+			}
+			continue
+		case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
+			n := 0
+			for _, c := range lit[1:] {
+				n = n*10 + int(c-'0')
+			}
+			if n >= 1 && n <= len(w.sh.jobs) && !w.sh.jobs[n-1].disowned {
+				named = append(named, w.sh.jobs[n-1]) // (disown takes it out of the table)
+			}
+			continue
+		case strings.HasPrefix(lit, "%"):
+			// %name: the job whose command starts with name; %?name: the
+			// one whose command contains it. bash refuses the spec when
+			// more than one job matches.
+			var match []*job
+			for _, j := range w.sh.jobs {
+				if j.disowned {
+					continue
+				}
+				t := j.text()
+				if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
+					match = append(match, j)
+				}
+			}
+			if len(match) == 1 {
+				named = append(named, match[0])
+			}
+			continue
+		case lit != "":
+			continue // a literal pid or name: not one of ours as far as we know
+		}
+		matched := false
+		syntax.Walk(a, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.ParamExp:
+				if n.Param == nil {
+					return true
+				}
+				if n.Param.Value == "!" {
+					named = append(named, w.sh.lasts()...)
+					matched = true
+				} else if js, ok := w.sh.pidVars[n.Param.Value]; ok {
+					named = append(named, js...)
+					matched = true
+				}
+			}
+			return true
+		})
+		if !matched {
+			all = true // $(jobs -p), a pid we did not see saved…
+		}
+	}
+	return named, all, any
+}
+
+func (w *walker) wait(args []*syntax.Word) {
+	named, all, any := w.jobsNamed(args)
+	nflag := false
+	for _, a := range args {
+		if a.Lit() == "-n" {
+			nflag = true
+		}
+	}
+	pending := w.pending()
+	switch {
+	case nflag && !any:
+		if len(pending) == 1 {
+			w.waitedFor(pending[0])
+		}
+	case !any || all:
+		for _, j := range pending {
+			w.waitedFor(j)
+		}
+	default:
+		for _, j := range named {
+			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
+				w.waitedFor(j) // only a child of this shell can be waited for
+			}
+		}
+	}
+}
+
+// waitedFor records that the shell waits for j: for sure, or, when the
+// wait runs only if an earlier command succeeds (or fails), maybe.
+func (w *walker) waitedFor(j *job) {
+	if w.cond > 0 {
+		j.condEnd = true
+		return
+	}
+	j.waited = true
+	// The shell now lasts as long as the job does.
+	if j.quick {
+		w.bounded += j.dur
+	} else {
+		w.slow++
+	}
+}
+
+// pending returns the jobs of the current shell that wait can still reach.
+func (w *walker) pending() []*job {
+	var js []*job
+	for _, j := range w.sh.jobs {
+		if !j.resolved() && !j.disowned && j.kind != jobForked {
+			js = append(js, j)
+		}
+	}
+	return js
+}
+
+func (w *walker) disown(args []*syntax.Word, c call) {
+	var js []*job
+	hOnly := false
+	named, all, any := w.jobsNamed(args)
+	for _, a := range args {
+		switch a.Lit() {
+		case "-a":
+			all = true
+		case "-h":
+			hOnly = true
+		}
+	}
+	if hOnly {
+		return // -h keeps the job in the table, only spares it SIGHUP
+	}
+	switch {
+	case all:
+		js = w.pending()
+	case any:
+		js = named
+	default:
+		if w.sh.last != nil && !w.sh.last.resolved() {
+			js = []*job{w.sh.last}
+		}
+	}
+	n := 0
+	for _, j := range js {
+		if !j.resolved() && !j.disowned {
+			j.disowned = true
+			if !j.quick {
+				n++ // a job that ends at once leaves nothing to outlive the shell
+			}
+		}
+	}
+	if n > 0 {
+		w.mark(mark{rule: "SG2004", start: c.start, end: c.end})
+	}
+}
+
+// trap remembers EXIT traps: their kill and wait commands run when the
+// shell ends.
+func (w *walker) trap(args []*syntax.Word) {
+	if len(args) < 2 {
+		return
+	}
+	exit := false
+	for _, a := range args[1:] {
+		switch strings.ToUpper(a.Lit()) {
+		case "EXIT", "0", "SIGEXIT":
+			exit = true
+		}
+	}
+	if !exit {
+		return
+	}
+	code, offs, ok := literalWithParams(args[0])
+	if !ok {
+		return
+	}
+	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), last: w.sh.last})
+}

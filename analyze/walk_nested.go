@@ -1,0 +1,250 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// mapOffs composes a nested string's offsets with the current source's map.
+func (w *walker) mapOffs(offs []int) []int {
+	if w.src.offs == nil {
+		return offs
+	}
+	out := make([]int, len(offs))
+	for i, o := range offs {
+		out[i] = w.src.outer(o)
+	}
+	return out
+}
+
+// sshArgOpts are the ssh options that take an argument.
+const sshArgOpts = "bcDEeFIiJLlmOopQRSWw"
+
+// remoteShell walks the command of `ssh host 'CMD'` as the program of the
+// remote shell. ssh ends the session only when the remote command's stdout
+// and stderr are closed, so a remote background job that keeps them open
+// keeps ssh, and so the caller, waiting: `ssh host 'nohup ./server &'`
+// never returns. With -f ssh forks away (SG2008); then nothing is walked.
+func (w *walker) remoteShell(r resolved, env fdTable) {
+	w.remote++
+	defer func() { w.remote-- }()
+	i := 0
+	for ; i < len(r.args); i++ {
+		v := r.args[i].Lit()
+		if v == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(v, "-") || v == "-" {
+			break
+		}
+		if strings.Contains(v, "f") && !strings.HasPrefix(v, "--") {
+			return
+		}
+		if last := v[len(v)-1]; len(v) == 2 && strings.IndexByte(sshArgOpts, last) >= 0 {
+			i++ // the option's argument
+		}
+	}
+	// r.args[i] is the host; one word after it is the remote command.
+	if i+2 != len(r.args) || w.depth >= maxNested {
+		return
+	}
+	w.nested(r.args[i+1], syntax.LangBash, env, shNested)
+}
+
+// nestedShell walks the string of `bash -c '…'` as the program of a child
+// shell whose descriptors are the command's.
+func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
+	dash := isDash(r.name)
+	defer func() { w.nextDash = false }()
+	script, cflag, sflag, operands := shellArgs(r.args)
+	if w.depth >= maxNested {
+		return
+	}
+	if script != nil {
+		w.nextDash = dash
+		w.nested(script, lang, env, shNested)
+		return
+	}
+	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin;
+	// so does `bash -s ARGS`, whose operands are $1….
+	if cflag || operands && !sflag {
+		return // a -c string that is not a literal, or a script file
+	}
+	fed := w.fed
+	w.fed = nil
+	w.nextDash = dash
+	if word := stdinDoc(s.Redirs); word != nil {
+		w.nested(word, lang, env, shNested)
+	} else if fed != nil {
+		w.nestedCode(fed.code, fed.offs, fed.quote, lang, env, shNested)
+	}
+}
+
+// stdinDoc is the here-document or here-string among redirs that feeds
+// fd 0, if any.
+func stdinDoc(redirs []*syntax.Redirect) *syntax.Word {
+	var doc *syntax.Word
+	for _, rd := range redirs {
+		if rd.N != nil && rd.N.Value != "0" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			doc = rd.Hdoc
+		case syntax.WordHdoc:
+			doc = rd.Word
+		case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn:
+			doc = nil // a later redirection of stdin wins
+		}
+	}
+	return doc
+}
+
+// nestedEval walks eval's words as code run by the current shell.
+func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
+	if len(args) != 1 || w.depth >= maxNested {
+		return
+	}
+	w.nested(args[0], syntax.LangBash, env, 0xff)
+}
+
+func (w *walker) nested(word *syntax.Word, lang syntax.LangVariant, env fdTable, kind shellKind) {
+	code, offs, ok := literal(word)
+	if !ok {
+		return
+	}
+	w.nestedCode(code, offs, quoteOf(word), lang, env, kind)
+}
+
+// quoteOf is the quoting a word's whole text sits in, for fixes inside it
+// (see source.quote).
+func quoteOf(word *syntax.Word) byte {
+	if len(word.Parts) == 1 {
+		switch word.Parts[0].(type) {
+		case *syntax.SglQuoted:
+			return '\''
+		case *syntax.DblQuoted:
+			return '"'
+		}
+	}
+	return 0
+}
+
+// nestedCode walks code, whose bytes come from offs in the current source,
+// as a script run by another shell (kind) or by the current one (0xff).
+func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.LangVariant, env fdTable, kind shellKind) {
+	dash := w.sh.dash // eval and traps: the same shell
+	if kind != 0xff {
+		dash = w.nextDash
+	}
+	w.nextDash = false
+	f, err := w.p.parseNested(code, lang)
+	if err != nil {
+		return
+	}
+	src := &source{offs: w.mapOffs(offs), text: []byte(code)}
+	if w.src.offs == nil {
+		src.quote = quote
+	}
+	savedSrc, savedSh := w.src, w.sh
+	w.src = src
+	w.depth++
+	if kind != 0xff {
+		w.sh = w.newShell(kind, savedSh.async)
+		w.sh.dash = dash
+	}
+	w.stmts(f.Stmts, env)
+	if kind != 0xff {
+		w.endShell()
+	}
+	w.depth--
+	w.src, w.sh = savedSrc, savedSh
+}
+
+// literalWithParams is literal for trap strings: a double-quoted "kill $pid"
+// keeps its expansions as text, to be parsed as code (the variable is the
+// same either way).
+func literalWithParams(w *syntax.Word) (string, []int, bool) {
+	if v, offs, ok := literal(w); ok {
+		return v, offs, true
+	}
+	if len(w.Parts) != 1 {
+		return "", nil, false
+	}
+	dq, ok := w.Parts[0].(*syntax.DblQuoted)
+	if !ok || len(dq.Parts) == 0 {
+		return "", nil, false
+	}
+	start := int(dq.Parts[0].Pos().Offset())
+	end := int(dq.Parts[len(dq.Parts)-1].End().Offset())
+	// Reconstruct the code from the parts' source text.
+	var b strings.Builder
+	offs := make([]int, 0, end-start+1)
+	printer := syntax.NewPrinter()
+	for _, p := range dq.Parts {
+		var sb strings.Builder
+		if err := printer.Print(&sb, p); err != nil {
+			return "", nil, false
+		}
+		base := int(p.Pos().Offset())
+		for i := 0; i < sb.Len(); i++ {
+			offs = append(offs, base+i)
+		}
+		b.WriteString(sb.String())
+	}
+	offs = append(offs, end)
+	return b.String(), offs, true
+}
+
+// runsLiteral reports whether the command is a shell or eval whose code is
+// a literal the walk goes through: it lasts as long as that code, which the
+// walk counts, and no longer.
+func runsLiteral(r resolved) bool {
+	if r.timeout {
+		return false
+	}
+	if r.name == "eval" {
+		return len(r.args) == 1 && plainWord(r.args[0])
+	}
+	if _, ok := shellLang(r.name); !ok {
+		return false
+	}
+	script, _, _, _ := shellArgs(r.args)
+	if script == nil {
+		return false
+	}
+	_, _, ok := literal(script)
+	return ok
+}
+
+// shellArgs reads a shell's arguments as bash (and POSIX sh) do: options
+// first, -c anywhere among them; the first operand (after --, if any) is
+// then the command string, or without -c a script file. sflag: -s, which
+// reads the script from stdin even with operands.
+func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag, operands bool) {
+	for i := 0; i < len(args); i++ {
+		v := args[i].Lit()
+		if v == "--" || v == "-" {
+			if cflag && i+1 < len(args) {
+				script = args[i+1]
+			}
+			return script, cflag, sflag, i+1 < len(args)
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			if cflag {
+				script = args[i]
+			}
+			return script, cflag, sflag, true
+		}
+		if !strings.HasPrefix(v, "--") {
+			cflag = cflag || strings.Contains(v, "c")
+			sflag = sflag || strings.Contains(v, "s")
+		}
+		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			i++ // the option's value
+		}
+	}
+	return script, cflag, sflag, false
+}

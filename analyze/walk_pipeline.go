@@ -1,0 +1,83 @@
+package analyze
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// pipeline walks each element in its own subshell. Every element but the
+// last writes into a pipe; outPipe says what that pipe is to the walker
+// (tBlock when the shell waits for the reader, tPipe inside a job). It
+// reports whether an element may take a while, and whether the last one
+// does while writing into outPipe (which is what keeps a reader of the
+// whole pipeline going).
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
+	if jobsPidsToKill(c) {
+		w.killAll()
+	}
+	left := env
+	left[1] = outPipe
+	if c.Op == syntax.PipeAll {
+		left[2] = outPipe
+	}
+	longX, feedsX := w.pipeElem(c.X, left, outPipe, false)
+	// `echo 'cmd &' | bash`: the shell on the right runs what the left
+	// side prints, when that is a literal (see fedScript).
+	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
+		w.fed = fedScript(c.X)
+	}
+	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX)
+	w.fed = nil
+	return longX || longY, feedsY
+}
+
+// pipeElem walks one element of a pipeline and reports whether it may take
+// a while, and whether it does so writing into outPipe. upstream says
+// whether the elements before it keep writing into its stdin for a while:
+// a filter (cat, grep, tee…) ends when its input does, so it lasts as long
+// as they do whatever the walk counted for it (`server >/dev/null | tee
+// log` ends tee at once; `server 2>&1 >/dev/null | tee log` does not).
+func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream bool) (long, feeds bool) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
+		return w.pipeline(b, env, outPipe)
+	}
+	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
+	w.sh = w.newShell(shSubshell, saved.async)
+	w.stmt(s, env)
+	w.endShell()
+	w.sh = saved
+	long = w.slow != slow || w.bounded-bounded >= briefJob
+	// A job the element starts and leaves running with the pipe open
+	// keeps the reader going as long as it runs.
+	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) {
+		long = upstream
+		if !long {
+			w.slow, w.bounded = slow, bounded
+		}
+	}
+	long = long || feeds
+	el := env.apply(s.Redirs)
+	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && long {
+		// An element of a background pipeline that takes a while holds
+		// its descriptors for the job.
+		for fd := range el {
+			if el[fd] == tCaller || el[fd] == tBlock {
+				j.fds[fd] = el[fd]
+			} else if j.fds[fd] == tNone {
+				j.fds[fd] = el[fd]
+			}
+		}
+	}
+	return long, feeds || long && el.has(outPipe)
+}
+
+// keepOpen reports whether any of the jobs takes a while with a descriptor
+// on t open.
+func (w *walker) keepOpen(jobs []*job, t target) bool {
+	for _, j := range jobs {
+		if !j.quick && j.fds.has(t) {
+			return true
+		}
+	}
+	return false
+}

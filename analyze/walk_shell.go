@@ -1,0 +1,108 @@
+package analyze
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// shellKind says what happens to a shell's unwaited jobs when it ends.
+type shellKind uint8
+
+const (
+	shTop      shellKind = iota // the script itself: unwaited jobs outlive it
+	shNested                    // bash -c '…' inside the script: the same
+	shSubshell                  // ( ), $( ), a pipeline element, a job body: unwaited jobs are orphaned
+)
+
+// shell is one shell process as the walk goes through it in execution order.
+type shell struct {
+	kind    shellKind
+	async   bool // the whole shell runs as (part of) a background job
+	jobs    []*job
+	last    *job              // $!
+	alt     []*job            // after if or case: other jobs $! may be
+	pidVars map[string][]*job // variables that hold a $!
+	traps   []trapBody        // EXIT traps, run when the shell ends
+	// monitor: set -m is on. Each job then leads its own process group,
+	// so `kill -- -$!` reaches it and fg waits for it.
+	monitor bool
+	// dash: the shell is dash (or another ash), which execs the last
+	// simple command of a background subshell instead of forking it and
+	// waiting (see dashExecsTail).
+	dash bool
+}
+
+type trapBody struct {
+	code string // the trap's command string, parsed when the shell ends
+	offs []int  // its offsets in the outer source
+	last *job   // $! when the trap was set
+}
+
+// endShell runs the shell's EXIT traps and orphans what a subshell leaves.
+func (w *walker) endShell() {
+	sh := w.sh
+	for _, t := range sh.traps {
+		if len(sh.jobs) == 0 {
+			break // nothing for a kill or wait in the trap to reach
+		}
+		f, err := w.p.parseNested(t.code, syntax.LangBash)
+		if err != nil {
+			continue
+		}
+		savedSrc := w.src
+		w.src = &source{offs: t.offs, text: []byte(t.code)}
+		savedLast := sh.last
+		sh.last = t.last
+		w.stmts(f.Stmts, fdTable{})
+		sh.last = savedLast
+		w.src = savedSrc
+	}
+	if sh.kind == shSubshell {
+		for _, j := range sh.jobs {
+			if !j.resolved() {
+				j.orphaned = true
+			}
+		}
+	}
+	if sh.kind != shTop {
+		w.free = append(w.free, sh) // the caller restores its own shell next
+	}
+}
+
+// mark notes a position a rule reports. What happens on another machine
+// (an ssh command string) does not outlive anything here, so it is not marked.
+func (w *walker) mark(m mark) {
+	if w.remote == 0 {
+		w.p.marks = append(w.p.marks, m)
+	}
+}
+
+// newShell returns an empty shell, reusing one that ended: subshells come
+// and go at every ( ), $( ), pipeline element and job body.
+func (w *walker) newShell(kind shellKind, async bool) *shell {
+	// A subshell is a fork of the current shell: the same program. A
+	// nested shell's program is set by its caller (nestedCode).
+	dash := w.sh != nil && w.sh.dash
+	var sh *shell
+	if n := len(w.free); n > 0 {
+		sh = w.free[n-1]
+		w.free = w.free[:n-1]
+		clear(sh.jobs)
+		clear(sh.pidVars)
+		*sh = shell{kind: kind, async: async, dash: dash, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
+	} else {
+		sh = &shell{kind: kind, async: async, dash: dash}
+	}
+	if kind == shSubshell && w.sh != nil {
+		// A subshell is a copy of its parent: $! and the variables that
+		// hold pids name the parent's jobs, which its kill reaches (its
+		// wait does not: they are not its children).
+		sh.last, sh.alt = w.sh.last, w.sh.alt
+		for name, js := range w.sh.pidVars {
+			if sh.pidVars == nil {
+				sh.pidVars = map[string][]*job{}
+			}
+			sh.pidVars[name] = append(sh.pidVars[name][:0], js...)
+		}
+	}
+	return sh
+}

@@ -1,0 +1,86 @@
+package analyze
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// words walks the command and process substitutions inside words.
+func (w *walker) words(ws []*syntax.Word, env fdTable) {
+	for _, word := range ws {
+		if word != nil {
+			w.nodeSubsts(word, env)
+		}
+	}
+}
+
+func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
+	if word, ok := n.(*syntax.Word); ok && plainWord(word) {
+		return // the common case, without a walk
+	}
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			// The shell reads the substitution's stdout to EOF. When that
+			// shell is itself (part of) a background job, it is that job
+			// that waits, not the caller.
+			sub := env
+			sub[1] = tBlock
+			if w.sh.async {
+				sub[1] = tPipe
+			}
+			njobs := len(w.p.jobs)
+			w.subshell(n.Stmts, sub)
+			// A job left running with the pipe open keeps the reader
+			// waiting as long as it runs.
+			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {
+				w.slow++
+			}
+			return false
+		case *syntax.ProcSubst:
+			sub := env
+			if n.Op == syntax.CmdIn {
+				sub[1] = tBlock // the reader reads it to EOF
+			} else {
+				sub[0] = tPipe
+			}
+			w.subshell(n.Stmts, sub)
+			return false
+		}
+		return true
+	})
+}
+
+// plainWord reports whether a word is only literal text and quotes, so it
+// cannot run anything.
+func plainWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit, *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func redirWords(rs []*syntax.Redirect) []*syntax.Word {
+	if len(rs) == 0 {
+		return nil
+	}
+	ws := make([]*syntax.Word, 0, len(rs))
+	for _, r := range rs {
+		if r.Word != nil {
+			ws = append(ws, r.Word)
+		}
+		if r.Hdoc != nil {
+			ws = append(ws, r.Hdoc)
+		}
+	}
+	return ws
+}
