@@ -30,48 +30,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// Lang is the shell dialect the source is parsed as.
-type Lang int
-
-const (
-	LangBash  Lang = iota // bash (the default)
-	LangPOSIX             // POSIX sh, dash
-	LangMksh              // mksh (MirBSD Korn shell)
-)
-
-// ParseLang reads "bash", "posix" (also "sh", "dash") or "mksh".
-func ParseLang(s string) (Lang, error) {
-	switch strings.ToLower(s) {
-	case "bash", "":
-		return LangBash, nil
-	case "posix", "sh", "dash":
-		return LangPOSIX, nil
-	case "mksh", "ksh":
-		return LangMksh, nil
-	}
-	return 0, fmt.Errorf("unknown language %q (want bash, posix or mksh)", s)
-}
-
-func (l Lang) String() string {
-	switch l {
-	case LangPOSIX:
-		return "posix"
-	case LangMksh:
-		return "mksh"
-	}
-	return "bash"
-}
-
-func (l Lang) variant() syntax.LangVariant {
-	switch l {
-	case LangPOSIX:
-		return syntax.LangPOSIX
-	case LangMksh:
-		return syntax.LangMirBSDKorn
-	}
-	return syntax.LangBash
-}
-
 // Style chooses how compound background statements (`A && B &`) are fixed.
 type Style int
 
@@ -104,6 +62,7 @@ func (s Style) String() string {
 
 type config struct {
 	lang         Lang
+	caller       Caller
 	style        Style
 	noDirectives bool
 	keep         func(Finding) bool
@@ -192,8 +151,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.file = f
 	p.root.src = source{text: src}
-	// A script in the POSIX dialect runs under sh, which may be dash.
-	p.root.sh = shell{kind: shTop, dash: p.cfg.lang == LangPOSIX && shIsDash()}
+	p.root.sh = shell{kind: shTop, d: p.cfg.lang.dialect()}
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
 	env := callerFDs
@@ -267,7 +225,7 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 
 // Parsers are reused: a new one allocates more than parsing a typical
 // one-liner does.
-var parserPools [3]sync.Pool
+var parserPools [4]sync.Pool
 
 func parserPool(lang syntax.LangVariant) *sync.Pool {
 	i := 0
@@ -276,11 +234,13 @@ func parserPool(lang syntax.LangVariant) *sync.Pool {
 		i = 1
 	case syntax.LangMirBSDKorn:
 		i = 2
+	case syntax.LangZsh:
+		i = 3
 	}
 	pp := &parserPools[i]
 	if pp.New == nil {
 		parserPoolsInit.Do(func() {
-			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn} {
+			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
 				parserPools[i].New = func() any {
 					return &pooledParser{p: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
 				}

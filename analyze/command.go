@@ -161,20 +161,6 @@ func longTakesArg(wrapper, opt string) bool {
 	return false
 }
 
-// shellLang tells whether name is a shell that runs a -c string, and in
-// which dialect to parse it.
-func shellLang(name string) (syntax.LangVariant, bool) {
-	switch name {
-	case "bash":
-		return syntax.LangBash, true
-	case "sh", "dash", "ash", "busybox":
-		return syntax.LangPOSIX, true
-	case "mksh", "ksh", "zsh":
-		return syntax.LangMirBSDKorn, true
-	}
-	return 0, false
-}
-
 // builtins are the bash builtins and keywords: `exec` cannot run them, and
 // a background job of one of them does not hold anything for long.
 var builtins = setOf(`. : [ alias bg bind break builtin caller cd command compgen complete

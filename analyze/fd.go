@@ -191,3 +191,19 @@ func isDigits(s string) bool {
 	}
 	return true
 }
+
+// union is what either of two processes holds: per descriptor, the one
+// that can hang the caller wins.
+func (t fdTable) union(u fdTable) fdTable {
+	for fd := range t {
+		switch {
+		case u[fd] == tBlock || t[fd] == tBlock:
+			t[fd] = tBlock
+		case u[fd] == tCaller || t[fd] == tCaller:
+			t[fd] = tCaller
+		case t[fd] == tNone:
+			t[fd] = u[fd]
+		}
+	}
+	return t
+}

@@ -47,8 +47,8 @@ type walker struct {
 	// printed are the jobs whose $! an echo or printf wrote into the
 	// command substitution being walked: `pid=$(server & echo $!)`.
 	printed []*job
-	// nextDash: the nested shell about to be walked is dash.
-	nextDash bool
+	// nextDialect: the program of the nested shell about to be walked.
+	nextDialect *dialect
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable

@@ -119,8 +119,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "eval":
 		w.nestedEval(r.args, inner)
 	default:
-		if lang, ok := shellLang(r.name); ok {
-			w.nestedShell(r, lang, inner, s)
+		if d := dialectOfProgram(r.name); d != nil {
+			w.nestedShell(r, d, inner, s)
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {

@@ -156,14 +156,23 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.slow, w.bounded = slow, bounded
 	w.sh, w.job = saved, savedJob
 
-	if j.kind == jobCompound && j.tail != nil {
-		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && (resolve(ce.Args).exec || saved.dash && w.dashExecsTail(ce)) {
-			// `A && exec B &`: the subshell becomes B once A is done, so
-			// the job holds what B holds and $! reaches B.
+	if j.kind == jobCompound {
+		// `A && exec B &`, and in dash and zsh `A && B &`: the subshell
+		// becomes B once A is done, so the job holds what B holds and $!
+		// reaches B.
+		if ts, ok := w.execdTails(s.Cmd, saved.d, j.fds, true, nil); ok && len(ts) > 0 {
 			j.kind = jobSimple
-			j.fds = j.fds.apply(j.tail.Redirs)
+			j.fds = fdTable{}
+			for _, t := range ts {
+				j.fds = j.fds.union(t.fds)
+			}
+			if len(ts) == 1 {
+				r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
+				j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+			}
 		}
 	}
+	w.keepSaved(j, s, env, saved.d)
 	if s.Coprocess {
 		j.kind, j.coproc = jobCoproc, true
 	}
@@ -348,4 +357,99 @@ func tailOfBinary(c *syntax.BinaryCmd) *syntax.Stmt {
 		return nil
 	}
 	return tailStmt(c.Y)
+}
+
+// tailExec is a simple command that replaces the subshell of a background
+// job when the subshell gets to it, with the descriptors it runs with.
+type tailExec struct {
+	stmt *syntax.Stmt
+	fds  fdTable
+}
+
+// execdTails follows the tail positions of a background job's command c
+// (fds: the descriptors before it) and returns the simple commands the
+// subshell ends by exec'ing: an explicit `exec B` in any shell, and in the
+// dialects that do so (d.bgTail) the last program of an and-or list, a
+// group, an if… ok is false when some way through c ends in something
+// the subshell forks and waits for. implicit: every compound passed so
+// far execs its tail in d.
+func (w *walker) execdTails(c syntax.Command, d *dialect, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+	through := func(t tails) bool { return implicit && d.bgTail&t != 0 }
+	last := func(list []*syntax.Stmt, t tails) bool {
+		if len(list) == 0 {
+			return true // nothing runs: the subshell just ends
+		}
+		var ok bool
+		out, ok = w.execdTail(list[len(list)-1], d, fds, through(t), out)
+		return ok
+	}
+	switch c := c.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+			return out, false
+		}
+		return w.execdTail(c.Y, d, fds, through(tailAndOr), out)
+	case *syntax.Subshell:
+		return out, last(c.Stmts, tailSubshell)
+	case *syntax.Block:
+		return out, last(c.Stmts, tailBlock)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			if !last(ic.Then, tailIf) {
+				return out, false
+			}
+		}
+		return out, true
+	case *syntax.CaseClause:
+		for _, it := range c.Items {
+			if !last(it.Stmts, tailCase) {
+				return out, false
+			}
+		}
+		return out, true
+	case *syntax.ForClause:
+		// Only the last round can exec: a one-word list is known to be it.
+		wi, ok := c.Loop.(*syntax.WordIter)
+		if !ok || len(wi.Items) != 1 || !plainWord(wi.Items[0]) {
+			implicit = false
+		}
+		return out, last(c.Do, tailFor)
+	}
+	return out, false
+}
+
+func (w *walker) execdTail(s *syntax.Stmt, d *dialect, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+	if s.Background || s.Coprocess || s.Negated && d.bgTail&tailNegated == 0 {
+		return out, false
+	}
+	fds = fds.apply(s.Redirs)
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return w.execdTails(s.Cmd, d, fds, implicit, out)
+	}
+	r := resolve(ce.Args)
+	if len(r.all) == 0 || !(r.exec || implicit && w.execsTail(ce)) {
+		return out, false
+	}
+	return append(out, tailExec{stmt: s, fds: fds}), true
+}
+
+// keepSaved adds to a background job the descriptors its redirections
+// replaced, in the dialects whose job process keeps the saved copies
+// (mksh for compounds, dash and mksh for function calls), for as long as
+// the job runs: `{ server; } >/dev/null 2>&1 &` holds the caller in mksh.
+func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
+	if d.keepsSaved == 0 || len(s.Redirs) == 0 || j.quick || j.kind == jobSimple && !j.forks {
+		return
+	}
+	_, call := s.Cmd.(*syntax.CallExpr)
+	if call && (d.keepsSaved&savedFuncCall == 0 || !j.forks) || !call && d.keepsSaved&savedCompound == 0 {
+		return
+	}
+	after := env.apply(s.Redirs)
+	for fd := range env {
+		if after[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+			j.fds[fd] = env[fd]
+		}
+	}
 }

@@ -50,21 +50,18 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 	if i+2 != len(r.args) || w.depth >= maxNested {
 		return
 	}
-	w.nested(r.args[i+1], syntax.LangBash, env, shNested)
+	w.nested(r.args[i+1], dialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
 }
 
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
-func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s *syntax.Stmt) {
-	dash := isDash(r.name)
-	defer func() { w.nextDash = false }()
+func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt) {
 	script, cflag, sflag, operands := shellArgs(r.args)
 	if w.depth >= maxNested {
 		return
 	}
 	if script != nil {
-		w.nextDash = dash
-		w.nested(script, lang, env, shNested)
+		w.nested(script, d, env, shNested)
 		return
 	}
 	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin;
@@ -74,11 +71,10 @@ func (w *walker) nestedShell(r resolved, lang syntax.LangVariant, env fdTable, s
 	}
 	fed := w.fed
 	w.fed = nil
-	w.nextDash = dash
 	if word := stdinDoc(s.Redirs); word != nil {
-		w.nested(word, lang, env, shNested)
+		w.nested(word, d, env, shNested)
 	} else if fed != nil {
-		w.nestedCode(fed.code, fed.offs, fed.quote, lang, env, shNested)
+		w.nestedCode(fed.code, fed.offs, fed.quote, d, env, shNested)
 	}
 }
 
@@ -107,15 +103,15 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
 	if len(args) != 1 || w.depth >= maxNested {
 		return
 	}
-	w.nested(args[0], syntax.LangBash, env, 0xff)
+	w.nested(args[0], w.sh.d, env, 0xff)
 }
 
-func (w *walker) nested(word *syntax.Word, lang syntax.LangVariant, env fdTable, kind shellKind) {
+func (w *walker) nested(word *syntax.Word, d *dialect, env fdTable, kind shellKind) {
 	code, offs, ok := literal(word)
 	if !ok {
 		return
 	}
-	w.nestedCode(code, offs, quoteOf(word), lang, env, kind)
+	w.nestedCode(code, offs, quoteOf(word), d, env, kind)
 }
 
 // quoteOf is the quoting a word's whole text sits in, for fixes inside it
@@ -133,14 +129,9 @@ func quoteOf(word *syntax.Word) byte {
 }
 
 // nestedCode walks code, whose bytes come from offs in the current source,
-// as a script run by another shell (kind) or by the current one (0xff).
-func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.LangVariant, env fdTable, kind shellKind) {
-	dash := w.sh.dash // eval and traps: the same shell
-	if kind != 0xff {
-		dash = w.nextDash
-	}
-	w.nextDash = false
-	f, err := w.p.parseNested(code, lang)
+// as a script run by another shell d (kind) or by the current one (0xff).
+func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
+	f, err := w.p.parseNested(code, d.variant)
 	if err != nil {
 		return
 	}
@@ -153,7 +144,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, lang syntax.Lan
 	w.depth++
 	if kind != 0xff {
 		w.sh = w.newShell(kind, savedSh.async)
-		w.sh.dash = dash
+		w.sh.d = d
 	}
 	w.stmts(f.Stmts, env)
 	if kind != 0xff {
@@ -208,7 +199,7 @@ func runsLiteral(r resolved) bool {
 	if r.name == "eval" {
 		return len(r.args) == 1 && plainWord(r.args[0])
 	}
-	if _, ok := shellLang(r.name); !ok {
+	if dialectOfProgram(r.name) == nil {
 		return false
 	}
 	script, _, _, _ := shellArgs(r.args)

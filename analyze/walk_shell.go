@@ -1,9 +1,5 @@
 package analyze
 
-import (
-	"mvdan.cc/sh/v3/syntax"
-)
-
 // shellKind says what happens to a shell's unwaited jobs when it ends.
 type shellKind uint8
 
@@ -25,10 +21,9 @@ type shell struct {
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
-	// dash: the shell is dash (or another ash), which execs the last
-	// simple command of a background subshell instead of forking it and
-	// waiting (see dashExecsTail).
-	dash bool
+	// d is the program that runs this shell (a subshell is a fork of its
+	// parent: the same program; a nested `zsh -c` is set by nestedCode).
+	d *dialect
 }
 
 type trapBody struct {
@@ -44,7 +39,7 @@ func (w *walker) endShell() {
 		if len(sh.jobs) == 0 {
 			break // nothing for a kill or wait in the trap to reach
 		}
-		f, err := w.p.parseNested(t.code, syntax.LangBash)
+		f, err := w.p.parseNested(t.code, sh.d.variant)
 		if err != nil {
 			continue
 		}
@@ -81,16 +76,19 @@ func (w *walker) mark(m mark) {
 func (w *walker) newShell(kind shellKind, async bool) *shell {
 	// A subshell is a fork of the current shell: the same program. A
 	// nested shell's program is set by its caller (nestedCode).
-	dash := w.sh != nil && w.sh.dash
+	d := dialectBash
+	if w.sh != nil {
+		d = w.sh.d
+	}
 	var sh *shell
 	if n := len(w.free); n > 0 {
 		sh = w.free[n-1]
 		w.free = w.free[:n-1]
 		clear(sh.jobs)
 		clear(sh.pidVars)
-		*sh = shell{kind: kind, async: async, dash: dash, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
+		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
 	} else {
-		sh = &shell{kind: kind, async: async, dash: dash}
+		sh = &shell{kind: kind, async: async, d: d}
 	}
 	if kind == shSubshell && w.sh != nil {
 		// A subshell is a copy of its parent: $! and the variables that

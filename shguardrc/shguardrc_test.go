@@ -37,7 +37,7 @@ func TestParseErrors(t *testing.T) {
 		"colour=red":            "1: unknown key",
 		"just words":            "1: \"just words\" is not key=value",
 		"style=pretty":          "1: unknown fix style",
-		"lang=fish":             "1: unknown language",
+		"lang=fish":             "1: unknown shell",
 		"include=SG1001,nohupp": "1: unknown rule \"nohupp\"",
 	} {
 		_, err := Parse([]byte(src))

@@ -1,0 +1,149 @@
+package analyze
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Lang is the shell that will run the source: it decides both how the
+// source is parsed and how the walk models what that shell does with
+// processes and descriptors (see dialect).
+type Lang int
+
+const (
+	LangBash  Lang = iota // bash (the default)
+	LangPOSIX             // sh: POSIX syntax, run by whatever /bin/sh is here (dash on Debian, Ubuntu, Alpine; bash on macOS, Fedora)
+	LangMksh              // mksh, the MirBSD Korn shell (also "ksh")
+	LangZsh               // zsh
+	LangDash              // dash (and busybox ash) by name
+)
+
+// ParseLang reads a shell name: bash, sh (or posix), dash (or ash), zsh,
+// mksh (or ksh). A path or a versioned name works too (/bin/zsh,
+// zsh-5.9), as in $SHELL.
+func ParseLang(s string) (Lang, error) {
+	if s == "" {
+		return LangBash, nil
+	}
+	if l, ok := LangFromPath(s); ok {
+		return l, nil
+	}
+	return 0, fmt.Errorf("unknown shell %q (want bash, zsh, dash, sh, mksh or ksh)", s)
+}
+
+// LangFromPath maps the path or name of a shell program, as $SHELL,
+// CLAUDE_CODE_SHELL or a shebang give it, to its Lang: /usr/bin/zsh,
+// /bin/sh, /opt/homebrew/bin/bash, zsh-5.9, -zsh (a login shell's argv[0]).
+func LangFromPath(path string) (Lang, bool) {
+	name := strings.ToLower(filepath.Base(strings.TrimSpace(path)))
+	name = strings.TrimPrefix(name, "-")
+	name = strings.TrimSuffix(name, ".exe")
+	if i := strings.IndexAny(name, "-0123456789."); i > 0 {
+		name = name[:i] // zsh-5.9, bash5, mksh-R59
+	}
+	switch name {
+	case "bash", "rbash":
+		return LangBash, true
+	case "sh", "posix":
+		return LangPOSIX, true
+	case "dash", "ash", "busybox":
+		return LangDash, true
+	case "zsh", "rzsh":
+		return LangZsh, true
+	case "mksh", "ksh", "lksh", "pdksh", "oksh":
+		return LangMksh, true
+	}
+	return 0, false
+}
+
+func (l Lang) String() string {
+	switch l {
+	case LangPOSIX:
+		return "sh"
+	case LangMksh:
+		return "mksh"
+	case LangZsh:
+		return "zsh"
+	case LangDash:
+		return "dash"
+	}
+	return "bash"
+}
+
+// MarshalText writes the shell's name, so that JSON and .shguardrc agree.
+func (l Lang) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
+
+func (l Lang) variant() syntax.LangVariant { return l.dialect().variant }
+
+// ShebangLang reads the shell a script names on its first line:
+// `#!/bin/zsh`, `#!/usr/bin/env zsh`, `#!/usr/bin/env -S bash -e`.
+func ShebangLang(src []byte) (Lang, bool) {
+	if !bytes.HasPrefix(src, []byte("#!")) {
+		return 0, false
+	}
+	line, _, _ := bytes.Cut(src[2:], []byte("\n"))
+	fields := strings.Fields(strings.TrimSuffix(string(line), "\r"))
+	if len(fields) == 0 {
+		return 0, false
+	}
+	prog := fields[0]
+	if filepath.Base(prog) == "env" {
+		prog = ""
+		for _, f := range fields[1:] {
+			if strings.HasPrefix(f, "-") || strings.Contains(f, "=") {
+				continue // env's options and assignments
+			}
+			prog = f
+			break
+		}
+	}
+	return LangFromPath(prog)
+}
+
+// directiveShell matches `# shguard shell=zsh` and ShellCheck's
+// `# shellcheck shell=zsh` anywhere in a comment line.
+var directiveShell = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(?:shguard|shellcheck)[ \t]+(?:[^\n]*[ \t])?shell=([A-Za-z0-9_./-]+)`)
+})
+
+// DirectiveLang reads a `# shguard shell=NAME` (or ShellCheck's
+// `# shellcheck shell=NAME`) directive, which names the shell a file is
+// for when its shebang does not (sourced files, snippets).
+func DirectiveLang(src []byte) (Lang, bool) {
+	if !bytes.Contains(src, []byte("shell=")) {
+		return 0, false
+	}
+	m := directiveShell().FindSubmatch(src)
+	if m == nil {
+		return 0, false
+	}
+	return LangFromPath(string(m[1]))
+}
+
+// Caller says how the program that runs the shell starts it, which decides
+// what a foreground `setsid cmd` does: setsid forks (and returns at once,
+// leaving cmd with the caller's output) only when it runs as a process
+// group leader, which it does when the shell execs it in place and the
+// shell itself leads a group.
+type Caller int
+
+const (
+	// CallerGroupLeader: the shell leads its own process group, as agent
+	// tools (Claude Code, Codex, …), shexec and most supervisors start it
+	// (setsid/setpgid before exec), so that a timeout can kill the group.
+	CallerGroupLeader Caller = iota
+	// CallerInGroup: the shell runs in its caller's process group, as a
+	// plain `bash -c` from a script, make or a terminal without job
+	// control starts it.
+	CallerInGroup
+)
+
+// WithCaller says how the shell is started (default CallerGroupLeader,
+// what agent tools do).
+func WithCaller(c Caller) Option { return func(cfg *config) { cfg.caller = c } }
