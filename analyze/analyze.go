@@ -63,6 +63,7 @@ func (s Style) String() string {
 type config struct {
 	lang         Lang
 	caller       Caller
+	scriptFile   bool
 	style        Style
 	noDirectives bool
 	keep         func(Finding) bool
@@ -151,7 +152,11 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.file = f
 	p.root.src = source{text: src}
-	p.root.sh = shell{kind: shTop, d: p.cfg.lang.dialect()}
+	d := p.cfg.lang.dialect()
+	p.root.sh = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader}
+	if !p.cfg.scriptFile {
+		p.markInPlace(f.Stmts, d)
+	}
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
 	env := callerFDs
@@ -286,6 +291,9 @@ type pass struct {
 	outerScope   *scope
 	nestedScopes map[*source]*scope
 	rule         *Rule // the rule being checked
+	// inPlace are the statements the shell execs in place of itself (see
+	// markInPlace)
+	inPlace map[*syntax.Stmt]bool
 
 	root struct {
 		w   walker
@@ -310,7 +318,7 @@ func newPass(src []byte) *pass {
 // release hands the pass back. The findings slice went to the Result, so
 // it is dropped, not reused.
 func (p *pass) release() {
-	p.findings, p.file, p.src, p.defined, p.nestedScopes = nil, nil, nil, nil, nil
+	p.findings, p.file, p.src, p.defined, p.nestedScopes, p.inPlace = nil, nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 

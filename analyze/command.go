@@ -17,6 +17,10 @@ type resolved struct {
 	all                 []*syntax.Word // every word from the program name on
 	head                *syntax.Word   // the word naming the program
 	nohup, setsid, fork bool           // fork: setsid -f, which always forks and returns
+	setsidWaits         bool           // setsid -w: when it forks, it waits for the child
+	// forkedBefore: a wrapper before setsid runs it as a child (sudo,
+	// doas, timeout), so setsid is never the shell's own process.
+	forkedBefore bool
 	exec                bool           // run with exec: replaces the shell
 	timeout             bool           // bounded by timeout: it ends by itself
 	limit               time.Duration  // timeout's duration, if a literal
@@ -73,10 +77,13 @@ func resolve(args []*syntax.Word) resolved {
 			r.nohup = true
 		case "setsid":
 			r.setsid = true
+		case "sudo", "doas":
+			r.forkedBefore = r.forkedBefore || !r.setsid
 		case "exec":
 			r.exec = true
 		case "timeout":
 			r.timeout = true
+			r.forkedBefore = r.forkedBefore || !r.setsid
 		}
 		i++
 		// Options of the wrapper.
@@ -102,6 +109,9 @@ func resolve(args []*syntax.Word) resolved {
 			if name == "setsid" {
 				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {
 					r.fork = true
+				}
+				if o == "-w" || o == "--wait" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "w")) {
+					r.setsidWaits = true
 				}
 			}
 			i++

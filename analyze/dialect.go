@@ -23,10 +23,13 @@ type dialect struct {
 	// subshell becomes the server, whose output goes to the log); in bash
 	// the subshell waits for the server holding the caller's output.
 	bgTail tails
-	// cTail: the last simple command of a -c string replaces the shell
-	// (exec in place). With a caller that makes the shell a process group
-	// leader, a `setsid cmd` there forks and returns at once.
-	cTail bool
+	// cTail are the tail positions of a -c string whose simple command
+	// replaces the shell (exec in place): bash's last command of the list
+	// and of an and-or list; zsh's also inside if, { } and ( ); mksh's
+	// only when the string is that one command. With a caller that makes
+	// the shell a process group leader, a `setsid cmd` there forks and
+	// returns at once, leaving cmd with the caller's output.
+	cTail tails
 	// ampGtBackgrounds: `&>` is `&` followed by `>`: `server &>/dev/null`
 	// starts server in the background with the caller's output, and then
 	// truncates /dev/null.
@@ -65,6 +68,7 @@ const (
 	tailCase                       // case … in x) A;; esac
 	tailFor                        // for x in one; do A; done (the last round: only a one-word list is known to be it)
 	tailNegated                    // ! A
+	tailLone                       // the whole -c string is one simple command (mksh's cTail)
 )
 
 // saved are the statements that keep saved descriptors in the background.
@@ -78,7 +82,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		cTail: true, jobsP: true, jobSpecs: true, splitsWords: true,
+		cTail: tailAndOr, jobsP: true, jobSpecs: true, splitsWords: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -90,13 +94,13 @@ var (
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
 		bgTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:         true,
+		cTail:         tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
 		jobSpecs:      true,
 		waitsOutSubst: true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
-		cTail: true, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
+		cTail: tailLone, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
 		keepsSaved: savedCompound | savedFuncCall,
 	}
 )
@@ -162,4 +166,70 @@ func (w *walker) execsTail(ce *syntax.CallExpr) bool {
 		return false
 	}
 	return plainName(r.head.Lit())
+}
+
+// leads reports whether the simple command s (resolved as r) runs as the
+// process of a shell that leads its group: the shell execs it in place,
+// either explicitly or as the last command of a -c string (see
+// dialect.cTail), and the shell leads its group (see Caller).
+func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
+	if !w.sh.leads || w.job != nil || w.sh.async {
+		return false
+	}
+	return r.exec || w.p.inPlace[s]
+}
+
+// markInPlace records the statements of a -c string (or of a nested shell
+// that replaced it) that the shell d execs in place of itself.
+func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
+	if len(list) == 0 || d.cTail == 0 {
+		return
+	}
+	if d.cTail&tailLone != 0 {
+		if len(list) == 1 {
+			if ce, ok := list[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && !list[0].Background {
+				p.setInPlace(list[0])
+			}
+		}
+		return
+	}
+	p.inPlaceTail(list[len(list)-1], d)
+}
+
+func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
+	if s.Background || s.Coprocess || s.Negated {
+		return
+	}
+	last := func(list []*syntax.Stmt, t tails) {
+		if len(list) > 0 && d.cTail&t != 0 {
+			p.inPlaceTail(list[len(list)-1], d)
+		}
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		p.setInPlace(s)
+	case *syntax.BinaryCmd:
+		if (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) && d.cTail&tailAndOr != 0 {
+			p.inPlaceTail(c.Y, d)
+		}
+	case *syntax.Block:
+		last(c.Stmts, tailBlock)
+	case *syntax.Subshell:
+		last(c.Stmts, tailSubshell)
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			last(ic.Then, tailIf)
+		}
+	case *syntax.CaseClause:
+		for _, it := range c.Items {
+			last(it.Stmts, tailCase)
+		}
+	}
+}
+
+func (p *pass) setInPlace(s *syntax.Stmt) {
+	if p.inPlace == nil {
+		p.inPlace = map[*syntax.Stmt]bool{}
+	}
+	p.inPlace[s] = true
 }

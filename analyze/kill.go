@@ -38,6 +38,9 @@ func (w *walker) kill(args []*syntax.Word) {
 		return
 	}
 	for _, j := range named {
+		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded {
+			continue // mksh: the signal can arrive before the job is set up, and be lost
+		}
 		w.killed(j)
 	}
 	// A job spec names every process of a pipeline job; $! only its last.

@@ -6,13 +6,15 @@ var SetsidForeground = register(&Rule{
 	Name:     "setsid-foreground",
 	Severity: Info,
 	Summary:  "setsid in the foreground leaves the process group, and forks away if the shell leads its group",
-	Doc: `Run in the foreground, setsid cmd waits for cmd only while the shell is not
-a process-group leader. Tools that start the shell in its own group (most
-do, to kill it cleanly) make setsid fork and return at once, leaving cmd
-holding the output; and a timeout's group kill never reaches cmd. If a new
-session is not what you need, drop setsid.`,
-	Wrong: `setsid ./build.sh`,
-	Right: `./build.sh`,
+	Doc: `Run in the foreground, setsid cmd waits for cmd only while setsid is not a
+process-group leader. It is one when the shell execs it in place (the last
+command of a -c string, or exec setsid) and the caller started the shell as
+the leader of its group, as agent tools do: then setsid forks and returns at
+once, leaving cmd holding the output, and shguard reports that as the hang
+it is (SG1001). Elsewhere setsid runs cmd in place, but a timeout's group
+kill never reaches cmd. If a new session is not what you need, drop setsid.`,
+	Wrong: `setsid ./build.sh; echo built`,
+	Right: `./build.sh; echo built`,
 	check: func(p *pass) {
 		for _, m := range p.marks {
 			if m.rule == "SG3002" {

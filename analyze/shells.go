@@ -147,3 +147,8 @@ const (
 // WithCaller says how the shell is started (default CallerGroupLeader,
 // what agent tools do).
 func WithCaller(c Caller) Option { return func(cfg *config) { cfg.caller = c } }
+
+// WithScriptFile says the source is a script file the shell reads (`bash
+// deploy.sh`), not a -c string: a shell execs the last command of a -c
+// string in place of itself, never that of a script file.
+func WithScriptFile() Option { return func(cfg *config) { cfg.scriptFile = true } }

@@ -47,8 +47,9 @@ type walker struct {
 	// printed are the jobs whose $! an echo or printf wrote into the
 	// command substitution being walked: `pid=$(server & echo $!)`.
 	printed []*job
-	// nextDialect: the program of the nested shell about to be walked.
-	nextDialect *dialect
+	// nextLeads: the nested shell about to be walked leads its process
+	// group (see shell.leads).
+	nextLeads bool
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable

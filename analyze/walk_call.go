@@ -45,6 +45,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
 	}
 
+	if !r.fork && r.setsid && !r.setsidWaits && !r.forkedBefore && w.leads(s, r) {
+		// The shell's own process, a group leader, execs setsid, which
+		// then cannot make a session of itself: it forks and returns.
+		r.fork = true
+	}
 	if r.fork {
 		// setsid -f forks and returns at once: the forked process is a job
 		// the shell has no handle on.

@@ -69,6 +69,11 @@ type job struct {
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool
+	// startSlow and startBounded are the shell's walker.slow and
+	// walker.bounded just after the job started: unchanged at a kill, the
+	// kill comes right after the start (see dialect.killRaces).
+	startSlow    int
+	startBounded time.Duration
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -154,6 +159,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
 	w.slow, w.bounded = slow, bounded
+	j.startSlow, j.startBounded = slow, bounded
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound {

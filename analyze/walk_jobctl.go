@@ -25,6 +25,12 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			}
 		}
 		any = true
+		if strings.HasPrefix(lit, "%") && !w.sh.d.jobSpecs {
+			continue // dash -c: "No such process"
+		}
+		if !w.sh.d.jobsP && listsJobPids(a) {
+			continue // zsh, dash: jobs -p prints nothing in $( )
+		}
 		switch {
 		case lit == "%%" || lit == "%+" || lit == "%":
 			// The current job: the last one started that is still
@@ -207,4 +213,25 @@ func (w *walker) trap(args []*syntax.Word) {
 		return
 	}
 	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), last: w.sh.last})
+}
+
+// listsJobPids reports whether a word is `$(jobs -p)` (or `$(jobs -pr)`…),
+// which names the shell's jobs only where jobs -p sees them from a
+// command substitution (bash, mksh; not zsh or dash).
+func listsJobPids(word *syntax.Word) bool {
+	found := false
+	syntax.Walk(word, func(n syntax.Node) bool {
+		cs, ok := n.(*syntax.CmdSubst)
+		if !ok {
+			return !found
+		}
+		if len(cs.Stmts) == 1 {
+			if ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) >= 2 && ce.Args[0].Lit() == "jobs" {
+				o := ce.Args[1].Lit()
+				found = strings.HasPrefix(o, "-") && strings.Contains(o, "p")
+			}
+		}
+		return false
+	})
+	return found
 }

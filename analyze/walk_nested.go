@@ -61,6 +61,9 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		return
 	}
 	if script != nil {
+		// A shell the group leader execs in place leads the group too, and
+		// execs its own -c string's tail in place.
+		w.nextLeads = w.leads(s, r)
 		w.nested(script, d, env, shNested)
 		return
 	}
@@ -131,6 +134,7 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
+	defer func() { w.nextLeads = false }()
 	f, err := w.p.parseNested(code, d.variant)
 	if err != nil {
 		return
@@ -145,6 +149,9 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	if kind != 0xff {
 		w.sh = w.newShell(kind, savedSh.async)
 		w.sh.d = d
+		if w.sh.leads = w.nextLeads; w.sh.leads {
+			w.p.markInPlace(f.Stmts, d)
+		}
 	}
 	w.stmts(f.Stmts, env)
 	if kind != 0xff {

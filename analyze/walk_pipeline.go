@@ -11,7 +11,7 @@ import (
 // does while writing into outPipe (which is what keeps a reader of the
 // whole pipeline going).
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
-	if jobsPidsToKill(c) {
+	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
 	}
 	left := env

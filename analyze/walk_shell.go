@@ -24,6 +24,10 @@ type shell struct {
 	// d is the program that runs this shell (a subshell is a fork of its
 	// parent: the same program; a nested `zsh -c` is set by nestedCode).
 	d *dialect
+	// leads: the shell's own process leads a process group (the shell the
+	// caller started, with CallerGroupLeader, or a shell that replaced
+	// it), so what it execs in place leads it too.
+	leads bool
 }
 
 type trapBody struct {

@@ -68,7 +68,7 @@ func TestBash(t *testing.T) {
 func TestAnalyzer(t *testing.T) {
 	for _, e := range Load() {
 		t.Run(e.ID, func(t *testing.T) {
-			fs, err := analyze.Analyze([]byte(e.Cmd))
+			fs, err := analyze.Analyze([]byte(e.Cmd), analyze.WithCaller(analyze.CallerInGroup))
 			if err != nil {
 				t.Fatalf("line %d: cmd does not parse: %v", e.Line, err)
 			}
@@ -82,7 +82,7 @@ func TestAnalyzer(t *testing.T) {
 			if e.Run == "" {
 				return
 			}
-			rfs, err := analyze.Analyze([]byte(e.Run))
+			rfs, err := analyze.Analyze([]byte(e.Run), analyze.WithCaller(analyze.CallerInGroup))
 			if err != nil {
 				t.Fatalf("line %d: run does not parse: %v", e.Line, err)
 			}

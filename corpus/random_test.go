@@ -43,7 +43,7 @@ func TestRandomPrograms(t *testing.T) {
 	for len(progs) < n {
 		g.fn = false
 		p := g.list(0, true)
-		if _, err := analyze.Analyze([]byte(p)); err == nil {
+		if _, err := analyze.Analyze([]byte(p), analyze.WithCaller(analyze.CallerInGroup)); err == nil {
 			progs = append(progs, p)
 		}
 	}
@@ -75,7 +75,7 @@ func TestRandomPrograms(t *testing.T) {
 }
 
 func mustAnalyze(t *testing.T, p string) []analyze.Finding {
-	fs, err := analyze.Analyze([]byte(p))
+	fs, err := analyze.Analyze([]byte(p), analyze.WithCaller(analyze.CallerInGroup))
 	if err != nil {
 		t.Fatal(err)
 	}
