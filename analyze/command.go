@@ -21,11 +21,11 @@ type resolved struct {
 	// forkedBefore: a wrapper before setsid runs it as a child (sudo,
 	// doas, timeout), so setsid is never the shell's own process.
 	forkedBefore bool
-	exec                bool           // run with exec: replaces the shell
-	timeout             bool           // bounded by timeout: it ends by itself
-	limit               time.Duration  // timeout's duration, if a literal
-	wrapped             bool           // at least one wrapper was looked through
-	kind                progKind       // what the program's name is known for
+	exec         bool          // run with exec: replaces the shell
+	timeout      bool          // bounded by timeout: it ends by itself
+	limit        time.Duration // timeout's duration, if a literal
+	wrapped      bool          // at least one wrapper was looked through
+	kind         progKind      // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
