@@ -146,13 +146,23 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	for _, o := range opts {
 		o(&p.cfg)
 	}
-	f, err := parse(src, p.cfg.lang.variant())
+	d := p.cfg.lang.dialect()
+	f, err := parse(src, d.variant)
+	if err != nil && d.ampGtBackgrounds {
+		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
+	}
+	if err != nil && d.variant == syntax.LangPOSIX {
+		// A sh script with bash syntax: read it as bash (the walk still
+		// models sh) and say so, as ShellCheck does, rather than stop.
+		if bf, berr := parse(src, syntax.LangBash); berr == nil {
+			p.notPOSIX, f, err = err.(*ParseError), bf, nil
+		}
+	}
 	if err != nil {
-		return nil, err
+		return nil, explainParseError(err, d)
 	}
 	p.file = f
 	p.root.src = source{text: src}
-	d := p.cfg.lang.dialect()
 	p.root.sh = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader}
 	if !p.cfg.scriptFile {
 		p.markInPlace(f.Stmts, d)
@@ -176,6 +186,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 			r.check(p)
 		}
 	}
+	p.dropMovedFixes()
 	p.applyDirectives()
 	if p.cfg.keep != nil {
 		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !p.cfg.keep(f) })
@@ -223,7 +234,7 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 		if errors.As(err, &le) {
 			return nil, parseError(src, le.Pos, strings.TrimPrefix(le.Error(), le.Pos.String()+": "))
 		}
-		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error()}
+		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error(), offset: -1, src: src}
 	}
 	return f, nil
 }
@@ -268,11 +279,11 @@ type pooledParser struct {
 func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
 	off := int(pos.Offset())
 	if !pos.IsValid() || off > len(src) {
-		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg}
+		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg, offset: -1, src: src}
 	}
 	line := 1 + bytes.Count(src[:off], []byte{'\n'})
 	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
-	return &ParseError{Line: line, Col: col, Msg: msg}
+	return &ParseError{Line: line, Col: col, Msg: msg, offset: off, src: src}
 }
 
 // pass holds what the walk found; rules read it and report.
@@ -294,6 +305,10 @@ type pass struct {
 	// inPlace are the statements the shell execs in place of itself (see
 	// markInPlace)
 	inPlace map[*syntax.Stmt]bool
+	// notPOSIX is the error of a sh source that parses as bash only.
+	notPOSIX *ParseError
+	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
+	ampGt []int
 
 	root struct {
 		w   walker
@@ -318,7 +333,7 @@ func newPass(src []byte) *pass {
 // release hands the pass back. The findings slice went to the Result, so
 // it is dropped, not reused.
 func (p *pass) release() {
-	p.findings, p.file, p.src, p.defined, p.nestedScopes, p.inPlace = nil, nil, nil, nil, nil, nil
+	p.findings, p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX = nil, nil, nil, nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 

@@ -220,6 +220,9 @@ func parseDirective(c syntax.Comment) *directive {
 	if !isKV || strings.ContainsAny(key, " \t") {
 		return nil // prose that happens to start with "shguard"
 	}
+	if key == "shell" {
+		return nil // `# shguard shell=zsh` names the shell (DirectiveLang)
+	}
 	start := int(c.Hash.Offset())
 	d := &directive{start: start, end: start + 1 + len(c.Text)}
 	for _, id := range strings.Split(list, ",") {
@@ -230,7 +233,7 @@ func parseDirective(c syntax.Comment) *directive {
 	d.used = make([]bool, len(d.ids))
 	switch {
 	case key != "disable":
-		d.invalid = "has the unknown key " + key + " (the only key is disable)"
+		d.invalid = "has the unknown key " + key + " (the keys are disable and shell)"
 	case len(d.ids) == 0:
 		d.invalid = "names no rule"
 	case !hasReason || strings.TrimSpace(reason) == "":

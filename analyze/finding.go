@@ -113,6 +113,11 @@ func (f Finding) String() string {
 type ParseError struct {
 	Line, Col int
 	Msg       string
+	// Shell is the shell the source was parsed for; ValidIn, when not
+	// empty, another shell whose syntax accepts it (`-s zsh`).
+	Shell, ValidIn string
+	offset         int    // byte offset, -1 if unknown
+	src            []byte // the source, to try other shells on
 }
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }

@@ -24,6 +24,9 @@ type Rule struct {
 	// Wrong is a command this rule reports; Right is the same intent
 	// written so that the rule (and every other rule) is quiet.
 	Wrong, Right string
+	// Shell is the shell the examples are for (default bash), for a rule
+	// about what one shell does.
+	Shell Lang
 
 	check func(*pass)
 }

@@ -21,14 +21,14 @@ func TestRuleExamples(t *testing.T) {
 			if r.Name == "" || r.Summary == "" || r.Doc == "" || r.Wrong == "" || r.Right == "" {
 				t.Fatalf("%s lacks name, summary, doc or examples", r.ID)
 			}
-			wrong, err := Analyze([]byte(r.Wrong))
+			wrong, err := Analyze([]byte(r.Wrong), WithLang(r.Shell))
 			if err != nil {
 				t.Fatalf("WRONG example does not parse: %v", err)
 			}
 			if !hasRule(wrong, r.ID) {
 				t.Errorf("WRONG example %q is not reported by %s; got %v", r.Wrong, r.ID, wrong)
 			}
-			right, err := Analyze([]byte(r.Right))
+			right, err := Analyze([]byte(r.Right), WithLang(r.Shell))
 			if err != nil {
 				t.Fatalf("RIGHT example does not parse: %v", err)
 			}

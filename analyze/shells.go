@@ -152,3 +152,29 @@ func WithCaller(c Caller) Option { return func(cfg *config) { cfg.caller = c } }
 // deploy.sh`), not a -c string: a shell execs the last command of a -c
 // string in place of itself, never that of a script file.
 func WithScriptFile() Option { return func(cfg *config) { cfg.scriptFile = true } }
+
+// explainParseError names the shell the source was parsed for and,
+// when another shell's syntax accepts it, that shell: a zsh one-liner
+// given to the bash analysis should say "-s zsh", not only "syntax error".
+func explainParseError(err error, d *dialect) error {
+	pe, ok := err.(*ParseError)
+	if !ok {
+		return err
+	}
+	pe.Shell = d.lang.String()
+	for _, l := range []Lang{LangBash, LangZsh, LangMksh, LangPOSIX} {
+		if l.dialect().variant == d.variant {
+			continue
+		}
+		if f, _ := parse(pe.src, l.variant()); f != nil {
+			pe.ValidIn = l.String()
+			break
+		}
+	}
+	msg := "not valid " + pe.Shell + ": " + pe.Msg
+	if pe.ValidIn != "" {
+		msg += " (it is valid " + pe.ValidIn + ": analyse it as " + pe.ValidIn + " with -s " + pe.ValidIn + " or a `# shguard shell=" + pe.ValidIn + "` line)"
+	}
+	pe.Msg = msg
+	return pe
+}

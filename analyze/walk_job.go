@@ -69,6 +69,8 @@ type job struct {
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool
+	// ampGt: dash started it by reading `&>` as `&` (see parseAmpGt).
+	ampGt bool
 	// startSlow and startBounded are the shell's walker.slow and
 	// walker.bounded just after the job started: unchanged at a kill, the
 	// kill comes right after the start (see dialect.killRaces).
@@ -98,6 +100,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
+	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 	w.words(redirWords(s.Redirs), env)
 
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
@@ -183,7 +186,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.kind, j.coproc = jobCoproc, true
 	}
 	if s.Disown {
+		// zsh's `cmd &!` and `cmd &|`: started and disowned at once.
 		j.disowned = true
+		if !j.quick {
+			w.mark(mark{rule: "SG2004", start: j.start, end: j.end})
+		}
 	}
 	w.addJob(j)
 	return j

@@ -93,9 +93,16 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 			}
 		}
 	}
-	lang := shebangLang(in.src)
+	// The shell: the flag, a `# shguard shell=` directive, .shguardrc,
+	// the shebang, bash.
+	lang, _ := analyze.ShebangLang(in.src)
 	if s.lang != nil {
 		lang = *s.lang
+	}
+	if l.flags.lang == nil {
+		if dl, ok := analyze.DirectiveLang(in.src); ok {
+			lang = dl
+		}
 	}
 	style := analyze.StyleExec
 	if s.style != nil {
@@ -108,7 +115,11 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	keep := func(f analyze.Finding) bool {
 		return f.Severity >= min && !s.exclude[f.Rule] && (s.include == nil || s.include[f.Rule])
 	}
-	return []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep)}, nil
+	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep)}
+	if in.path != "" {
+		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
+	}
+	return opts, nil
 }
 
 func set(ids []string) map[string]bool {
@@ -136,39 +147,6 @@ func (l *linter) rc(dir string) (*shguardrc.Config, error) {
 	}
 	l.rcs[dir] = c
 	return c, nil
-}
-
-// shebangLang guesses the language from a #! line: sh, dash, ash and
-// posix mean POSIX; mksh and ksh mean mksh; anything else bash.
-func shebangLang(src []byte) analyze.Lang {
-	if !bytes.HasPrefix(src, []byte("#!")) {
-		return analyze.LangBash
-	}
-	line := src[2:]
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
-	}
-	fields := strings.Fields(string(line))
-	if len(fields) == 0 {
-		return analyze.LangBash
-	}
-	prog := filepath.Base(fields[0])
-	if prog == "env" {
-		prog = ""
-		for _, f := range fields[1:] {
-			if !strings.HasPrefix(f, "-") && !strings.Contains(f, "=") {
-				prog = filepath.Base(f)
-				break
-			}
-		}
-	}
-	switch prog {
-	case "sh", "dash", "ash", "posix":
-		return analyze.LangPOSIX
-	case "mksh", "ksh", "lksh", "pdksh":
-		return analyze.LangMksh
-	}
-	return analyze.LangBash
 }
 
 // failed reports an input that cannot be linted and returns exitInput, or

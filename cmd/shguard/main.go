@@ -84,10 +84,16 @@ Configuration:
     severity=warning
     exclude=SG3001,SG2001
     style=brace
-    lang=posix
+    shell=zsh
   Flags win over the file; exclude lists add up. --norc ignores it.
-  Without --lang, a shebang (#!/bin/sh, #!/usr/bin/env mksh) picks the
-  language; otherwise bash.
+
+Shell:
+  The shell that will run the script decides both the syntax and what
+  hangs (dash and zsh exec the last command of 'cd app && server &', bash
+  forks and waits; dash reads '&>' as '&' then '>'...). It comes from, in
+  order: -s/--lang, a '# shguard shell=NAME' (or '# shellcheck shell=NAME')
+  line, .shguardrc, the shebang (#!/bin/zsh, #!/usr/bin/env mksh), else
+  bash. sh means this machine's /bin/sh (dash on Debian and Ubuntu).
 
 Exit status:
   0  no finding at or above the -S severity
@@ -122,7 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fix       = fs.Bool("fix", false, "print the fixed source (of -c or one file) to stdout")
 		write     = fs.BoolP("write", "w", false, "write the fixes into the files, atomically")
 		style     = fs.String("style", "default", "fix style for 'A && B &': default ('A && exec B &') or brace ('A && { B & }')")
-		lang      = fs.StringP("lang", "s", "", "shell language: bash, posix or mksh (default: from the shebang, else bash)")
+		lang      = fs.StringP("lang", "s", "", "the shell that runs it: bash, zsh, dash, sh, mksh or ksh (default: a\n'# shguard shell=' line, .shguardrc, the shebang, else bash)")
 		norc      = fs.Bool("norc", false, "ignore .shguardrc files")
 		listRules = fs.Bool("list-rules", false, "list the rules and exit")
 		help      = fs.BoolP("help", "h", false, "show this help")

@@ -1,0 +1,86 @@
+package analyze
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// dash has no `&>`: it reads `server &>/dev/null &` as `server &` followed
+// by `>/dev/null &`, so server runs in the background still holding the
+// caller's output (checked under dash 0.5.12), where bash, zsh and mksh
+// redirect both streams. The POSIX parser rejects `&>`; to walk what dash
+// really runs, parseAmpGt parses a copy of the source in which each `&>`
+// has become `& >` without changing the length: the `&` moves onto the
+// blank before it, or the `>` onto the blank after it. Every other byte
+// keeps its offset, so findings keep their positions; fixes that would
+// touch a moved byte are dropped (see dropMovedFixes).
+
+// parseAmpGt parses src as dash reads it. moved are the offsets (in src)
+// of the `&>` operators read as `&`, in the order found.
+func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byte, moved []int, err error) {
+	text = src
+	for range 64 {
+		f, err = parse(text, lang)
+		if err == nil || !strings.Contains(err.Error(), "`&>`") {
+			return f, text, moved, err
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) {
+			return nil, nil, nil, err
+		}
+		off := pe.offset
+		if off < 0 || off+1 >= len(text) || text[off] != '&' || text[off+1] != '>' {
+			return nil, nil, nil, err
+		}
+		if len(moved) == 0 {
+			text = append([]byte(nil), src...)
+		}
+		gts := off + 1
+		for gts < len(text) && text[gts] == '>' {
+			gts++ // the end of `>` or `>>`
+		}
+		switch {
+		case off > 0 && isBlank(text[off-1]):
+			text[off-1], text[off] = '&', ' '
+		case gts < len(text) && isBlank(text[gts]):
+			copy(text[off+2:gts+1], text[off+1:gts])
+			text[off+1] = ' '
+		default:
+			return nil, nil, nil, err // `a&>b`: no blank to borrow
+		}
+		moved = append(moved, off)
+	}
+	return nil, nil, nil, err
+}
+
+func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// ampGtAt reports whether the & of a statement (its Semicolon position, in
+// the parsed text) is a `&>` of the source.
+func (p *pass) ampGtAt(amp int) bool {
+	for _, m := range p.ampGt {
+		if amp == m || amp == m-1 {
+			return true
+		}
+	}
+	return false
+}
+
+// dropMovedFixes removes the fixes of findings whose edits would touch a
+// byte parseAmpGt moved: they were computed on the parsed copy.
+func (p *pass) dropMovedFixes() {
+	for i := range p.findings {
+		f := &p.findings[i]
+		for _, fx := range f.Fixes {
+			for _, e := range fx.Edits {
+				for _, m := range p.ampGt {
+					if e.Start <= m+3 && e.End >= m-1 {
+						f.Fixes = nil
+					}
+				}
+			}
+		}
+	}
+}

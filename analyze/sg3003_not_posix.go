@@ -1,0 +1,24 @@
+package analyze
+
+// NotPOSIX reports a script for sh that uses syntax sh does not have.
+var NotPOSIX = register(&Rule{
+	ID:       "SG3003",
+	Name:     "bash-syntax-in-sh",
+	Severity: Info,
+	Summary:  "A script for sh uses bash syntax: sh (dash on Debian and Ubuntu) will stop at it",
+	Doc: `The shebang (or -s, a directive, .shguardrc) says sh, but the script uses
+syntax that only bash (or zsh, mksh) accepts: arrays, [[ ]], ${x:0:3}, &>...
+Where /bin/sh is dash (Debian, Ubuntu, Alpine) the script fails there at run
+time. shguard analyses it as bash syntax, still modelling what sh does with
+processes, and reports this once, at the first such place. Say #!/bin/bash if
+it is a bash script, or write it in POSIX sh.`,
+	Shell: LangPOSIX,
+	Wrong: `x=(a b); echo "${x[0]}"`,
+	Right: `set -- a b; echo "$1"`,
+	check: func(p *pass) {
+		if e := p.notPOSIX; e != nil {
+			off := max(e.offset, 0)
+			p.report(off, off, "sh cannot run this ("+e.Msg+"); analysed as bash: use a bash shebang if it is a bash script")
+		}
+	},
+})
