@@ -15,6 +15,7 @@ const (
 	tPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
 	tCaller               // the caller's stdout or stderr: the caller reads it to EOF
 	tBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
+	tWorker               // the pipe between a process substitution's worker and the command that uses it
 )
 
 // fdTable models descriptors 0-9 of one process. Only what they point at

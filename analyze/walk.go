@@ -58,6 +58,9 @@ type walker struct {
 	// wait there may not happen.
 	cond    int
 	calling map[string]bool
+	// worker is the process substitution whose worker is being walked,
+	// if any (see walker.procSubst).
+	worker *worker
 }
 
 const maxNested = 8

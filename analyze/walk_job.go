@@ -69,6 +69,8 @@ type job struct {
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool
+	// worker: a process substitution's worker (walk_procsubst.go)
+	worker bool
 	// ampGt: dash started it by reading `&>` as `&` (see parseAmpGt).
 	ampGt bool
 	// startSlow and startBounded are the shell's walker.slow and

@@ -37,13 +37,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			}
 			return false
 		case *syntax.ProcSubst:
-			sub := env
-			if n.Op == syntax.CmdIn {
-				sub[1] = tBlock // the reader reads it to EOF
-			} else {
-				sub[0] = tPipe
-			}
-			w.subshell(n.Stmts, sub)
+			w.procSubst(n, env)
 			return false
 		}
 		return true

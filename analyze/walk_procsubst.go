@@ -1,0 +1,84 @@
+package analyze
+
+import (
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A process substitution runs its worker asynchronously: bash and zsh do
+// not wait for `<(…)` (the command reads it, the shell goes on), bash not
+// for `>(…)` either (zsh does, see dialect.waitsOutSubst). The worker
+// keeps the descriptors it inherited other than the pipe, so a worker that
+// outlives its command holds the caller's output: `cat < <(echo x; sleep
+// 5 >/dev/null)` and `echo hi > >(sleep 2; cat)` hang bash's caller
+// (checked under bash 5.2 and zsh 5.9).
+//
+// A worker usually lives exactly as long as the pipe: `diff <(sort a)
+// <(sort b)` — sort ends when it has written, and diff reads to the end.
+// So what counts is only what runs with the pipe out of the way: for
+// `<(…)`, commands whose stdout is not the pipe; for `>(…)`, commands that
+// do not read the pipe, literal durations (`sleep 2`) and servers.
+
+// worker is the walk's account of one process substitution worker.
+type worker struct {
+	fd       int // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	detached int // commands that may take a while off the pipe
+	dur      time.Duration
+}
+
+// procSubst walks a process substitution and records its worker as a job
+// the shell has no handle on.
+func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
+	in := ps.Op == syntax.CmdIn
+	if !in && w.sh.d.waitsOutSubst {
+		sub := env
+		sub[0] = tPipe
+		w.subshell(ps.Stmts, sub) // zsh waits for it: a foreground subshell
+		return
+	}
+	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
+	j := &job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true}
+	wk := &worker{fd: 0}
+	if in {
+		wk.fd = 1
+	}
+	j.fds[wk.fd] = tWorker
+	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+
+	saved, savedJob, savedWorker, slow, bounded := w.sh, w.job, w.worker, w.slow, w.bounded
+	w.sh = w.newShell(shSubshell, true)
+	w.job, w.worker, j.sh = j, wk, w.sh
+	njobs := len(w.p.jobs)
+	w.stmts(ps.Stmts, j.fds)
+	w.endShell()
+
+	j.quick = wk.detached == 0 && wk.dur < briefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
+	j.dur = wk.dur
+	w.slow, w.bounded = slow, bounded
+	w.sh, w.job, w.worker = saved, savedJob, savedWorker
+	w.p.jobs = append(w.p.jobs, j) // not in the job table: wait and %N do not reach it
+}
+
+// workerCall counts a command of a process substitution's worker that may
+// take a while, if it does so with the pipe out of the way.
+func (w *walker) workerCall(r resolved, inner fdTable) {
+	wk := w.worker
+	if wk == nil {
+		return
+	}
+	d, bounded := r.bound()
+	switch {
+	case inner[wk.fd] != tWorker || serverKind(r) != "":
+	case wk.fd == 0 && bounded:
+		// >(sleep 2; cat): a pause does not read the pipe.
+	default:
+		return
+	}
+	if bounded {
+		wk.dur += d
+	} else {
+		wk.detached++
+	}
+}
