@@ -191,6 +191,12 @@ var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask
 local declare typeset readonly alias unalias hash type kill disown jobs trap exit return
 break continue let getopts times`)
 
+// instant programs end at once whatever their arguments: they print a
+// fact or make one change to the file system. A background job of one of
+// them is as brief as one of a quick builtin.
+var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
+tty realpath readlink mktemp touch mkdir rmdir ln printenv`)
+
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands
 // that contain '&'; tables built at program start would be paid by every
@@ -283,6 +289,9 @@ var progKinds = sync.OnceValue(func() map[string]progKind {
 		m[name] |= kWrapper
 	}
 	for name := range quick.names() {
+		m[name] |= kQuick
+	}
+	for name := range instant.names() {
 		m[name] |= kQuick
 	}
 	for name := range serverNames.names() {

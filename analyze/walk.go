@@ -181,8 +181,11 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		b.done(!hasElse)
 	case *syntax.WhileClause:
-		w.slow++
 		w.stmts(c.Cond, env)
+		if neverLoops(c) {
+			break // while false; do …; done: the body never runs
+		}
+		w.slow++
 		w.stmts(c.Do, env)
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
@@ -241,4 +244,22 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
 	w.stmts(list, env)
 	w.endShell()
 	w.sh = saved
+}
+
+// neverLoops reports whether a loop's condition is literally one that
+// ends it before the first round: `while false`, `until true`, `until :`.
+func neverLoops(c *syntax.WhileClause) bool {
+	if len(c.Cond) != 1 {
+		return false
+	}
+	s := c.Cond[0]
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 1 || s.Background || len(s.Redirs) > 0 {
+		return false
+	}
+	stop := ce.Args[0].Lit() == "false"
+	if c.Until {
+		stop = ce.Args[0].Lit() == "true" || ce.Args[0].Lit() == ":"
+	}
+	return stop != s.Negated
 }

@@ -22,7 +22,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
@@ -263,4 +263,10 @@ func refersToLastPid(n syntax.Node) bool {
 		return !found
 	})
 	return found
+}
+
+// catsDoc reports whether the command is `cat` printing a here-document or
+// here-string, which ends as soon as it has written it.
+func catsDoc(r resolved, s *syntax.Stmt) bool {
+	return r.name == "cat" && !r.wrapped && len(r.args) == 0 && stdinDoc(s.Redirs) != nil
 }
