@@ -90,7 +90,7 @@ func TestDifferentialExecFix(t *testing.T) {
 // `cd` in A changes the parent's directory, and the harness must see it.
 func TestDifferentialDetectsBraceChange(t *testing.T) {
 	bash := needBash(t)
-	prog := "cd \"$R/d1\" && touch f1 &\nV1=1 && sleep $NAP &"
+	prog := "cd \"$R/d1\" && cp /dev/null f1 &\nV1=1 && sleep $NAP &"
 	res, err := rewrite.Fix([]byte(prog), analyze.WithStyle(analyze.StyleBrace))
 	if err != nil || string(res.Out) == prog {
 		t.Fatalf("brace fix of %q: %q, %v", prog, res.Out, err)
@@ -361,7 +361,7 @@ func (g *gen) command(depth int) string {
 	case 2, 3:
 		return "/bin/pwd > " + f
 	case 4, 5:
-		return "touch " + f
+		return "cp /dev/null " + f
 	case 6:
 		// A command that takes a while. Not a literal `sleep 0.1`: the
 		// analyzer knows that one ends at once (briefJob) and has nothing
@@ -376,7 +376,7 @@ func (g *gen) command(depth int) string {
 	case 10:
 		return "wait"
 	}
-	return "touch " + f
+	return "cp /dev/null " + f
 }
 
 func needBash(t *testing.T) string {
