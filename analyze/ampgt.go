@@ -17,6 +17,29 @@ import (
 // keeps its offset, so findings keep their positions; fixes that would
 // touch a moved byte are dropped (see dropMovedFixes).
 
+// parseLoneBang parses src as bash reads a `!` that stands alone, as in
+// zsh's `cmd &!` written for bash: `cmd &` then `!`, an empty negation
+// that bash accepts and mvdan.cc/sh rejects. The `!` becomes `:` (a
+// command that does nothing, like the empty negation) at the same offset.
+func parseLoneBang(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+	text := src
+	for range 64 {
+		f, err := parse(text, lang)
+		if err == nil || !strings.Contains(err.Error(), "`!` cannot form a statement alone") {
+			return f, err
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != '!' {
+			return nil, err
+		}
+		if &text[0] == &src[0] {
+			text = append([]byte(nil), src...)
+		}
+		text[pe.offset] = ':'
+	}
+	return nil, errors.New("too many lone `!`")
+}
+
 // parseAmpGt parses src as dash reads it. moved are the offsets (in src)
 // of the `&>` operators read as `&`, in the order found.
 func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byte, moved []int, err error) {

@@ -151,6 +151,9 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	if err != nil && d.ampGtBackgrounds {
 		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
 	}
+	if err != nil && d.variant == syntax.LangBash {
+		f, err = parseLoneBang(src, d.variant)
+	}
 	if err != nil && d.variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.

@@ -103,11 +103,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
-	w.words(redirWords(s.Redirs), env)
 
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
 	w.job, j.sh = j, w.sh
+	// The job's subshell makes its redirections: a $( ) in a here-document
+	// or a file name runs there, with the job's descriptors.
+	w.words(redirWords(s.Redirs), env)
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple

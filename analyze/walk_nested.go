@@ -137,7 +137,20 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	defer func() { w.nextLeads = false }()
 	f, err := w.p.parseNested(code, d.variant)
 	if err != nil {
-		return
+		// Read it as that shell does (parseAmpGt, parseLoneBang), or a
+		// sh string with bash syntax as bash.
+		switch {
+		case d.ampGtBackgrounds:
+			f, _, _, err = parseAmpGt([]byte(code), d.variant)
+		case d.variant == syntax.LangBash:
+			f, err = parseLoneBang([]byte(code), d.variant)
+		}
+		if err != nil && d.variant == syntax.LangPOSIX {
+			f, err = parse([]byte(code), syntax.LangBash)
+		}
+		if err != nil {
+			return
+		}
 	}
 	src := &source{offs: w.mapOffs(offs), text: []byte(code)}
 	if w.src.offs == nil {
