@@ -23,9 +23,15 @@ func (w *walker) kill(args []*syntax.Word) {
 			if l, ok := a.Parts[0].(*syntax.Lit); ok && l.Value == "-" {
 				if pe, ok := a.Parts[1].(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "$" {
 					// kill -- -$$: the group led by the shell. A caller
-					// without job control (an agent's tool, a script's
-					// $(…)) runs bash in its own group, so there is none:
-					// "No such process", checked under bash.
+					// that starts the shell as a group leader (agent
+					// tools, shexec) makes that the shell's whole group,
+					// every job included; one that starts it in its own
+					// group (a script's $(…), make) leaves none: "No such
+					// process". Both checked under bash.
+					if w.p.cfg.caller == CallerGroupLeader {
+						w.killAll()
+						return
+					}
 					continue
 				}
 			}

@@ -57,7 +57,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		j := &job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup}
 		j.start, j.end = c.start, c.end
 		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
-		j.quick = r.kind&kQuick != 0
+		d, bounded := r.bound()
+		j.quick = r.kind&kQuick != 0 || bounded && d < briefJob
+		j.dur = d
 		w.p.jobs = append(w.p.jobs, j)
 		if w.sh.kind == shSubshell {
 			w.sh.jobs = append(w.sh.jobs, j)
