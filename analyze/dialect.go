@@ -52,6 +52,9 @@ type dialect struct {
 	// goes on (zsh); bash does not, and the worker keeps the caller's
 	// stdout and stderr as long as it runs.
 	waitsOutSubst bool
+	// noDisown: the shell has no disown builtin (dash, mksh): `server &
+	// disown` leaves the job in the table, and a later wait waits for it.
+	noDisown bool
 	// splitsWords: an unquoted $var is split into words (not zsh): `$cmd &`
 	// may name a program with arguments.
 	splitsWords bool
@@ -89,6 +92,7 @@ var (
 		bgTail:           tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds: true,
 		keepsSaved:       savedFuncCall,
+		noDisown:         true,
 		splitsWords:      true,
 	}
 	dialectZsh = &dialect{
@@ -102,6 +106,7 @@ var (
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
 		keepsSaved: savedCompound | savedFuncCall,
+		noDisown:   true,
 	}
 )
 

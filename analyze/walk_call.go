@@ -84,7 +84,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "pkill", "killall":
 		w.killByName(r)
 	case "disown":
-		w.disown(r.args, c)
+		if !w.sh.d.noDisown {
+			w.disown(r.args, c)
+		}
 	case "fg", "bg":
 		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.name}
 		named, _, any := w.jobsNamed(r.args)
