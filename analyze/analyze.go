@@ -167,9 +167,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.file = f
 	p.root.src = source{text: src}
 	p.root.sh = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader}
-	if !p.cfg.scriptFile {
-		p.markInPlace(f.Stmts, d)
-	}
+
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
 	env := callerFDs
@@ -307,7 +305,8 @@ type pass struct {
 	rule         *Rule // the rule being checked
 	// inPlace are the statements the shell execs in place of itself (see
 	// markInPlace)
-	inPlace map[*syntax.Stmt]bool
+	inPlace     []*syntax.Stmt
+	inPlaceDone bool
 	// notPOSIX is the error of a sh source that parses as bash only.
 	notPOSIX *ParseError
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)

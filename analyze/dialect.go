@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -181,7 +182,17 @@ func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
 	if !w.sh.leads || w.job != nil || w.sh.async {
 		return false
 	}
-	return r.exec || w.p.inPlace[s]
+	if r.exec {
+		return true
+	}
+	if !w.p.inPlaceDone {
+		// Worked out on first need: only a setsid asks.
+		w.p.inPlaceDone = true
+		if !w.p.cfg.scriptFile {
+			w.p.markInPlace(w.p.file.Stmts, w.p.root.sh.d)
+		}
+	}
+	return slices.Contains(w.p.inPlace, s)
 }
 
 // markInPlace records the statements of a -c string (or of a nested shell
@@ -232,9 +243,4 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 	}
 }
 
-func (p *pass) setInPlace(s *syntax.Stmt) {
-	if p.inPlace == nil {
-		p.inPlace = map[*syntax.Stmt]bool{}
-	}
-	p.inPlace[s] = true
-}
+func (p *pass) setInPlace(s *syntax.Stmt) { p.inPlace = append(p.inPlace, s) }

@@ -235,12 +235,13 @@ func (w *walker) killByName(r resolved) {
 			match = rx.MatchString
 		}
 		for _, j := range w.sh.jobs {
-			if j.setsid || j.argv == nil || children && j.kind == jobForked {
+			argv := j.commandLine()
+			if j.setsid || argv == nil || children && j.kind == jobForked {
 				continue
 			}
-			subject := j.argv[0]
+			subject := argv[0]
 			if full {
-				subject = strings.Join(j.argv, " ")
+				subject = strings.Join(argv, " ")
 			} else if len(subject) > 15 && r.name == "pkill" {
 				subject = subject[:15] // the kernel's process name
 			}

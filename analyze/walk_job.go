@@ -51,9 +51,9 @@ type job struct {
 	quick                 bool // a builtin that finishes at once
 	trap                  bool // the job's body sets a trap, which exec would skip
 	remote                bool // runs on another machine (ssh): only what it holds matters here
-	// argv is the command line of a one-process job, as pkill -f sees it
-	// ("" for a word that is not a literal); nil for other jobs.
-	argv []string
+	// prog are the words of a one-process job from its program's name on,
+	// for commandLine; nil for other jobs.
+	prog []*syntax.Word
 	// sh is the subshell that runs the job's body, while it is walked.
 	sh *shell
 	// forks: the job's process is a subshell that runs its commands as
@@ -87,6 +87,14 @@ func (j *job) text() string {
 	return strings.TrimRight(strings.TrimSpace(string(t)), "&")
 }
 
+// commandLine is the command line of a one-process job, as pkill -f sees
+// it ("" for a word that is not a literal); nil for other jobs. Built on
+// demand: only pkill and killall look at it.
+func (j *job) commandLine() []string {
+	r := resolve(j.prog)
+	return argvOf(r).command(r)
+}
+
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
@@ -114,7 +122,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
 		r := w.call(s, c, j.fds, j.fds)
-		j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.
 		// (Unless the body ends in exec: the subshell becomes that.)
@@ -135,7 +143,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.kind = jobSimple
 			j.fds = j.fds.apply(in.Redirs)
 			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
-			j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+			j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
 			break
 		}
 		j.kind = jobCompound
@@ -181,7 +189,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			}
 			if len(ts) == 1 {
 				r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
-				j.nohup, j.setsid, j.argv = r.nohup, r.setsid, argvOf(r).command(r)
+				j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
 			}
 		}
 	}
