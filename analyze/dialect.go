@@ -53,6 +53,10 @@ type dialect struct {
 	// goes on (zsh); bash does not, and the worker keeps the caller's
 	// stdout and stderr as long as it runs.
 	waitsOutSubst bool
+	// execCloexec: descriptors above 2 that `exec 3>&1` opens are
+	// close-on-exec (mksh, like ksh): a job that runs a program does not
+	// keep them, a forked subshell does.
+	execCloexec bool
 	// noDisown: the shell has no disown builtin (dash, mksh): `server &
 	// disown` leaves the job in the table, and a later wait waits for it.
 	noDisown bool
@@ -106,8 +110,9 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
-		keepsSaved: savedCompound | savedFuncCall,
-		noDisown:   true,
+		keepsSaved:  savedCompound | savedFuncCall,
+		noDisown:    true,
+		execCloexec: true,
 	}
 )
 

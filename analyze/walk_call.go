@@ -255,6 +255,12 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
 		}
+		if a.Array == nil && !a.Append && refersTo(a.Value, a.Name.Value) {
+			if w.sh.joined == nil {
+				w.sh.joined = map[string]bool{}
+			}
+			w.sh.joined[a.Name.Value] = true
+		}
 	}
 }
 
@@ -273,4 +279,19 @@ func refersToLastPid(n syntax.Node) bool {
 // here-string, which ends as soon as it has written it.
 func catsDoc(r resolved, s *syntax.Stmt) bool {
 	return r.name == "cat" && !r.wrapped && len(r.args) == 0 && stdinDoc(s.Redirs) != nil
+}
+
+// refersTo reports whether a word expands the variable name.
+func refersTo(word *syntax.Word, name string) bool {
+	found := false
+	if word == nil {
+		return false
+	}
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == name {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

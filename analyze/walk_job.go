@@ -194,6 +194,16 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	w.keepSaved(j, s, env, saved.d)
+	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
+		// mksh: what exec opened above fd 2 is closed when the job's
+		// program starts; the job's own redirections are not.
+		own := fdTable{}.apply(s.Redirs)
+		for fd := 3; fd < len(j.fds); fd++ {
+			if own[fd] == tNone {
+				j.fds[fd] = tNone
+			}
+		}
+	}
 	if s.Coprocess {
 		j.kind, j.coproc = jobCoproc, true
 	}

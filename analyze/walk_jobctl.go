@@ -86,8 +86,11 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 					named = append(named, w.sh.lasts()...)
 					matched = true
 				} else if js, ok := w.sh.pidVars[n.Param.Value]; ok {
-					named = append(named, js...)
 					matched = true
+					if w.sh.joined[n.Param.Value] && (!w.sh.d.splitsWords || quotedIn(a, n)) {
+						break // one argument "pid1 pid2" (zsh, or quoted): illegal pid
+					}
+					named = append(named, js...)
 				}
 			}
 			return true
@@ -234,4 +237,15 @@ func listsJobPids(word *syntax.Word) bool {
 		return false
 	})
 	return found
+}
+
+// quotedIn reports whether the expansion pe sits inside double quotes in
+// word (then no shell splits it).
+func quotedIn(word *syntax.Word, pe *syntax.ParamExp) bool {
+	for _, p := range word.Parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok && pe.Pos().After(dq.Left) && dq.Right.After(pe.Pos()) {
+			return true
+		}
+	}
+	return false
 }
