@@ -20,7 +20,7 @@ type shell struct {
 	// joined are the pid variables built as one string (pids="$pids $!"):
 	// without word splitting (zsh) `kill $pids` gets one bad argument.
 	joined map[string]bool
-	traps   []trapBody        // EXIT traps, run when the shell ends
+	traps  []trapBody // EXIT traps, run when the shell ends
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
