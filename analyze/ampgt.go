@@ -46,7 +46,7 @@ func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byt
 	text = src
 	for range 64 {
 		f, err = parse(text, lang)
-		if err == nil || !strings.Contains(err.Error(), "`&>`") {
+		if err == nil || !strings.Contains(err.Error(), "`&>") {
 			return f, text, moved, err
 		}
 		var pe *ParseError

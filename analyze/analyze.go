@@ -174,7 +174,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	for _, s := range f.Stmts {
 		p.top = s
 		env = w.stmt(s, env)
-		if ends(s) {
+		if ends(s) || p.selfKilled {
 			break
 		}
 	}
@@ -307,6 +307,9 @@ type pass struct {
 	// markInPlace)
 	inPlace     []*syntax.Stmt
 	inPlaceDone bool
+	// selfKilled: the shell signalled its own process group (zsh's kill
+	// $! before any job): nothing after runs.
+	selfKilled bool
 	// notPOSIX is the error of a sh source that parses as bash only.
 	notPOSIX *ParseError
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)

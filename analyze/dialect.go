@@ -57,6 +57,23 @@ type dialect struct {
 	// close-on-exec (mksh, like ksh): a job that runs a program does not
 	// keep them, a forked subshell does.
 	execCloexec bool
+	// negatedWaits: `! cmd &` runs cmd in a subshell that waits for it to
+	// negate its status (dash, mksh); bash and zsh run cmd as the job.
+	negatedWaits bool
+	// subshellIgnoresTerm: the subshell of a background compound job
+	// ignores SIGTERM and SIGINT (mksh): `kill $!` leaves it waiting,
+	// holding what it holds; SIGHUP and SIGKILL end it.
+	subshellIgnoresTerm bool
+	// multios: an element of a pipeline whose stdout is redirected still
+	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
+	// option, on by default).
+	multios bool
+	// currentSkipsDone: the current job %% is the last one still running
+	// (bash); zsh and mksh name the last one started even if it ended.
+	currentSkipsDone bool
+	// bangZero: $! is 0 before the first job (zsh), so `kill $!` then
+	// signals the shell's whole process group.
+	bangZero bool
 	// noDisown: the shell has no disown builtin (dash, mksh): `server &
 	// disown` leaves the job in the table, and a later wait waits for it.
 	noDisown bool
@@ -91,6 +108,7 @@ var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
 		cTail: tailAndOr, jobsP: true, jobSpecs: true, splitsWords: true,
+		currentSkipsDone: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -98,6 +116,7 @@ var (
 		ampGtBackgrounds: true,
 		keepsSaved:       savedFuncCall,
 		noDisown:         true,
+		negatedWaits:     true,
 		splitsWords:      true,
 	}
 	dialectZsh = &dialect{
@@ -106,13 +125,17 @@ var (
 		cTail:         tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
 		jobSpecs:      true,
 		waitsOutSubst: true,
+		multios:       true,
+		bangZero:      true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
-		keepsSaved:  savedCompound | savedFuncCall,
-		noDisown:    true,
-		execCloexec: true,
+		keepsSaved:          savedCompound | savedFuncCall,
+		noDisown:            true,
+		execCloexec:         true,
+		negatedWaits:        true,
+		subshellIgnoresTerm: true,
 	}
 )
 
@@ -208,7 +231,7 @@ func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
 	}
 	if d.cTail&tailLone != 0 {
 		if len(list) == 1 {
-			if ce, ok := list[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && !list[0].Background {
+			if ce, ok := list[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && len(list[0].Redirs) == 0 && !list[0].Background {
 				p.setInPlace(list[0])
 			}
 		}

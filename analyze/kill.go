@@ -13,6 +13,8 @@ func (w *walker) kill(args []*syntax.Word) {
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
+	w.killSig = sig
+	defer func() { w.killSig = "" }()
 	var rest []*syntax.Word
 	for _, a := range ops {
 		if a.Lit() == "0" {
@@ -37,6 +39,19 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 		rest = append(rest, a)
+	}
+	if w.sh.d.bangZero && w.sh.last == nil {
+		for _, a := range rest {
+			if isLastPid(a) {
+				// zsh: $! is 0 before the first job, and kill 0 signals
+				// the whole process group, the shell included.
+				w.killAll()
+				if w.cond == 0 {
+					w.p.selfKilled = true
+				}
+				return
+			}
+		}
 	}
 	named, all, _ := w.jobsNamed(rest)
 	if all {
@@ -69,7 +84,7 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks:
 		w.end(j)
-	case j.kind == jobCompound && !j.subshellGone && w.cond == 0:
+	case j.kind == jobCompound && !j.subshellGone && w.cond == 0 && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
 		// The subshell dies and lets go of its descriptors; its last
 		// command, running by then, holds only what it holds itself
 		// (`a && server >log 2>&1 &` then `kill $!`: the server stays,
@@ -336,4 +351,29 @@ func lastStmt(s *syntax.Stmt) *syntax.Stmt {
 func assignsOnly(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	return ok && len(ce.Args) == 0 && len(ce.Assigns) > 0 && !s.Background
+}
+
+// softSignal reports whether sig is SIGTERM (kill's default) or SIGINT,
+// which a background subshell of mksh ignores.
+func softSignal(sig string) bool {
+	switch strings.TrimPrefix(strings.ToUpper(sig), "SIG") {
+	case "", "TERM", "15", "INT", "2":
+		return true
+	}
+	return false
+}
+
+// isLastPid reports whether a word is just $! (quoted or not).
+func isLastPid(word *syntax.Word) bool {
+	parts := word.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "!" && pe.Exp == nil
 }

@@ -58,6 +58,8 @@ type walker struct {
 	// wait there may not happen.
 	cond    int
 	calling map[string]bool
+	// killSig is the signal of the kill being applied ("" for SIGTERM).
+	killSig string
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
@@ -68,7 +70,7 @@ const maxNested = 8
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	for _, s := range list {
 		env = w.stmt(s, env)
-		if ends(s) {
+		if ends(s) || w.p.selfKilled {
 			break // bash never runs what follows
 		}
 	}
@@ -144,10 +146,23 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		}
 		return env
 	}
-	if b, ok := s.Cmd.(*syntax.Block); ok && len(s.Redirs) == 0 {
+	if b, ok := s.Cmd.(*syntax.Block); ok {
 		// A group runs in the current shell: an exec in it redirects
-		// the shell itself.
-		return w.stmts(b.Stmts, env)
+		// the shell itself, for good. What the group's own redirections
+		// replaced comes back when it ends, unless an exec inside
+		// redirected that descriptor again (the saved copy is dropped:
+		// checked under bash, zsh, dash and mksh).
+		if len(s.Redirs) == 0 {
+			return w.stmts(b.Stmts, env)
+		}
+		after := w.stmts(b.Stmts, inner)
+		out := env
+		for fd := range after {
+			if after[fd] != inner[fd] {
+				out[fd] = after[fd]
+			}
+		}
+		return out
 	}
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		return w.andOr(b, env) // so does an and-or list

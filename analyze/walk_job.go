@@ -128,11 +128,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// (Unless the body ends in exec: the subshell becomes that.)
 		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
 			j.forks = true
-			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
-				if t := tailOf(b.Stmts); t != nil {
-					if ce, ok := t.Cmd.(*syntax.CallExpr); ok && resolve(ce.Args).exec {
-						j.forks = false
-					}
+			// A body that ends in exec makes the subshell that program,
+			// with the descriptors the exec gives it.
+			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash, j.fds, false, nil); ok && len(ts) > 0 {
+				j.forks = false
+				j.fds = fdTable{}
+				for _, t := range ts {
+					j.fds = j.fds.union(t.fds)
 				}
 			}
 		}
@@ -206,6 +208,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	}
 	if s.Coprocess {
 		j.kind, j.coproc = jobCoproc, true
+	}
+	if s.Negated && j.kind == jobSimple && saved.d.negatedWaits {
+		// dash, mksh: a subshell runs the program and waits to negate
+		// its status; the redirections are the program's, the subshell
+		// keeps the descriptors it was started with.
+		j.kind, j.tail = jobCompound, nil
+		j.fds = env
 	}
 	if s.Disown {
 		// zsh's `cmd &!` and `cmd &|`: started and disowned at once.

@@ -39,9 +39,16 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			// shell's own jobs; a subshell inherits $! but starts with an
 			// empty job table.
 			for i := len(w.sh.jobs) - 1; i >= 0; i-- {
-				if j := w.sh.jobs[i]; !j.disowned && (!j.quick || i == 0) {
+				j := w.sh.jobs[i]
+				if j.disowned {
+					continue
+				}
+				if !j.quick || i == 0 {
 					named = append(named, j)
 					break
+				}
+				if !w.sh.d.currentSkipsDone {
+					break // zsh, mksh: %% is the finished job, and kill fails
 				}
 			}
 			continue
@@ -132,6 +139,9 @@ func (w *walker) wait(args []*syntax.Word) {
 // waitedFor records that the shell waits for j: for sure, or, when the
 // wait runs only if an earlier command succeeds (or fails), maybe.
 func (w *walker) waitedFor(j *job) {
+	if j.subshellGone {
+		return // the subshell is dead; its last command runs on unwaited
+	}
 	if w.cond > 0 {
 		j.condEnd = true
 		return

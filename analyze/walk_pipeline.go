@@ -57,6 +57,11 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 	}
 	long = long || feeds
 	el := env.apply(s.Redirs)
+	if w.sh.d.multios && env[1] == outPipe {
+		// zsh copies what a redirected element writes into the pipe as
+		// well (MULTIOS): `server >log | cat` still feeds cat.
+		el[1] = outPipe
+	}
 	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && long {
 		// An element of a background pipeline that takes a while holds
 		// its descriptors for the job.

@@ -1,5 +1,5 @@
 // Package corpus is a collection of real-shaped agent shell commands, each
-// with the verdict bash itself gives it: error (the caller never gets EOF,
+// with the verdict its shell itself gives it: error (the caller never gets EOF,
 // or the shell blocks), warning (nothing hangs, but something outlives the
 // shell) or clean.
 //
@@ -40,6 +40,8 @@ const (
 // Entry is one command of the corpus.
 type Entry struct {
 	ID       string   // unique, kebab-case
+	Shell    string   // the shell that runs it: bash (the default), zsh, dash or mksh
+	Caller   Caller   // how the shell is started (default CallerInGroup)
 	Category string   // devserver, watcher, build, test, remote, wait, quoting, …
 	Cmd      string   // the command as an agent writes it
 	Run      string   // runnable stand-in with the same shape; "" means Cmd runs as is
@@ -47,6 +49,24 @@ type Entry struct {
 	Rules    []string // rule IDs the analyzer reports, info rules included, sorted
 	Note     string   // why the verdict is what it is
 	Line     int      // line of the entry's header in entries.txt
+}
+
+// Caller says how an entry's shell is started, which decides what a
+// foreground setsid does (see analyze.Caller).
+type Caller string
+
+const (
+	// CallerInGroup: a plain fork and exec, in the caller's process group
+	// (Python's subprocess, make, a script's $(…)).
+	CallerInGroup Caller = "group"
+	// CallerLeader: the shell leads its own process group, as agent tools
+	// and shexec start it.
+	CallerLeader Caller = "leader"
+)
+
+// Options are the Observe options that run the entry as its record says.
+func (e Entry) Options() Options {
+	return Options{Shell: e.Shell, Leader: e.Caller == CallerLeader}
 }
 
 // Script returns what to run for the entry: Run, or Cmd when it has none.
@@ -73,6 +93,8 @@ func Load() []Entry {
 // Parse reads entries in the format of entries.txt:
 //
 //	=== id
+//	shell: zsh              (optional, default bash)
+//	caller: leader          (optional, default group)
 //	category: devserver
 //	verdict: error
 //	rules: SG1001 SG3001
@@ -131,6 +153,18 @@ func Parse(text string) ([]Entry, error) {
 		switch key {
 		case "category":
 			cur.Category = val
+		case "shell":
+			switch val {
+			case "bash", "zsh", "dash", "mksh":
+			default:
+				return nil, fmt.Errorf("line %d: shell %q is not bash, zsh, dash or mksh", n, val)
+			}
+			cur.Shell = val
+		case "caller":
+			if v := Caller(val); v != CallerInGroup && v != CallerLeader {
+				return nil, fmt.Errorf("line %d: caller %q is not group or leader", n, val)
+			}
+			cur.Caller = Caller(val)
 		case "verdict":
 			v := Verdict(val)
 			if v != Error && v != Warning && v != Clean {
@@ -159,6 +193,14 @@ func Parse(text string) ([]Entry, error) {
 		}
 	}
 	flush()
+	for i := range es {
+		if es[i].Shell == "" {
+			es[i].Shell = "bash"
+		}
+		if es[i].Caller == "" {
+			es[i].Caller = CallerInGroup
+		}
+	}
 	for _, e := range es {
 		if e.ID == "" || e.Cmd == "" || e.Verdict == "" || e.Category == "" {
 			return nil, fmt.Errorf("line %d: entry %q needs an id, a category, a cmd and a verdict", e.Line, e.ID)

@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"os"
+	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -34,32 +35,56 @@ func TestEntries(t *testing.T) {
 	t.Logf("%d entries: %d error, %d warning, %d clean", len(es), count[Error], count[Warning], count[Clean])
 }
 
-// TestBash runs every entry's stand-in under real bash, the way an agent
-// tool runs a command, and checks that bash does what the entry records.
-// Stand-ins are short, or are sleeps that Observe kills, so the entries run
-// concurrently, 16 at a time. That is done in goroutines rather than with
-// t.Parallel, which would cap them at GOMAXPROCS although they mostly sleep.
-func TestBash(t *testing.T) {
+// TestShells runs every entry's stand-in under its real shell (bash, zsh,
+// dash, mksh), started the way the entry says, and checks that the shell
+// does what the entry records. Stand-ins are short, or are sleeps that
+// Observe kills, so the entries run concurrently, 16 at a time. That is
+// done in goroutines rather than with t.Parallel, which would cap them at
+// GOMAXPROCS although they mostly sleep.
+func TestShells(t *testing.T) {
 	if testing.Short() {
-		t.Skip("runs bash for every entry")
+		t.Skip("runs a shell for every entry")
 	}
 	es := Load()
-	scripts := make([]string, len(es))
+	runs := make([]Run, len(es))
 	for i, e := range es {
-		scripts[i] = e.Script()
+		runs[i] = Run{Script: e.Script(), Options: e.Options()}
 	}
-	results := ObserveAll(scripts, Options{}, 16, 20*time.Second)
+	missing := map[string]bool{}
+	for _, e := range es {
+		if _, err := exec.LookPath(e.Shell); err != nil && !missing[e.Shell] {
+			missing[e.Shell] = true
+			t.Errorf("%s is not installed: its entries cannot be checked (.ci/run installs it)", e.Shell)
+		}
+	}
+	results := ObserveEach(runs, 16, 20*time.Second)
 	for i, e := range es {
 		t.Run(e.ID, func(t *testing.T) {
+			if missing[e.Shell] {
+				t.Skipf("%s is not installed", e.Shell)
+			}
 			o, err := results[i].Outcome, results[i].Err
 			if err != nil {
 				t.Fatalf("line %d: %v", e.Line, err)
 			}
 			if got := o.Verdict(); got != e.Verdict {
-				t.Errorf("line %d: bash says %s, the corpus says %s\nscript: %s", e.Line, o, e.Verdict, e.Script())
+				t.Errorf("line %d: %s says %s, the corpus says %s\nscript: %s", e.Line, e.Shell, o, e.Verdict, e.Script())
 			}
 		})
 	}
+}
+
+// analyzeOpts are the analyzer options that match how the entry runs.
+func analyzeOpts(e Entry) []analyze.Option {
+	lang, err := analyze.ParseLang(e.Shell)
+	if err != nil {
+		panic(err) // Parse accepts only known shells
+	}
+	caller := analyze.CallerInGroup
+	if e.Caller == CallerLeader {
+		caller = analyze.CallerGroupLeader
+	}
+	return []analyze.Option{analyze.WithLang(lang), analyze.WithCaller(caller)}
 }
 
 // TestAnalyzer checks that the analyzer gives every entry its recorded
@@ -68,13 +93,13 @@ func TestBash(t *testing.T) {
 func TestAnalyzer(t *testing.T) {
 	for _, e := range Load() {
 		t.Run(e.ID, func(t *testing.T) {
-			fs, err := analyze.Analyze([]byte(e.Cmd), analyze.WithCaller(analyze.CallerInGroup))
+			fs, err := analyze.Analyze([]byte(e.Cmd), analyzeOpts(e)...)
 			if err != nil {
 				t.Fatalf("line %d: cmd does not parse: %v", e.Line, err)
 			}
 			cmdVerdict := verdictOf(fs)
 			if cmdVerdict != e.Verdict {
-				t.Errorf("line %d: analyzer says %s, the corpus (bash) says %s\ncmd: %s\nfindings: %v", e.Line, cmdVerdict, e.Verdict, e.Cmd, fs)
+				t.Errorf("line %d: analyzer says %s, the corpus (%s) says %s\ncmd: %s\nfindings: %v", e.Line, cmdVerdict, e.Shell, e.Verdict, e.Cmd, fs)
 			}
 			if got := ruleSet(fs); !slices.Equal(got, e.Rules) {
 				t.Errorf("line %d: analyzer reports %v, the corpus records %v\ncmd: %s\nfindings: %v", e.Line, got, e.Rules, e.Cmd, fs)
@@ -82,7 +107,7 @@ func TestAnalyzer(t *testing.T) {
 			if e.Run == "" {
 				return
 			}
-			rfs, err := analyze.Analyze([]byte(e.Run), analyze.WithCaller(analyze.CallerInGroup))
+			rfs, err := analyze.Analyze([]byte(e.Run), analyzeOpts(e)...)
 			if err != nil {
 				t.Fatalf("line %d: run does not parse: %v", e.Line, err)
 			}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -26,8 +27,14 @@ import (
 // parent chain.
 const MarkVar = "SHGUARD_CORPUS_MARK"
 
-// Options bounds an observation.
+// Options say how to run the shell and bound an observation.
 type Options struct {
+	// Shell is the shell program, run as `SHELL -c script` (default bash).
+	Shell string
+	// Leader starts the shell as the leader of its own process group, as
+	// agent tools and shexec do. By default it runs in the caller's group,
+	// as Python's subprocess and make start it.
+	Leader bool
 	// Exit is how long the shell may run before it counts as blocked
 	// (default 2.5s). Stand-ins are short, so a shell still running after
 	// this is blocked, not slow.
@@ -59,6 +66,9 @@ func (o *Options) defaults() {
 	}
 	if o.Settle == 0 {
 		o.Settle = 50 * time.Millisecond
+	}
+	if o.Shell == "" {
+		o.Shell = "bash"
 	}
 }
 
@@ -117,7 +127,7 @@ func Subreaper() error {
 	return subreaper.err
 }
 
-// Observe runs `bash -c script` the way an agent tool does and reports what
+// Observe runs `bash -c script` (or another shell's, see Options) the way an agent tool does and reports what
 // happened: stdin is /dev/null, stdout and stderr are one pipe that is read
 // until EOF, the working directory is a fresh temporary directory, and the
 // calling process is a child subreaper.
@@ -162,7 +172,10 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return Outcome{}, err
 	}
 	defer r.Close()
-	cmd := exec.Command("bash", "-c", script)
+	cmd := exec.Command(opts.Shell, "-c", script)
+	if opts.Leader {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), MarkVar+"="+mark)
 	cmd.Stdin = nil // /dev/null
@@ -422,15 +435,30 @@ type Observation struct {
 	Err     error
 }
 
-// ObserveAll observes every script, at most parallel at a time, each with
-// its own timeout, and returns the observations in the order of the
-// scripts. The scripts mostly sleep until Observe kills them, so parallel
-// can be well above the number of cores.
+// ObserveAll observes every script with the same options; see ObserveEach.
 func ObserveAll(scripts []string, opts Options, parallel int, timeout time.Duration) []Observation {
-	out := make([]Observation, len(scripts))
+	runs := make([]Run, len(scripts))
+	for i, s := range scripts {
+		runs[i] = Run{Script: s, Options: opts}
+	}
+	return ObserveEach(runs, parallel, timeout)
+}
+
+// Run is a script and how to run it.
+type Run struct {
+	Script  string
+	Options Options
+}
+
+// ObserveEach observes every run, at most parallel at a time, each with
+// its own timeout, and returns the observations in the order of the runs.
+// The scripts mostly sleep until Observe kills them, so parallel can be
+// well above the number of cores.
+func ObserveEach(runs []Run, parallel int, timeout time.Duration) []Observation {
+	out := make([]Observation, len(runs))
 	sem := make(chan struct{}, max(parallel, 1))
 	var wg sync.WaitGroup
-	for i, s := range scripts {
+	for i, r := range runs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -438,7 +466,7 @@ func ObserveAll(scripts []string, opts Options, parallel int, timeout time.Durat
 			defer func() { <-sem }()
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
-			o, err := Observe(ctx, s, opts)
+			o, err := Observe(ctx, r.Script, r.Options)
 			out[i] = Observation{o, err}
 		}()
 	}

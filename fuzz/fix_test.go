@@ -193,10 +193,7 @@ func subsequence(a, b []byte) bool {
 // too, as far as it parses, so that a fix inside one is checked as well.
 func commandNames(t *testing.T, src []byte) []string {
 	t.Helper()
-	f, err := syntax.NewParser(syntax.KeepComments(true)).Parse(bytes.NewReader(src), "")
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
+	f := parseAsBash(t, src)
 	var names []string
 	var walk func(n syntax.Node, depth int)
 	walk = func(n syntax.Node, depth int) {
@@ -269,10 +266,7 @@ func quotedCode(w *syntax.Word) (string, bool) {
 // the background (and as a coprocess).
 func backgrounds(t *testing.T, src []byte) string {
 	t.Helper()
-	f, err := syntax.NewParser(syntax.KeepComments(true)).Parse(bytes.NewReader(src), "")
-	if err != nil {
-		t.Fatalf("parse %q: %v", src, err)
-	}
+	f := parseAsBash(t, src)
 	var b strings.Builder
 	syntax.Walk(f, func(n syntax.Node) bool {
 		if s, ok := n.(*syntax.Stmt); ok {
@@ -288,4 +282,15 @@ func backgrounds(t *testing.T, src []byte) string {
 		return true
 	})
 	return b.String()
+}
+
+// parseAsBash parses src the way the analyzer reads bash (which accepts a
+// few things mvdan.cc/sh rejects, like the lone ! of `cmd &!`).
+func parseAsBash(t *testing.T, src []byte) *syntax.File {
+	t.Helper()
+	res, err := analyze.Run(src)
+	if err != nil {
+		t.Fatalf("parse %q: %v", src, err)
+	}
+	return res.File
 }

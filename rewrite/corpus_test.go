@@ -18,8 +18,9 @@ func TestMain(m *testing.M) {
 }
 
 // Every compound-background command of the corpus whose last command is
-// fully redirected stops hanging after the default fix: bash, run the way
-// an agent tool runs it, exits and its output reaches EOF. (With the last
+// fully redirected stops hanging after the fix, in both styles: the entry's
+// own shell (bash, zsh, dash or mksh), run the way the entry says, exits
+// and its output reaches EOF. (With the last
 // command not redirected the fix removes the waiting subshell but the
 // command itself still holds the output: SG1001 stays, and no claim is
 // made.)
@@ -36,28 +37,36 @@ func TestCorpusFixStopsHang(t *testing.T) {
 	}
 	var runs []*run
 	for _, e := range corpus.Load() {
+		lang, err := analyze.ParseLang(e.Shell)
+		if err != nil {
+			t.Fatal(err)
+		}
 		src := e.Script()
-		res, err := Fix([]byte(src))
-		if err != nil || len(res.Applied) == 0 {
-			continue
+		for _, style := range []analyze.Style{analyze.StyleExec, analyze.StyleBrace} {
+			res, err := Fix([]byte(src), analyze.WithLang(lang), analyze.WithStyle(style))
+			if err != nil || len(res.Applied) == 0 {
+				continue
+			}
+			compound := false
+			for _, f := range res.Applied {
+				compound = compound || f.Rule == "SG1002"
+			}
+			if !compound || analyze.Verdict(res.Remaining) == analyze.Error {
+				continue
+			}
+			runs = append(runs, &run{e: e, fixed: string(res.Out), applied: len(res.Applied)})
 		}
-		compound := false
-		for _, f := range res.Applied {
-			compound = compound || f.Rule == "SG1002"
-		}
-		if !compound || analyze.Verdict(res.Remaining) == analyze.Error {
-			continue
-		}
-		runs = append(runs, &run{e: e, fixed: string(res.Out), applied: len(res.Applied)})
 	}
 	if len(runs) == 0 {
 		t.Fatal("no corpus entry has a compound background job with a fully redirected last command")
 	}
-	scripts := make([]string, len(runs))
+	scripts := make([]corpus.Run, len(runs))
+	shells := map[string]int{}
 	for i, r := range runs {
-		scripts[i] = r.fixed
+		scripts[i] = corpus.Run{Script: r.fixed, Options: r.e.Options()}
+		shells[r.e.Shell]++
 	}
-	for i, o := range corpus.ObserveAll(scripts, corpus.Options{}, 16, 20*time.Second) {
+	for i, o := range corpus.ObserveEach(scripts, 16, 20*time.Second) {
 		runs[i].o, runs[i].err = o.Outcome, o.Err
 	}
 	wasError := 0
@@ -70,8 +79,8 @@ func TestCorpusFixStopsHang(t *testing.T) {
 			continue
 		}
 		if v := r.o.Verdict(); v == corpus.Error {
-			t.Errorf("%s (line %d) still hangs after the fix:\n%s\n%s", r.e.ID, r.e.Line, r.fixed, r.o)
+			t.Errorf("%s (line %d) still hangs under %s after the fix:\n%s\n%s", r.e.ID, r.e.Line, r.e.Shell, r.fixed, r.o)
 		}
 	}
-	t.Logf("%d corpus entries fixed and run under bash (%d of them hang as written); none hangs fixed", len(runs), wasError)
+	t.Logf("%d fixes of corpus entries (both styles) run under their shells %v (%d of them hang as written); none hangs fixed", len(runs), shells, wasError)
 }
