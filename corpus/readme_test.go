@@ -1,0 +1,63 @@
+package corpus
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// README's table of shell differences is made of corpus entries: every
+// verdict it shows for an example is the verdict of the entry with that
+// command under that shell.
+func TestREADMEShellTable(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	i := strings.Index(text, "| what differs | example from the corpus | bash | zsh | dash | mksh |")
+	if i < 0 {
+		t.Fatal("README.md has no table of shell differences")
+	}
+	shells := []string{"bash", "zsh", "dash", "mksh"}
+	words := map[string]Verdict{"hangs": Error, "leaks": Warning, "clean": Clean}
+	byCmd := map[string]map[string]Verdict{}
+	for _, e := range Load() {
+		if byCmd[e.Cmd] == nil {
+			byCmd[e.Cmd] = map[string]Verdict{}
+		}
+		byCmd[e.Cmd][e.Shell] = e.Verdict
+	}
+	rows := 0
+	for _, line := range strings.Split(text[i:], "\n")[2:] {
+		if !strings.HasPrefix(line, "|") {
+			break
+		}
+		cells := strings.Split(strings.Trim(line, "|"), " | ")
+		if len(cells) != 6 {
+			t.Fatalf("row %q: want 6 cells", line)
+		}
+		cmd := strings.Trim(strings.TrimSpace(cells[1]), "`")
+		got := byCmd[cmd]
+		if got == nil {
+			t.Errorf("example %q is not a corpus entry's cmd", cmd)
+			continue
+		}
+		for k, sh := range shells {
+			w := strings.TrimSpace(cells[2+k])
+			if w == "—" {
+				continue
+			}
+			v, ok := got[sh]
+			if !ok {
+				t.Errorf("%q: README gives %s a verdict, the corpus has no %s entry", cmd, sh, sh)
+			} else if v != words[w] {
+				t.Errorf("%q under %s: README says %s, the corpus %s", cmd, sh, w, v)
+			}
+		}
+		rows++
+	}
+	if rows < 10 {
+		t.Errorf("only %d rows in README's table of shell differences", rows)
+	}
+}
