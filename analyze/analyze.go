@@ -102,6 +102,12 @@ type Result struct {
 	Findings []Finding
 	Jobs     []Job
 	File     *syntax.File
+	// Reread: the source was parsed as its shell reads it after
+	// same-length changes that mvdan.cc/sh needs (dash's `&>` read as
+	// `& >`, bash's lone `!` of `cmd &!`): File is the tree of that text,
+	// so code that cuts the source at File's offsets (promotion plans)
+	// should leave it alone.
+	Reread bool
 }
 
 // Job is a background statement of the source as the analysis sees it.
@@ -150,9 +156,11 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	f, err := parse(src, d.variant)
 	if err != nil && d.ampGtBackgrounds {
 		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
+		p.reread = err == nil
 	}
 	if err != nil && d.variant == syntax.LangBash {
 		f, err = parseLoneBang(src, d.variant)
+		p.reread = err == nil
 	}
 	if err != nil && d.variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
@@ -209,7 +217,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := &Result{Findings: slices.Clip(p.findings), File: f}
+	res := &Result{Findings: slices.Clip(p.findings), File: f, Reread: p.reread}
 	if withJobs {
 		res.Jobs = make([]Job, 0, len(p.jobs))
 		for _, j := range p.jobs {
@@ -307,6 +315,8 @@ type pass struct {
 	// markInPlace)
 	inPlace     []*syntax.Stmt
 	inPlaceDone bool
+	// reread: see Result.Reread
+	reread bool
 	// selfKilled: the shell signalled its own process group (zsh's kill
 	// $! before any job): nothing after runs.
 	selfKilled bool

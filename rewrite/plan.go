@@ -77,6 +77,9 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 		return nil, err
 	}
 	none := &Promotion{Foreground: string(src)}
+	if res.Reread {
+		return none, nil // its tree is not of src: no cutting at its offsets
+	}
 	byStart := map[int]analyze.Job{}
 	for _, j := range res.Jobs {
 		if j.TopLevel && j.Amp >= 0 {

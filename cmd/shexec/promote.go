@@ -2,28 +2,17 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/exec"
 	"github.com/shguard/shguard/rewrite"
 )
 
-// shellLang is the analyzer's language for a --shell value, by basename
-// (so /bin/dash and dash agree). A shell the analyzer does not know (zsh,
-// fish...) gets no plan: parsed as another dialect, its background
-// statements could be cut at the wrong place.
-func shellLang(shell string) (analyze.Lang, bool) {
-	switch filepath.Base(shell) {
-	case "bash":
-		return analyze.LangBash, true
-	case "sh", "dash", "ash":
-		return analyze.LangPOSIX, true
-	case "mksh", "ksh":
-		return analyze.LangMksh, true
-	}
-	return 0, false
-}
+// shellLang is the analyzer's shell for a --shell value (a path or a name:
+// /bin/dash, zsh-5.9). A shell the analyzer does not know (fish, nu...)
+// gets no plan: parsed as another dialect, its background statements
+// could be cut at the wrong place.
+func shellLang(shell string) (analyze.Lang, bool) { return analyze.LangFromPath(shell) }
 
 // planner is rewrite.Plan for the shell's language, as an exec.Planner; nil
 // when the shell has no language (the command then runs unchanged).

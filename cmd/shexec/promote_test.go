@@ -130,10 +130,10 @@ func TestCLINotPromoted(t *testing.T) {
 }
 
 // TestCLIPromotionLanguage: the plan follows --shell. `&>` is bash's
-// "both streams" redirection; in POSIX sh it is `&` then `>`, so a bash
-// plan would hand dash the job `sleep M &> /dev/null`, which dash would
-// misread. Parsed as POSIX (the analyzer rejects `&>` there), the command
-// has no plan and runs unchanged, its sleep adopted at exit.
+// "both streams" redirection; in dash it is `&` then `>`, so a bash plan
+// would hand dash the job `sleep M &> /dev/null`, which dash would
+// misread. Read as dash reads it, the command has no plan and runs
+// unchanged, its sleep adopted at exit.
 func TestCLIPromotionLanguage(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
