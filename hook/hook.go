@@ -80,8 +80,34 @@ type Options struct {
 	Lang  analyze.Lang
 	Style analyze.Style
 	// LogDir is where ModeRewrite puts job logs; "" means
-	// $TMPDIR/shguard-jobs. It is created (mode 0700) when needed.
+	// $TMPDIR/shguard-jobs. Decide only names the files; the caller
+	// creates the directory (Outcome.MakeLogDir) before answering.
 	LogDir string
+	// NoBackground: the agent has no background mechanism of its own
+	// (or it is switched off), so a lone background job is not moved to
+	// it.
+	NoBackground bool
+	// ShellSet: Lang was chosen by the user (--shell) and wins over what
+	// the agent's environment says; StyleSet the same for Style. NoRC
+	// ignores .shguardrc.
+	ShellSet, StyleSet, NoRC bool
+	// Getenv reads the agent's environment (default os.Getenv).
+	Getenv func(string) string
+	// BackgroundParam names the agent's background mechanism for advice
+	// ("run_in_background: true"); "" means "the tool's background mode".
+	BackgroundParam string
+}
+
+// startAdvice tells the model how to start a long-running program instead.
+func (o Options) startAdvice() string {
+	if o.NoBackground {
+		return "Redirect the long-running part's output (`>/tmp/NAME.log 2>&1`) and keep its pid to stop it (`pid=$!; …; kill $pid`), or run it in the foreground in a call of its own."
+	}
+	how := "in the tool's background mode"
+	if o.BackgroundParam != "" {
+		how = "with " + o.BackgroundParam
+	}
+	return "Start the long-running part as its own call " + how + " (without the &), then run the rest of the command in another call."
 }
 
 func (o Options) analyzeOpts() []analyze.Option {
@@ -123,10 +149,15 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	out := &Outcome{Command: cmd, Findings: findings, Remaining: findings}
-	if analyze.Verdict(findings) == 0 {
+	switch analyze.Verdict(findings) {
+	case 0:
 		if len(findings) > 0 {
 			out.Context = "shguard advice:\n" + list(findings)
 		}
+		return out, nil
+	case analyze.Warning:
+		// Nothing hangs: no change and no prompt, only the advice.
+		out.Context = "shguard warnings (the command runs unchanged):\n" + list(findings)
 		return out, nil
 	}
 
@@ -134,7 +165,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if plan.Foreground == "" && len(plan.Jobs) == 1 {
+	if plan.Foreground == "" && len(plan.Jobs) == 1 && !opt.NoBackground {
 		job := plan.Jobs[0]
 		bg, err := analyze.Analyze([]byte(job.Script()), opt.analyzeOpts()...)
 		if err == nil && analyze.Verdict(bg) < analyze.Error {
@@ -155,14 +186,12 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Fixed = fixed.Applied
 	if analyze.Verdict(remaining) == analyze.Error {
 		if opt.Mode == ModeDeny {
-			out.Deny = "shguard: this command would hang the tool: " + why(remaining) +
-				". Start the long-running part as its own Bash call with run_in_background: true (without the &), then run the rest of the command in another call."
+			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". " + opt.startAdvice()
 			return out, nil
 		}
 		logged, logs, err := redirectJobs(cur, opt)
 		if err != nil {
-			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() +
-				"). Start the long-running part as its own Bash call with run_in_background: true, then run the rest."
+			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). " + opt.startAdvice()
 			return out, nil
 		}
 		cur, out.Logs = logged, logs
@@ -190,6 +219,24 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Context = strings.TrimSuffix(b.String(), "\n")
 	out.Reason = "shguard: " + why(findings) + ". Changed so that it cannot hang: review the rewritten command"
 	return out, nil
+}
+
+// MakeLogDir creates the directory of the job logs the rewritten command
+// writes (mode 0700), if it has any. Decide itself has no side effects.
+func (o *Outcome) MakeLogDir() error {
+	if len(o.Logs) == 0 {
+		return nil
+	}
+	dir := filepath.Dir(o.Logs[0])
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	// Under a project's directory the logs must never be committed.
+	ignore := filepath.Join(dir, ".gitignore")
+	if _, err := os.Stat(ignore); os.IsNotExist(err) {
+		os.WriteFile(ignore, []byte("*\n"), 0o600)
+	}
+	return nil
 }
 
 // why joins the messages of the worst findings into one clause.
@@ -260,11 +307,6 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 		s := stmts[j.Start]
 		if j.Amp < 0 || s == nil {
 			return nil, nil, errors.New("a background job inside a nested shell string or coprocess holds the output")
-		}
-		if len(logs) == 0 {
-			if err := os.MkdirAll(dir, 0o700); err != nil {
-				return nil, nil, err
-			}
 		}
 		log, err := logName(dir)
 		if err != nil {

@@ -5,192 +5,171 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/shguard/shguard/analyze"
-	"github.com/shguard/shguard/rewrite"
 )
 
-// Claude answers one Claude Code PreToolUse payload:
-//
-//	{"tool_name": "Bash", "tool_input": {"command": "...", "run_in_background": false, ...}, ...}
-//
-// It returns nil (print nothing, exit 0) for other tools, commands that
-// are not valid shell and clean commands; otherwise a JSON object
-//
-//	{"hookSpecificOutput": {"hookEventName": "PreToolUse",
-//	  "permissionDecision": "ask"|"allow"|"deny", "permissionDecisionReason": "...",
-//	  "updatedInput": {...every field of tool_input...}, "additionalContext": "..."}}
-//
-// with only additionalContext when the command runs unchanged with advice.
-// updatedInput replaces the whole tool input, so every field the hook does
-// not change (description, timeout, fields it does not know) is copied as
-// it came. A payload that is not JSON, or a Bash call without a string
-// command, is an error.
-func Claude(payload []byte, opt Options) ([]byte, error) {
-	var in struct {
-		ToolName  string                     `json:"tool_name"`
-		ToolInput map[string]json.RawMessage `json:"tool_input"`
+// Protocol is one agent's pre-tool hook protocol: how to recognise its
+// payload, how to answer it, and which exit status reports bad input
+// without blocking the agent's tool. Each agent has a file of its own
+// (claude.go, codex.go, …); ../../shared/agents.md has the sources.
+type Protocol struct {
+	Name string
+	// Agent is the product, for help texts.
+	Agent string
+	// detect reports whether a decoded payload has this agent's shape.
+	detect func(p payload) bool
+	// answer decides for one payload.
+	answer func(p payload, opt Options) (*Answer, error)
+	// BadInputExit is the exit status for a payload that cannot be read:
+	// one the agent treats as a non-blocking hook error (Copilot denies
+	// the tool on any non-zero exit, so 0 there).
+	BadInputExit int
+}
+
+// Answer is what to print on stdout (nothing when empty), with which exit
+// status, and the decision behind it.
+type Answer struct {
+	Stdout  []byte
+	Exit    int
+	Outcome *Outcome // nil when the payload was not a shell command to judge
+}
+
+// payload is a hook input decoded one level deep.
+type payload map[string]json.RawMessage
+
+func (p payload) str(key string) string {
+	var s string
+	if raw, ok := p[key]; ok {
+		json.Unmarshal(raw, &s)
 	}
-	if err := json.Unmarshal(payload, &in); err != nil {
-		return nil, fmt.Errorf("hook input is not a PreToolUse JSON object: %v", err)
+	return s
+}
+
+func (p payload) has(key string) bool { _, ok := p[key]; return ok }
+
+func (p payload) object(key string) payload {
+	var o payload
+	if raw, ok := p[key]; ok {
+		json.Unmarshal(raw, &o)
 	}
-	if in.ToolName != "Bash" {
+	return o
+}
+
+var protocols = map[string]*Protocol{}
+
+func register(p *Protocol) *Protocol { protocols[p.Name] = p; return p }
+
+// Lookup returns the protocol named name, or nil.
+func Lookup(name string) *Protocol { return protocols[name] }
+
+// Names lists the protocols, sorted.
+func Names() []string {
+	var ns []string
+	for n := range protocols {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// detectOrder tries the most specific shapes first: Copilot's toolArgs,
+// Cline's hookName, Cursor's top-level command with its event name,
+// Gemini's BeforeTool, Crush's event, Codex's turn_id, then Claude's
+// hook_event_name or tool_name, and a bare command last.
+var detectOrder = []string{"copilot", "cline", "cursor", "gemini", "crush", "codex", "claude", "json"}
+
+// Detect returns the protocol whose shape the payload has, or nil.
+func Detect(raw []byte) *Protocol {
+	var p payload
+	if json.Unmarshal(raw, &p) != nil {
+		return nil
+	}
+	for _, name := range detectOrder {
+		if pr := protocols[name]; pr != nil && pr.detect(p) {
+			return pr
+		}
+	}
+	return nil
+}
+
+// Handle reads one payload of protocol pr and answers it. A payload that
+// cannot be read gives the protocol's non-blocking exit status and an
+// error for stderr.
+func (pr *Protocol) Handle(raw []byte, opt Options) (*Answer, error) {
+	var p payload
+	if err := json.Unmarshal(raw, &p); err != nil || p == nil {
+		if err == nil {
+			err = errors.New("null")
+		}
+		return &Answer{Exit: pr.BadInputExit}, fmt.Errorf("hook input is not a %s JSON object: %v", pr.Agent, err)
+	}
+	a, err := pr.answer(p, opt)
+	if err != nil {
+		return &Answer{Exit: pr.BadInputExit}, err
+	}
+	return a, nil
+}
+
+// decide runs Decide for a command, treating a command that is not valid
+// shell as nothing to judge (the shell will say so itself).
+func decide(cmd string, opt Options) (*Outcome, error) {
+	out, err := Decide(cmd, opt)
+	var pe *analyze.ParseError
+	if errors.As(err, &pe) {
 		return nil, nil
+	}
+	return out, err
+}
+
+// commandOf reads a string command field.
+func commandOf(o payload, key, what string) (string, error) {
+	raw, ok := o[key]
+	if !ok {
+		return "", fmt.Errorf("hook input: %s has no %q", what, key)
 	}
 	var cmd string
-	raw, ok := in.ToolInput["command"]
-	if !ok {
-		return nil, errors.New(`hook input: Bash tool_input has no "command"`)
-	}
 	if err := json.Unmarshal(raw, &cmd); err != nil {
-		return nil, fmt.Errorf(`hook input: Bash tool_input "command" is not a string: %v`, err)
+		return "", fmt.Errorf("hook input: %s %q is not a string: %v", what, key, err)
 	}
-	out, err := Decide(cmd, opt)
-	if err != nil {
-		var pe *analyze.ParseError
-		if errors.As(err, &pe) {
-			return nil, nil // not shell: let bash say so
-		}
-		return nil, err
-	}
-	type specific struct {
-		HookEventName            string                     `json:"hookEventName"`
-		PermissionDecision       string                     `json:"permissionDecision,omitempty"`
-		PermissionDecisionReason string                     `json:"permissionDecisionReason,omitempty"`
-		UpdatedInput             map[string]json.RawMessage `json:"updatedInput,omitempty"`
-		AdditionalContext        string                     `json:"additionalContext,omitempty"`
-	}
-	sp := specific{HookEventName: "PreToolUse", AdditionalContext: out.Context}
-	switch {
-	case out.Deny != "":
-		sp.PermissionDecision, sp.PermissionDecisionReason = "deny", out.Deny
-	case out.Changed:
-		sp.PermissionDecision, sp.PermissionDecisionReason = "ask", out.Reason
-		if opt.Allow {
-			sp.PermissionDecision = "allow"
-		}
-		sp.UpdatedInput = make(map[string]json.RawMessage, len(in.ToolInput)+1)
-		for k, v := range in.ToolInput {
-			sp.UpdatedInput[k] = v
-		}
-		sp.UpdatedInput["command"] = mustJSON(out.Command)
-		if out.Background {
-			sp.UpdatedInput["run_in_background"] = json.RawMessage("true")
-		}
-	case out.Context == "":
-		return nil, nil
-	}
-	return marshal(map[string]any{"hookSpecificOutput": sp})
+	return cmd, nil
 }
 
-// GenericFinding is a finding in Generic's answer.
-type GenericFinding struct {
-	Rule       string        `json:"rule"`
-	Severity   string        `json:"severity"`
-	Line       int           `json:"line"`
-	Column     int           `json:"column"`
-	EndLine    int           `json:"end_line"`
-	EndColumn  int           `json:"end_column"`
-	Start      int           `json:"start_offset"`
-	End        int           `json:"end_offset"`
-	Message    string        `json:"message"`
-	Suggestion string        `json:"suggestion,omitempty"`
-	Fixes      []analyze.Fix `json:"fixes,omitempty"`
-	URL        string        `json:"url"`
-}
-
-// GenericJob is a job of Generic's plan.
-type GenericJob struct {
-	Command     string `json:"command"`
-	Prelude     string `json:"prelude"`
-	Script      string `json:"script"`
-	HoldsOutput bool   `json:"holds_output"`
-}
-
-// GenericAnswer is what Generic prints.
-type GenericAnswer struct {
-	Command string `json:"command"`
-	Changed bool   `json:"changed"`
-	Plan    struct {
-		Foreground string       `json:"foreground"`
-		Jobs       []GenericJob `json:"jobs"`
-	} `json:"plan"`
-	Findings []GenericFinding `json:"findings"`
-	Fixed    []GenericFinding `json:"fixed"`
-	Error    string           `json:"error,omitempty"`
-}
-
-// Generic answers the framework-neutral shape: {"command": "..."} in;
-// out the command with its behaviour-preserving fixes applied, whether it
-// changed, the promotion plan of that command (foreground script and the
-// background jobs a manager should own, see rewrite.Plan), its remaining
-// findings and the fixed ones. It always answers; a command that is not
-// valid shell comes back unchanged with "error" set. Options.Mode does not
-// apply: the framework owns the jobs of the plan.
-func Generic(payload []byte, opt Options) ([]byte, error) {
-	var in struct {
-		Command *string `json:"command"`
+// insteadText is a deny reason that says exactly what to run instead: the
+// rewritten command when there is one.
+func insteadText(out *Outcome) string {
+	if out.Deny != "" {
+		return out.Deny
 	}
-	if err := json.Unmarshal(payload, &in); err != nil {
-		return nil, fmt.Errorf("hook input is not a JSON object: %v", err)
-	}
-	if in.Command == nil {
-		return nil, errors.New(`hook input has no string "command"`)
-	}
-	ans := GenericAnswer{Command: *in.Command, Findings: []GenericFinding{}, Fixed: []GenericFinding{}}
-	ans.Plan.Foreground, ans.Plan.Jobs = *in.Command, []GenericJob{}
-	fixed, err := rewrite.Fix([]byte(*in.Command), opt.analyzeOpts()...)
-	if err != nil {
-		var pe *analyze.ParseError
-		if !errors.As(err, &pe) {
-			return nil, err
-		}
-		ans.Error = pe.Error()
-		return marshal(ans)
-	}
-	ans.Command, ans.Changed = string(fixed.Out), string(fixed.Out) != *in.Command
-	ans.Findings, ans.Fixed = generic(fixed.Remaining), generic(fixed.Applied)
-	plan, err := rewrite.Plan(fixed.Out, opt.analyzeOpts()...)
-	if err != nil {
-		return nil, err // cannot happen: Fix's output parses
-	}
-	ans.Plan.Foreground = plan.Foreground
-	for _, j := range plan.Jobs {
-		ans.Plan.Jobs = append(ans.Plan.Jobs, GenericJob{Command: j.Command, Prelude: j.Prelude, Script: j.Script(), HoldsOutput: j.Holds})
-	}
-	return marshal(ans)
-}
-
-func generic(fs []analyze.Finding) []GenericFinding {
-	out := make([]GenericFinding, 0, len(fs))
-	for _, f := range fs {
-		g := GenericFinding{
-			Rule: f.Rule, Severity: f.Severity.String(),
-			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
-			Start: f.Start.Offset, End: f.End.Offset,
-			Message: f.Message, Suggestion: f.Suggestion, Fixes: f.Fixes,
-		}
-		if r := analyze.Lookup(f.Rule); r != nil {
-			g.URL = r.URL()
-		}
-		out = append(out, g)
-	}
-	return out
+	return "shguard: this command would hang the tool: " + why(out.Findings) +
+		". Run this instead, which keeps what it does and cannot hang:\n" + out.Command
 }
 
 func mustJSON(s string) json.RawMessage {
-	b, _ := marshal(s)
+	b, _ := marshalJSON(s)
 	return bytes.TrimSuffix(b, []byte("\n"))
 }
 
-// marshal encodes without HTML escaping (commands are full of & and <),
-// with a final newline.
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
+func marshal(v any) ([]byte, error) { return marshalJSON(v) }
+
+// copyInput is a tool input with command (and, for a job moved to the
+// agent's background mode, the background field) replaced.
+func copyInput(in payload, cmdKey string, out *Outcome, bgKey string) map[string]json.RawMessage {
+	m := make(map[string]json.RawMessage, len(in)+1)
+	for k, v := range in {
+		m[k] = v
 	}
-	return b.Bytes(), nil
+	m[cmdKey] = mustJSON(out.Command)
+	if out.Background && bgKey != "" {
+		m[bgKey] = json.RawMessage("true")
+	}
+	return m
 }
+
+// nobodyAsked reports whether a Claude-style permission_mode means the
+// user is never asked.
+func nobodyAsked(mode string) bool { return mode == "dontAsk" || mode == "bypassPermissions" }
+
+func lower(s string) string { return strings.ToLower(s) }
