@@ -34,6 +34,12 @@ func serverKind(r resolved) string {
 	if r.kind&kServer == 0 || r.timeout {
 		return "" // under timeout it ends by itself
 	}
+	if inner, ok := runnerInner(r); ok {
+		return serverKind(inner) // uv run uvicorn…, bundle exec rails s
+	}
+	if kind := buildGoal(r); kind != "" {
+		return kind
+	}
 	args := argvOf(r)
 	has := args.has
 	first := func() string {
@@ -115,8 +121,24 @@ func serverKind(r resolved) string {
 			return "(a server)"
 		}
 	case "php":
-		if has("-S") {
+		if has("-S") || first() == "artisan" && (has("serve") || has("octane:start")) {
 			return "(a server)"
+		}
+	case "manage.py":
+		if has("runserver") {
+			return "(a server)"
+		}
+	case "streamlit", "gradio", "symfony", "wrangler", "air", "firebase":
+		if f := first(); r.name == "air" || f == "run" || f == "serve" || f == "server:start" || f == "dev" || f == "emulators:start" {
+			return "(a server)"
+		}
+	case "deno":
+		if first() == "task" && devScript(script2(args)) || has("--watch") {
+			return "(a dev server or watcher)"
+		}
+	case "dotnet":
+		if first() == "watch" {
+			return "(a watcher)"
 		}
 	case "hugo", "jekyll", "mkdocs", "ng", "ember":
 		if f := first(); f == "server" || f == "serve" {
@@ -173,9 +195,11 @@ func serverKind(r resolved) string {
 	return ""
 }
 
-// serverNames are the programs serverKind knows something about.
+// serverNames are the programs serverKind knows something about (and
+// the runners and build tools of servers.go).
 var serverNames = setOf(`npm yarn pnpm bun npx pnpx bunx vite next astro nuxt remix nodemon
 http-server live-server webpack-dev-server json-server redis-server mongod postgres uvicorn
 gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
 ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
-tsc webpack jest vitest cargo ping yes sleep`)
+tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
+firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein`)

@@ -1,0 +1,88 @@
+package analyze
+
+import "strings"
+
+// What runs, not how it is spelled: a foreground server started through a
+// runner (`uv run uvicorn app:app`, `poetry run flask run`, `bundle exec
+// rails s`, `pnpm exec vite`, `npm exec -- vite`) is the program the
+// runner runs, and a JVM build tool runs the application with some goals
+// (`mvn spring-boot:run`, `./gradlew bootRun`). resolve already sees
+// through environment assignments, wrappers (env, nice, nohup…) and paths
+// (`node_modules/.bin/vite` is vite).
+
+// runners run their arguments as a command after a subcommand.
+var runners = map[string][]string{
+	"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
+	"bundle": {"exec"}, "pnpm": {"exec", "dlx"}, "npm": {"exec"}, "yarn": {"exec", "dlx"}, "bun": {"x"},
+}
+
+// runnerInner is the command a runner runs, if r is one.
+func runnerInner(r resolved) (resolved, bool) {
+	subs, ok := runners[r.name]
+	if !ok {
+		return resolved{}, false
+	}
+	for i, a := range r.args {
+		v := a.Lit()
+		if strings.HasPrefix(v, "-") {
+			continue // the runner's options (uv run --with x … is rare enough)
+		}
+		for _, s := range subs {
+			if v == s {
+				rest := r.args[i+1:]
+				if len(rest) > 0 && rest[0].Lit() == "--" {
+					rest = rest[1:]
+				}
+				inner := resolve(rest)
+				return inner, inner.name != ""
+			}
+		}
+		return resolved{}, false
+	}
+	return resolved{}, false
+}
+
+// serveGoals are the build tool goals and tasks that run the application
+// until it is stopped.
+var serveGoals = map[string][]string{
+	"mvn":     {"spring-boot:run", "quarkus:dev", "jetty:run", "tomcat7:run", "tomcat:run", "liberty:dev", "micronaut:run", "exec:java", "appengine:run"},
+	"gradle":  {"bootRun", "quarkusDev", "run", "appengineRun", "jettyRun", "tomcatRun"},
+	"sbt":     {"run", "~run", "~reStart"},
+	"lein":    {"run", "ring"},
+	"dotnet":  {"run"},
+	"symfony": {"server:start"},
+}
+
+// buildGoal reports a build tool run with a goal that serves.
+func buildGoal(r resolved) string {
+	name := r.name
+	switch name {
+	case "mvnw":
+		name = "mvn"
+	case "gradlew":
+		name = "gradle"
+	}
+	goals, ok := serveGoals[name]
+	if !ok {
+		return ""
+	}
+	for _, a := range r.args {
+		v := a.Lit()
+		for _, g := range goals {
+			if v == g || strings.HasSuffix(v, ":"+g) && name == "gradle" {
+				return "(runs the application until stopped)"
+			}
+		}
+	}
+	return ""
+}
+
+// script2 is the task name after `deno task`.
+func script2(args argv) string {
+	for i, a := range args {
+		if a == "task" && i+1 < len(args) {
+			return args[i+1]
+		}
+	}
+	return ""
+}
