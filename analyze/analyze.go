@@ -138,6 +138,14 @@ type Job struct {
 	// builtins, commands bounded by literal durations under a second):
 	// nothing worth reporting or promoting, whatever it holds.
 	Brief bool
+	// Quote is the quoting a job inside a `bash -c '…'` string (one level
+	// deep) sits in: '\'' or '"'; 0 for a job of the source itself. Amp is
+	// set for such a job too, so that an edit can go right before its &
+	// when the inserted text survives that quoting.
+	Quote byte
+	// List: the statement is an and-or list, pipeline, time or negation,
+	// whose own redirections would apply to its last command only.
+	List bool
 }
 
 // Run is Analyze returning the whole Result.
@@ -434,9 +442,21 @@ func (p *pass) publicJob(j *job) Job {
 		Escapes:     j.escapes(),
 		Brief:       j.quick,
 	}
-	if j.stmt.Background && j.stmt.Semicolon.IsValid() && !j.inNested {
-		pj.Amp = int(j.stmt.Semicolon.Offset())
+	if j.stmt.Background && j.stmt.Semicolon.IsValid() {
+		switch {
+		case !j.inNested:
+			pj.Amp = int(j.stmt.Semicolon.Offset())
+		case j.depth == 1 && j.src.quote != 0:
+			if amp := j.src.outer(int(j.stmt.Semicolon.Offset())); amp > j.start && p.src[amp] == '&' {
+				pj.Amp, pj.Quote = amp, j.src.quote
+			}
+		}
 	}
+	switch j.stmt.Cmd.(type) {
+	case *syntax.BinaryCmd, *syntax.TimeClause:
+		pj.List = true
+	}
+	pj.List = pj.List || j.stmt.Negated
 	return pj
 }
 

@@ -71,6 +71,8 @@ type job struct {
 	subshellGone bool
 	// worker: a process substitution's worker (walk_procsubst.go)
 	worker bool
+	// depth is how many -c strings deep the job's statement is.
+	depth int
 	// ampGt: dash started it by reading `&>` as `&` (see parseAmpGt).
 	ampGt bool
 	// startSlow and startBounded are the shell's walker.slow and
@@ -108,7 +110,7 @@ func (j *job) escapes() bool {
 func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j := &job{stmt: s, src: w.src, fds: env.apply(s.Redirs)}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
-	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 

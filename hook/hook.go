@@ -284,13 +284,6 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	stmts := map[int]*syntax.Stmt{}
-	syntax.Walk(res.File, func(n syntax.Node) bool {
-		if s, ok := n.(*syntax.Stmt); ok && s.Background {
-			stmts[int(s.Pos().Offset())] = s
-		}
-		return true
-	})
 	var edits []analyze.Edit
 	var logs []string
 	dir := opt.LogDir
@@ -304,17 +297,19 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 		if !j.HoldsOutput || j.Resolved {
 			continue
 		}
-		s := stmts[j.Start]
-		if j.Amp < 0 || s == nil {
-			return nil, nil, errors.New("a background job inside a nested shell string or coprocess holds the output")
+		if j.Amp < 0 {
+			return nil, nil, errors.New("a background job inside a coprocess, a nested string that is not simply quoted, or a string of a string holds the output")
 		}
 		log, err := logName(dir)
 		if err != nil {
 			return nil, nil, err
 		}
+		if j.Quote != 0 && quote(log) != log {
+			return nil, nil, errors.New("the log path cannot be written inside the quoted string")
+		}
 		logs = append(logs, log)
 		redir := ">" + quote(log) + " 2>&1 "
-		if wrap(s) {
+		if j.List {
 			end := j.Amp
 			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
 				end--

@@ -22,6 +22,10 @@ func TestRewrittenCommandsDoNotHang(t *testing.T) {
 		"if true; then sleep 3 & fi; echo started",
 		"x=$(sleep 3 &); echo started",
 		"cd / && sleep 3 >/dev/null 2>&1 & echo started",
+		// inside a nested string: fixed there, not refused
+		"bash -c 'sleep 3 & echo started'",
+		`bash -c "cd / && sleep 3 & echo started"`,
+		"sh -c 'sleep 3 & echo started'",
 	} {
 		out, err := Decide(cmd, Options{LogDir: dir})
 		if err != nil || !out.Changed || out.Deny != "" {
