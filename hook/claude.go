@@ -2,72 +2,96 @@ package hook
 
 import (
 	"encoding/json"
-	"path/filepath"
-
-	"github.com/shguard/shguard/analyze"
 )
 
-// Claude Code: PreToolUse on the Bash tool. Sources: the hook reference
-// (code.claude.com/docs/en/hooks) and ../../shared/agents.md.
+// Claude is Claude Code's PreToolUse protocol
+// (https://code.claude.com/docs/en/hooks; payloads in testdata/claude):
 //
-//   - Only hook_event_name "PreToolUse" is answered (an older payload
-//     without the field is taken as one).
-//   - The shell is CLAUDE_CODE_SHELL, else $SHELL (what Claude Code runs),
-//     unless --shell says; the answer's context names it.
-//   - Job logs go under the payload's cwd (.shguard/jobs, with a .gitignore
-//     of its own): Claude Code's sandbox lets a command write in the
-//     working directory, not necessarily in /tmp.
-//   - CLAUDE_CODE_DISABLE_BACKGROUND_TASKS: there is no run_in_background.
-//   - permission_mode dontAsk or bypassPermissions: nobody is asked, so a
-//     change is allowed (only where the command as written would have run
-//     without a prompt, see claudePermissions) or refused with what to
-//     run instead; never "ask".
-//   - --allow approves a change only where the command as written would
-//     have run without a prompt under the user's permission rules.
-var claudeProtocol = register(&Protocol{
-	Name: "claude", Agent: "Claude Code PreToolUse", BadInputExit: 1,
-	detect: func(p payload) bool {
-		return p.has("tool_name") && (p.str("hook_event_name") != "" || p.has("tool_input")) && !p.has("turn_id")
+//	{"hook_event_name": "PreToolUse", "permission_mode": "default", "cwd": "...",
+//	 "tool_name": "Bash", "tool_input": {"command": "...", "run_in_background": false, ...}}
+//
+// in, and out nothing (the call goes ahead) or
+//
+//	{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+//	  "permissionDecision": "ask"|"allow"|"deny", "permissionDecisionReason": "...",
+//	  "updatedInput": {...every field of tool_input...}, "additionalContext": "..."}}
+//
+// What it honours decides the answer:
+//   - only PreToolUse is answered (a hook registered for other events
+//     gets nothing back);
+//   - permission_mode dontAsk and bypassPermissions ask nobody: a change
+//     is approved where the rules allow the original, else refused with
+//     the command to run instead — never "ask";
+//   - the command runs in CLAUDE_CODE_SHELL, else $SHELL (zsh on macOS):
+//     that shell is analysed, and the context says so;
+//   - run_in_background takes a lone background job, unless
+//     CLAUDE_CODE_DISABLE_BACKGROUND_TASKS is set;
+//   - --allow approves a change only where the user's own permission
+//     rules would have run the command as written without a prompt
+//     (claude_rules.go).
+//
+// updatedInput replaces the whole tool input, so every field the hook
+// does not change is copied as it came. Errors exit 1: exit 2 would block.
+var Claude = &Protocol{
+	Name: "claude", Agent: "Claude Code", ErrorExit: 1,
+	Parse:      parseClaude,
+	DetectRule: `"tool_name" and "tool_input" (Claude Code's PreToolUse shape)`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		_, t := m["tool_name"]
+		_, i := m["tool_input"]
+		return t && i
 	},
-	answer: answerClaude,
-})
-
-// Claude answers one Claude Code PreToolUse payload (see claudeProtocol).
-func Claude(raw []byte, opt Options) ([]byte, error) {
-	a, err := claudeProtocol.Handle(raw, opt)
-	if err != nil {
-		return nil, err
-	}
-	return a.Stdout, nil
 }
 
-func answerClaude(p payload, opt Options) (*Answer, error) {
-	if ev := p.str("hook_event_name"); ev != "" && ev != "PreToolUse" {
-		return &Answer{}, nil
+// claudeInput is the part of Claude Code's (and Codex's) payload read.
+type claudeInput struct {
+	HookEventName  string                     `json:"hook_event_name"`
+	PermissionMode string                     `json:"permission_mode"`
+	Cwd            string                     `json:"cwd"`
+	ToolName       string                     `json:"tool_name"`
+	ToolInput      map[string]json.RawMessage `json:"tool_input"`
+}
+
+func parseClaude(payload []byte, env Env) (*Call, error) {
+	var in claudeInput
+	if err := decode(payload, &in, "Claude Code PreToolUse"); err != nil {
+		return nil, err
 	}
-	if p.str("tool_name") != "Bash" {
-		return &Answer{}, nil
+	if in.HookEventName != "" && in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
+		return nil, nil
 	}
-	in := p.object("tool_input")
-	cmd, err := commandOf(in, "command", "Bash tool_input")
+	cmd, err := command(in.ToolInput, "Bash")
 	if err != nil {
 		return nil, err
 	}
-	cwd := p.str("cwd")
-	opt = opt.forAgent(cwd, "CLAUDE_CODE_SHELL", "SHELL")
-	if opt.getenv("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS") != "" {
-		opt.NoBackground = true
-	} else {
-		opt.BackgroundParam = "run_in_background: true"
+	c := &Call{Request: Request{Command: cmd, Cwd: in.Cwd, InBackground: truthy(in.ToolInput, "run_in_background")}}
+	for _, v := range []string{"CLAUDE_CODE_SHELL", "SHELL"} {
+		if sh := env.getenv(v); sh != "" {
+			c.Shell, c.ShellFrom = sh, v
+			break
+		}
 	}
-	if opt.LogDir == "" && cwd != "" {
-		opt.LogDir = filepath.Join(cwd, ".shguard", "jobs")
+	noOneAsked := in.PermissionMode == "dontAsk" || in.PermissionMode == "bypassPermissions"
+	c.Caps = Caps{
+		Ask: !noOneAsked, Rewrite: true,
+		Background:      !envTrue(env.getenv("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS")),
+		BackgroundParam: "run_in_background",
+		Permitted: func(cmd string) bool {
+			project := env.getenv("CLAUDE_PROJECT_DIR")
+			if project == "" {
+				project = in.Cwd
+			}
+			rules := loadClaudeRules(env, project)
+			return rules.permits(cmd, in.PermissionMode)
+		},
 	}
-	out, err := decide(cmd, opt)
-	if err != nil || out == nil {
-		return &Answer{}, err
-	}
-	mode := p.str("permission_mode")
+	c.Render = func(a Answer) ([]byte, error) { return claudeAnswer(in.ToolInput, a) }
+	return c, nil
+}
+
+// claudeAnswer writes Claude Code's PreToolUse answer (also Codex's,
+// which reads the same envelope).
+func claudeAnswer(toolInput map[string]json.RawMessage, a Answer) ([]byte, error) {
 	type specific struct {
 		HookEventName            string                     `json:"hookEventName"`
 		PermissionDecision       string                     `json:"permissionDecision,omitempty"`
@@ -75,43 +99,20 @@ func answerClaude(p payload, opt Options) (*Answer, error) {
 		UpdatedInput             map[string]json.RawMessage `json:"updatedInput,omitempty"`
 		AdditionalContext        string                     `json:"additionalContext,omitempty"`
 	}
-	sp := specific{HookEventName: "PreToolUse", AdditionalContext: withShell(out.Context, opt)}
-	switch {
-	case out.Deny != "":
-		sp.PermissionDecision, sp.PermissionDecisionReason = "deny", out.Deny
-	case out.Changed:
-		permitted := mode == "bypassPermissions" || opt.Allow && loadClaudePermissions(cwd, opt).allows(cmd, opt.Lang)
-		switch {
-		case permitted && (opt.Allow || nobodyAsked(mode)):
-			sp.PermissionDecision, sp.PermissionDecisionReason = "allow", out.Reason
-		case nobodyAsked(mode):
-			sp.PermissionDecision, sp.PermissionDecisionReason = "deny", insteadText(out)
-			sp.AdditionalContext = ""
-			return answerJSON(map[string]any{"hookSpecificOutput": sp}, out)
-		default:
-			sp.PermissionDecision, sp.PermissionDecisionReason = "ask", out.Reason
+	sp := specific{HookEventName: "PreToolUse", AdditionalContext: a.Context}
+	switch a.Kind {
+	case Refuse:
+		sp.PermissionDecision, sp.PermissionDecisionReason = "deny", a.Reason
+	case Change:
+		sp.PermissionDecision, sp.PermissionDecisionReason = "ask", a.Reason
+		if a.Approve {
+			sp.PermissionDecision = "allow"
 		}
-		sp.UpdatedInput = copyInput(in, "command", out, "run_in_background")
-	case out.Context == "":
-		return &Answer{Outcome: out}, nil
+		sp.UpdatedInput = withCommand(toolInput, a.Command, "run_in_background", a.Background)
+	default:
+		if a.Context == "" {
+			return nil, nil
+		}
 	}
-	return answerJSON(map[string]any{"hookSpecificOutput": sp}, out)
+	return marshal(map[string]any{"hookSpecificOutput": sp})
 }
-
-func answerJSON(v any, out *Outcome) (*Answer, error) {
-	b, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return &Answer{Stdout: b, Outcome: out}, nil
-}
-
-// withShell adds which shell the analysis assumed to a context text.
-func withShell(ctx string, opt Options) string {
-	if ctx == "" {
-		return ""
-	}
-	return ctx + "\n(analysed as " + opt.Lang.String() + ", the shell that runs the command)"
-}
-
-var _ = analyze.LangBash

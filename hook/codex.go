@@ -1,52 +1,58 @@
 package hook
 
-// Codex CLI: PreToolUse on Bash, Claude's envelope. Sources:
-// openai/codex codex-rs/hooks/src/events/pre_tool_use.rs and the
-// generated input/output schemas (../../shared/agents.md).
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Codex is OpenAI Codex CLI's PreToolUse protocol. Sources:
+// openai/codex@0082977c:codex-rs/hooks/src/events/pre_tool_use.rs and
+// openai/codex@3be4afd3:codex-rs/hooks/schema/generated/pre-tool-use.command.{input,output}.schema.json.
 //
-// Codex cannot ask: "ask" and a bare "allow" fail open (the command runs).
-// So a command that would hang gets either its rewrite as allow +
-// updatedInput (with --allow, which approves it) or a deny whose reason
-// holds the exact command to run instead. There is no background
-// parameter in its tool input. additionalContext reaches the model.
-var _ = register(&Protocol{
-	Name: "codex", Agent: "Codex CLI PreToolUse", BadInputExit: 1,
-	detect: func(p payload) bool {
-		return p.str("hook_event_name") == "PreToolUse" && (p.has("turn_id") || p.has("model"))
+// The payload is Claude Code's with "turn_id" and "model" added, and
+// tool_input holds only "command". The answer is Claude's envelope, but
+// Codex cannot ask: "ask" and a bare "allow" fail open (the command
+// runs). So a command that would hang is refused with a reason naming
+// the exact command to run instead, which the model then runs through
+// Codex's own approval; only with --allow under permission_mode
+// bypassPermissions (where nothing is asked anyway) is the rewrite
+// applied directly (allow + updatedInput). A deny needs a non-empty
+// reason, which it always has. Errors exit 1 ("failed", the command
+// runs); exit 2 would block.
+var Codex = &Protocol{
+	Name: "codex", Agent: "Codex CLI", ErrorExit: 1,
+	Parse:      parseCodex,
+	DetectRule: `Claude's shape with "turn_id" (Codex adds turn_id and model)`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		_, turn := m["turn_id"]
+		return turn && m["tool_input"] != nil
 	},
-	answer: func(p payload, opt Options) (*Answer, error) {
-		if p.str("hook_event_name") != "PreToolUse" || p.str("tool_name") != "Bash" {
-			return &Answer{}, nil
-		}
-		in := p.object("tool_input")
-		cmd, err := commandOf(in, "command", "Bash tool_input")
-		if err != nil {
-			return nil, err
-		}
-		opt = opt.forAgent(p.str("cwd"), "SHELL")
-		opt.NoBackground = true
-		out, err := decide(cmd, opt)
-		if err != nil || out == nil {
-			return &Answer{}, err
-		}
-		type specific struct {
-			HookEventName            string            `json:"hookEventName"`
-			PermissionDecision       string            `json:"permissionDecision,omitempty"`
-			PermissionDecisionReason string            `json:"permissionDecisionReason,omitempty"`
-			UpdatedInput             map[string]string `json:"updatedInput,omitempty"`
-			AdditionalContext        string            `json:"additionalContext,omitempty"`
-		}
-		sp := specific{HookEventName: "PreToolUse", AdditionalContext: withShell(out.Context, opt)}
-		switch {
-		case out.Changed && opt.Allow && out.Deny == "":
-			sp.PermissionDecision, sp.PermissionDecisionReason = "allow", out.Reason
-			sp.UpdatedInput = map[string]string{"command": out.Command}
-		case out.Changed || out.Deny != "":
-			sp.PermissionDecision, sp.PermissionDecisionReason = "deny", insteadText(out)
-			sp.AdditionalContext = ""
-		case out.Context == "":
-			return &Answer{Outcome: out}, nil
-		}
-		return answerJSON(map[string]any{"hookSpecificOutput": sp}, out)
-	},
-})
+}
+
+func parseCodex(payload []byte, env Env) (*Call, error) {
+	var in claudeInput
+	if err := decode(payload, &in, "Codex CLI PreToolUse"); err != nil {
+		return nil, err
+	}
+	if in.HookEventName != "" && in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
+		return nil, nil
+	}
+	cmd, err := command(in.ToolInput, "Bash")
+	if err != nil {
+		return nil, err
+	}
+	mode := in.PermissionMode
+	return &Call{
+		Request: Request{Command: cmd, Cwd: in.Cwd},
+		Caps: Caps{
+			Rewrite:   true,
+			Permitted: func(string) bool { return mode == "bypassPermissions" },
+		},
+		Render: func(a Answer) ([]byte, error) {
+			if a.Kind == Change && !a.Approve {
+				return nil, fmt.Errorf("codex cannot ask") // Respond never does this: Caps.Ask is false
+			}
+			return claudeAnswer(in.ToolInput, a)
+		},
+	}, nil
+}

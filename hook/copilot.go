@@ -2,38 +2,62 @@ package hook
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
-// GitHub Copilot CLI: preToolUse, toolName "bash", toolArgs a JSON string.
-// Sources: github/docs content/copilot/reference/hooks-configuration.md,
-// github/copilot-cli#2013, #2585, #2647 (../../shared/agents.md).
+// Copilot is GitHub Copilot CLI's preToolUse hook. Sources:
+// github/docs@1912b4fc:content/copilot/reference/hooks-configuration.md;
+// github/copilot-cli issues #2013, #2585, #2647.
 //
-// Only deny is documented as processed, and any non-zero exit denies the
-// tool: a command that would hang is denied with a reason holding the
-// command to run instead, everything else gets no answer, and bad input
-// exits 0 with a line on stderr.
-var _ = register(&Protocol{
-	Name: "copilot", Agent: "Copilot CLI preToolUse", BadInputExit: 0,
-	detect: func(p payload) bool { return p.has("toolName") && p.has("toolArgs") },
-	answer: func(p payload, opt Options) (*Answer, error) {
-		if p.str("toolName") != "bash" {
-			return &Answer{}, nil
-		}
-		var args payload
-		if err := json.Unmarshal([]byte(p.str("toolArgs")), &args); err != nil {
-			return nil, fmt.Errorf("hook input: toolArgs is not a JSON object in a string: %v", err)
-		}
-		cmd, err := commandOf(args, "command", "bash toolArgs")
-		if err != nil {
-			return nil, err
-		}
-		opt = opt.forAgent(p.str("cwd"), "SHELL")
-		opt.NoBackground = true
-		out, err := decide(cmd, opt)
-		if err != nil || out == nil || !out.Changed && out.Deny == "" {
-			return &Answer{Outcome: out}, err
-		}
-		return answerJSON(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": insteadText(out)}, out)
+// In: {"timestamp", "cwd", "toolName": "bash", "toolArgs": "<JSON
+// string>"} (toolArgs holds {"command", "description"}; an object is
+// accepted too). Out: {"permissionDecision": "deny",
+// "permissionDecisionReason": "..."}: the official page says only deny
+// is processed, "ask" only works in newer versions, the rewrite field
+// (modifiedArgs) and additionalContext are not official — so a command
+// that would hang is denied with the command to run instead, and
+// nothing else is sent. Any non-zero exit denies the tool ("hook
+// errored"), so every error exits 0.
+var Copilot = &Protocol{
+	Name: "copilot", Agent: "GitHub Copilot CLI", ErrorExit: 0,
+	Parse:      parseCopilot,
+	DetectRule: `"toolName" and "toolArgs" (camelCase)`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		_, n := m["toolName"]
+		_, a := m["toolArgs"]
+		return n && a
 	},
-})
+}
+
+func parseCopilot(payload []byte, env Env) (*Call, error) {
+	var m map[string]json.RawMessage
+	if err := decode(payload, &m, "Copilot CLI preToolUse"); err != nil {
+		return nil, err
+	}
+	if str(m, "toolName") != "bash" {
+		return nil, nil
+	}
+	args := m["toolArgs"]
+	var s string
+	if json.Unmarshal(args, &s) == nil {
+		args = json.RawMessage(s) // the documented form: a JSON string
+	}
+	var in map[string]json.RawMessage
+	if err := json.Unmarshal(args, &in); err != nil || in == nil {
+		return nil, errors.New(`hook input: toolArgs is not a JSON object in a string`)
+	}
+	cmd, err := command(in, "bash")
+	if err != nil {
+		return nil, fmt.Errorf("%v (toolArgs)", err)
+	}
+	return &Call{
+		Request: Request{Command: cmd, Cwd: str(m, "cwd")},
+		Render: func(a Answer) ([]byte, error) {
+			if a.Kind != Refuse {
+				return nil, nil
+			}
+			return marshal(map[string]string{"permissionDecision": "deny", "permissionDecisionReason": a.Reason})
+		},
+	}, nil
+}

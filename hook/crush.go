@@ -1,51 +1,81 @@
 package hook
 
-// Crush: PreToolUse with "event" (not hook_event_name) and tool_name
-// "bash". Sources: charmbracelet/crush docs/hooks/README.md,
-// internal/hooks/input.go, internal/hooks/runner.go,
-// internal/agent/tools/bash.go (../../shared/agents.md).
+import (
+	"encoding/json"
+)
+
+// Crush is Crush's PreToolUse hook. Sources: charmbracelet/crush@37f36e93:
+// docs/hooks/README.md, internal/hooks/input.go, internal/agent/tools/bash.go;
+// charmbracelet/crush@0388f5f4:internal/hooks/hooks.go (aggregate).
 //
-// updated_input is a shallow-merge patch that Crush applies unless the
-// answer denies; decision null leaves the user's normal permission flow in
-// charge, "allow" (with --allow) skips it. A lone background job moves to
-// run_in_background. context reaches the model.
-var _ = register(&Protocol{
-	Name: "crush", Agent: "Crush PreToolUse", BadInputExit: 1,
-	detect: func(p payload) bool { return p.has("event") && !p.has("hook_event_name") },
-	answer: func(p payload, opt Options) (*Answer, error) {
-		if p.str("event") != "PreToolUse" || p.str("tool_name") != "bash" {
-			return &Answer{}, nil
-		}
-		in := p.object("tool_input")
-		cmd, err := commandOf(in, "command", "bash tool_input")
-		if err != nil {
-			return nil, err
-		}
-		opt = opt.forAgent(p.str("cwd"), "SHELL")
-		opt.BackgroundParam = "run_in_background: true"
-		out, err := decide(cmd, opt)
-		if err != nil || out == nil {
-			return &Answer{}, err
-		}
-		ans := map[string]any{"version": 1, "decision": nil}
-		switch {
-		case out.Deny != "":
-			ans["decision"], ans["reason"] = "deny", out.Deny
-		case out.Changed:
-			patch := map[string]any{"command": out.Command}
-			if out.Background {
-				patch["run_in_background"] = true
-			}
-			ans["updated_input"], ans["reason"] = patch, out.Reason
-			if opt.Allow {
-				ans["decision"] = "allow"
-			}
-			ans["context"] = withShell(out.Context, opt)
-		case out.Context == "":
-			return &Answer{Outcome: out}, nil
-		default:
-			ans["context"] = withShell(out.Context, opt)
-		}
-		return answerJSON(ans, out)
+// In: {"event": "PreToolUse", "session_id", "cwd", "tool_name": "bash",
+// "tool_input": {"command", "description", "working_dir",
+// "run_in_background", "auto_background_after"}} — "event", not
+// hook_event_name, and a lowercase tool name. Out: {"version": 1,
+// "decision": "allow"|"deny" or none, "reason", "context",
+// "updated_input": {...}}. updated_input is a shallow-merge patch applied
+// also without a decision, which leaves Crush's normal permission
+// prompt in place: that is how shguard asks. run_in_background takes a
+// lone background job. Errors exit 1 (non-blocking); 2 blocks, 49 halts.
+var Crush = &Protocol{
+	Name: "crush", Agent: "Crush", ErrorExit: 1,
+	Parse:      parseCrush,
+	DetectRule: `"event" and "tool_name" without "hook_event_name"`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		_, ev := m["event"]
+		_, tn := m["tool_name"]
+		_, hk := m["hook_event_name"]
+		return ev && tn && !hk
 	},
-})
+}
+
+func parseCrush(payload []byte, env Env) (*Call, error) {
+	var in struct {
+		Event     string                     `json:"event"`
+		Cwd       string                     `json:"cwd"`
+		ToolName  string                     `json:"tool_name"`
+		ToolInput map[string]json.RawMessage `json:"tool_input"`
+	}
+	if err := decode(payload, &in, "Crush PreToolUse"); err != nil {
+		return nil, err
+	}
+	if in.Event != "PreToolUse" || in.ToolName != "bash" {
+		return nil, nil
+	}
+	cmd, err := command(in.ToolInput, "bash")
+	if err != nil {
+		return nil, err
+	}
+	cwd := in.Cwd
+	if d := str(in.ToolInput, "working_dir"); d != "" {
+		cwd = d
+	}
+	return &Call{
+		Request: Request{Command: cmd, Cwd: cwd, InBackground: truthy(in.ToolInput, "run_in_background")},
+		Caps:    Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"},
+		Render: func(a Answer) ([]byte, error) {
+			out := map[string]any{"version": 1}
+			if a.Context != "" {
+				out["context"] = a.Context
+			}
+			switch a.Kind {
+			case Refuse:
+				out["decision"], out["reason"] = "deny", a.Reason
+			case Change:
+				patch := map[string]any{"command": a.Command}
+				if a.Background {
+					patch["run_in_background"] = true
+				}
+				out["updated_input"] = patch
+				if a.Approve {
+					out["decision"] = "allow"
+				}
+			default:
+				if a.Context == "" {
+					return nil, nil
+				}
+			}
+			return marshal(out)
+		},
+	}, nil
+}

@@ -1,55 +1,80 @@
 package hook
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"path/filepath"
+)
 
-// Gemini CLI: BeforeTool on run_shell_command. Sources:
-// google-gemini/gemini-cli docs/hooks/reference.md, hooks/hookRunner.ts,
-// scheduler/scheduler.ts, tools/shell.ts (../../shared/agents.md).
+// Gemini is Gemini CLI's BeforeTool protocol. Sources:
+// google-gemini/gemini-cli@5411f113: docs/hooks/reference.md,
+// packages/core/src/hooks/types.ts, hooks/hookRunner.ts,
+// scheduler/scheduler.ts, tools/shell.ts.
 //
-// A change is answered with decision "ask" (or "allow" with --allow) and
-// the complete new tool input in hookSpecificOutput.tool_input; a lone
-// background job moves to is_background. BeforeTool has no context
-// channel for the model: advice goes to the user as systemMessage. Exit
-// 1 (with stderr) is the non-blocking error; 2 and up would deny.
-var _ = register(&Protocol{
-	Name: "gemini", Agent: "Gemini CLI BeforeTool", BadInputExit: 1,
-	detect: func(p payload) bool {
-		return p.str("hook_event_name") == "BeforeTool" || p.str("tool_name") == "run_shell_command"
+// In: {"hook_event_name": "BeforeTool", "cwd": "...", "tool_name":
+// "run_shell_command", "tool_input": {"command", "description",
+// "dir_path", "is_background"}}. Out: a top-level "decision" ("ask"
+// forces the confirmation prompt, "deny" sends "reason" to the model,
+// "allow" skips it) and hookSpecificOutput.tool_input, which the
+// scheduler builds the tool from: the complete input goes back, not a
+// patch. BeforeTool has no model-context channel, so advice is not
+// sent. is_background takes a lone background job. Exit codes: 1 is a
+// warning and the command runs; 2 and above deny. So errors exit 1.
+var Gemini = &Protocol{
+	Name: "gemini", Agent: "Gemini CLI", ErrorExit: 1,
+	Parse:      parseGemini,
+	DetectRule: `hook_event_name "BeforeTool" or tool_name "run_shell_command"`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		return str(m, "hook_event_name") == "BeforeTool" || str(m, "tool_name") == "run_shell_command"
 	},
-	answer: func(p payload, opt Options) (*Answer, error) {
-		if ev := p.str("hook_event_name"); ev != "" && ev != "BeforeTool" || p.str("tool_name") != "run_shell_command" {
-			return &Answer{}, nil
+}
+
+func parseGemini(payload []byte, env Env) (*Call, error) {
+	var in claudeInput
+	if err := decode(payload, &in, "Gemini CLI BeforeTool"); err != nil {
+		return nil, err
+	}
+	if in.HookEventName != "" && in.HookEventName != "BeforeTool" || in.ToolName != "run_shell_command" {
+		return nil, nil
+	}
+	cmd, err := command(in.ToolInput, "run_shell_command")
+	if err != nil {
+		return nil, err
+	}
+	cwd := in.Cwd
+	if d := str(in.ToolInput, "dir_path"); d != "" {
+		if filepath.IsAbs(d) || cwd == "" {
+			cwd = d
+		} else {
+			cwd = filepath.Join(cwd, d)
 		}
-		in := p.object("tool_input")
-		cmd, err := commandOf(in, "command", "run_shell_command tool_input")
-		if err != nil {
-			return nil, err
-		}
-		opt = opt.forAgent(p.str("cwd"), "SHELL")
-		opt.BackgroundParam = "is_background: true"
-		out, err := decide(cmd, opt)
-		if err != nil || out == nil {
-			return &Answer{}, err
-		}
-		ans := map[string]any{}
-		switch {
-		case out.Deny != "":
-			ans["decision"], ans["reason"] = "deny", out.Deny
-		case out.Changed:
-			ans["decision"], ans["reason"] = "ask", out.Reason
-			if opt.Allow {
-				ans["decision"] = "allow"
+	}
+	return &Call{
+		Request: Request{Command: cmd, Cwd: cwd, InBackground: truthy(in.ToolInput, "is_background")},
+		Caps:    Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "is_background"},
+		Render: func(a Answer) ([]byte, error) {
+			type specific struct {
+				HookEventName string                     `json:"hookEventName"`
+				ToolInput     map[string]json.RawMessage `json:"tool_input"`
 			}
-			ans["systemMessage"] = out.Reason
-			ans["hookSpecificOutput"] = map[string]any{
-				"hookEventName": "BeforeTool",
-				"tool_input":    map[string]json.RawMessage(copyInput(in, "command", out, "is_background")),
+			out := struct {
+				Decision      string    `json:"decision"`
+				Reason        string    `json:"reason,omitempty"`
+				SystemMessage string    `json:"systemMessage,omitempty"`
+				Specific      *specific `json:"hookSpecificOutput,omitempty"`
+			}{}
+			switch a.Kind {
+			case Refuse:
+				out.Decision, out.Reason = "deny", a.Reason
+			case Change:
+				out.Decision, out.Reason, out.SystemMessage = "ask", a.Reason, a.Reason
+				if a.Approve {
+					out.Decision = "allow"
+				}
+				out.Specific = &specific{"BeforeTool", withCommand(in.ToolInput, a.Command, "is_background", a.Background)}
+			default:
+				return nil, nil
 			}
-		case out.Context == "":
-			return &Answer{Outcome: out}, nil
-		default:
-			ans["systemMessage"] = withShell(out.Context, opt)
-		}
-		return answerJSON(ans, out)
-	},
-})
+			return marshal(out)
+		},
+	}, nil
+}

@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,33 +58,8 @@ func Generic(payload []byte, opt Options) ([]byte, error) {
 		Command *string `json:"command"`
 	}
 	if err := json.Unmarshal(payload, &in); err != nil {
-		return nil, fmt.Errorf("hook input is not a JSON object: %v", err)
+		return nil, fmt.Errorf("hook input is not a command JSON object: %v", err)
 	}
-	return genericAnswer(in.Command, opt)
-}
-
-// Generic's protocol: a bare {"command": "..."}.
-var _ = register(&Protocol{
-	Name: "json", Agent: "command", BadInputExit: 1,
-	detect: func(p payload) bool { return p.has("command") },
-	answer: func(p payload, opt Options) (*Answer, error) {
-		var cmd *string
-		if raw, ok := p["command"]; ok {
-			var s string
-			if json.Unmarshal(raw, &s) == nil {
-				cmd = &s
-			}
-		}
-		out, err := genericAnswer(cmd, opt)
-		if err != nil {
-			return nil, err
-		}
-		return &Answer{Stdout: out}, nil
-	},
-})
-
-func genericAnswer(command *string, opt Options) ([]byte, error) {
-	in := struct{ Command *string }{command}
 	if in.Command == nil {
 		return nil, errors.New(`hook input has no string "command"`)
 	}
@@ -130,14 +104,13 @@ func generic(fs []analyze.Finding) []GenericFinding {
 	return out
 }
 
-// marshalJSON encodes without HTML escaping (commands are full of & and
-// <), with a final newline.
-func marshalJSON(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+// JSON is the framework-neutral protocol (see Generic).
+var JSON = &Protocol{
+	Name: "json", Agent: "any framework", ErrorExit: 1,
+	Direct:     Generic,
+	DetectRule: `a top-level "command" string and nothing agent-specific`,
+	Detect: func(m map[string]json.RawMessage) bool {
+		_, ok := m["command"]
+		return ok
+	},
 }

@@ -1,38 +1,42 @@
 // Package hook decides what to do with a shell command before an agent's
 // tool layer runs it: let it through, hand back a command that cannot hang
 // the tool, move it to the background, or refuse it with a reason the
-// model can act on. It speaks Claude Code's PreToolUse hook protocol
-// (Claude) and a generic JSON shape (Generic); `shguard hook` is a thin
-// command over it.
+// model can act on. Decide is the shared, side-effect-free decision; one
+// adapter per agent (claude.go, codex.go, gemini.go, cursor.go, copilot.go,
+// cline.go, crush.go, generic.go) turns that agent's payload into a
+// Request and the decision into the answer that agent honours (respond.go).
+// `shguard hook` is a thin command over it.
 //
 // What it does with a command, in order:
 //
 //   - not valid shell, clean, or only advice (info findings): unchanged;
-//     advice and warnings go back as context for the model;
+//     advice goes back as context for the model;
+//   - only leaks, cannot hang (`nohup ./srv >/dev/null 2>&1 &`): Hang is
+//     false; the fixed command is offered, and the responder runs the
+//     original unchanged with advice unless the change needs no prompt;
 //   - one background statement and nothing else to run (`cd app && npm run
-//     dev &`, `server >log 2>&1 &`): the & is dropped and the command is
-//     run in the background by the tool itself (run_in_background), which
-//     then owns the job (see rewrite.Plan);
+//     dev &`), when the agent has a background mechanism
+//     (Options.Background): the & is dropped and the command is run in the
+//     background by the tool itself (run_in_background), which then owns
+//     the job (see rewrite.Plan);
 //   - otherwise the behaviour-preserving fixes are applied (rewrite.Fix,
 //     `A && B &` → `A && exec B &`); if background work still holds the
 //     tool's output, ModeRewrite sends each such job's output to a log file
-//     (the paths go back as context), and ModeDeny refuses the command with
-//     a reason that tells the model to start the job with
-//     run_in_background instead.
+//     named by Options.LogFile (the paths go back as context; jobs inside
+//     a nested `bash -c "..."` string too, where the quoting allows); a
+//     command whose jobs cannot be redirected moves whole to the agent's
+//     background mechanism if it has one; ModeDeny, or no way left,
+//     refuses the command with a reason that tells the model what to run.
 //
-// A changed command is never silently approved: the decision is "ask"
-// unless Options.Allow says "allow".
+// Decide only computes: it creates no directory and picks no file name
+// (Options.LogFile does, in the caller). Whether a change is approved,
+// asked about or turned into a deny is the responder's business.
 package hook
 
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/rewrite"
@@ -73,45 +77,29 @@ func (m Mode) String() string {
 type Options struct {
 	Mode Mode
 	// Allow approves changed commands ("allow") instead of asking the user
-	// ("ask"). Off by default: the hook never grants a permission the user
-	// did not.
+	// ("ask"), where the agent's own permission rules would have run the
+	// command as written without a prompt (the adapter checks that). Off
+	// by default: the hook never grants a permission the user did not.
 	Allow bool
 	// Lang and Style are the analyzer's (Style chooses the compound fix).
 	Lang  analyze.Lang
 	Style analyze.Style
-	// LogDir is where ModeRewrite puts job logs; "" means
-	// $TMPDIR/shguard-jobs. Decide only names the files; the caller
-	// creates the directory (Outcome.MakeLogDir) before answering.
-	LogDir string
-	// NoBackground: the agent has no background mechanism of its own
-	// (or it is switched off), so a lone background job is not moved to
-	// it.
-	NoBackground bool
-	// ShellSet: Lang was chosen by the user (--shell) and wins over what
-	// the agent's environment says; StyleSet the same for Style. NoRC
-	// ignores .shguardrc.
-	ShellSet, StyleSet, NoRC bool
-	// Getenv reads the agent's environment (default os.Getenv).
-	Getenv func(string) string
-	// BackgroundParam names the agent's background mechanism for advice
-	// ("run_in_background: true"); "" means "the tool's background mode".
-	BackgroundParam string
-}
-
-// startAdvice tells the model how to start a long-running program instead.
-func (o Options) startAdvice() string {
-	if o.NoBackground {
-		return "Redirect the long-running part's output (`>/tmp/NAME.log 2>&1`) and keep its pid to stop it (`pid=$!; …; kill $pid`), or run it in the foreground in a call of its own."
-	}
-	how := "in the tool's background mode"
-	if o.BackgroundParam != "" {
-		how = "with " + o.BackgroundParam
-	}
-	return "Start the long-running part as its own call " + how + " (without the &), then run the rest of the command in another call."
+	// Background: the agent can run a command in its own background mode
+	// (Claude Code and Crush run_in_background, Gemini is_background).
+	// Adapters set it; without it a lone `cmd &` gets a log file instead.
+	Background bool
+	// LogFile names the log file of the n-th (from 0) redirected job. The
+	// caller owns it: it picks the directory the command can write to
+	// and creates it when Outcome.Logs is not empty. nil: no job can be
+	// redirected, and such a command is moved to the background or denied.
+	LogFile func(n int) string
+	// Analyze are extra analyzer options (e.g. analyze.WithFilter from a
+	// .shguardrc).
+	Analyze []analyze.Option
 }
 
 func (o Options) analyzeOpts() []analyze.Option {
-	return []analyze.Option{analyze.WithLang(o.Lang), analyze.WithStyle(o.Style)}
+	return append([]analyze.Option{analyze.WithLang(o.Lang), analyze.WithStyle(o.Style)}, o.Analyze...)
 }
 
 // Outcome is what the hook decided for one command.
@@ -121,6 +109,9 @@ type Outcome struct {
 	// Changed reports whether Command differs from the input, or
 	// Background was turned on.
 	Changed bool
+	// Hang: the input would hang the tool (error findings). A change to a
+	// command that only leaks is offered, not needed.
+	Hang bool
 	// Background: run Command in the tool's own background mode.
 	Background bool
 	// Deny, when not "", refuses the command with this reason.
@@ -148,16 +139,11 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &Outcome{Command: cmd, Findings: findings, Remaining: findings}
-	switch analyze.Verdict(findings) {
-	case 0:
+	out := &Outcome{Command: cmd, Findings: findings, Remaining: findings, Hang: analyze.Verdict(findings) == analyze.Error}
+	if analyze.Verdict(findings) == 0 {
 		if len(findings) > 0 {
 			out.Context = "shguard advice:\n" + list(findings)
 		}
-		return out, nil
-	case analyze.Warning:
-		// Nothing hangs: no change and no prompt, only the advice.
-		out.Context = "shguard warnings (the command runs unchanged):\n" + list(findings)
 		return out, nil
 	}
 
@@ -165,7 +151,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if plan.Foreground == "" && len(plan.Jobs) == 1 && !opt.NoBackground {
+	if opt.Background && out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
 		job := plan.Jobs[0]
 		bg, err := analyze.Analyze([]byte(job.Script()), opt.analyzeOpts()...)
 		if err == nil && analyze.Verdict(bg) < analyze.Error {
@@ -186,12 +172,21 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Fixed = fixed.Applied
 	if analyze.Verdict(remaining) == analyze.Error {
 		if opt.Mode == ModeDeny {
-			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". " + opt.startAdvice()
+			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". " + instead(opt)
 			return out, nil
 		}
 		logged, logs, err := redirectJobs(cur, opt)
+		if err != nil && opt.Background {
+			// The jobs sit where no redirection can reach (a coprocess,
+			// a quoted string we may not touch): the whole command runs
+			// as the tool's background task, which owns what it starts.
+			out.Command, out.Background, out.Changed = cmd, true, true
+			out.Reason = "shguard: " + why(remaining) + ". Changed: the whole command now runs as a background task of the tool (run_in_background: true), so that it cannot hang the tool"
+			out.Context = "shguard moved this command to the background (run_in_background: true) because background work inside it would hang the tool: read its output with the tool's background-task commands."
+			return out, nil
+		}
 		if err != nil {
-			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). " + opt.startAdvice()
+			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). " + instead(opt)
 			return out, nil
 		}
 		cur, out.Logs = logged, logs
@@ -202,6 +197,15 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Remaining = remaining
 	if string(cur) == cmd {
 		out.Context = "shguard warnings (the command runs unchanged):\n" + list(findings)
+		return out, nil
+	}
+	if !out.Hang {
+		// Only leaks: the fix is offered; the responder runs the original
+		// unless the change needs no prompt.
+		out.Command, out.Changed, out.Fixed = string(cur), true, fixed.Applied
+		out.Reason = "shguard: " + why(findings) + ". Changed so that it does not leak"
+		out.Context = "shguard warnings (the command runs unchanged: it can leak a process but cannot hang the tool):\n" + list(findings) +
+			"\nA version that does not leak: " + string(cur)
 		return out, nil
 	}
 	out.Command, out.Changed = string(cur), true
@@ -221,22 +225,12 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	return out, nil
 }
 
-// MakeLogDir creates the directory of the job logs the rewritten command
-// writes (mode 0700), if it has any. Decide itself has no side effects.
-func (o *Outcome) MakeLogDir() error {
-	if len(o.Logs) == 0 {
-		return nil
+// instead tells the model what to do with a command that would hang.
+func instead(opt Options) string {
+	if opt.Background {
+		return "Start the long-running part as its own shell call in the tool's background mode (run_in_background: true, without the &), then run the rest of the command in another call."
 	}
-	dir := filepath.Dir(o.Logs[0])
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
-	}
-	// Under a project's directory the logs must never be committed.
-	ignore := filepath.Join(dir, ".gitignore")
-	if _, err := os.Stat(ignore); os.IsNotExist(err) {
-		os.WriteFile(ignore, []byte("*\n"), 0o600)
-	}
-	return nil
+	return "Start the long-running part with its output sent to a file (`server >server.log 2>&1 &`, or under `nohup`/`setsid` with output redirected) so that nothing holds the tool's output, then run the rest and read the file."
 }
 
 // why joins the messages of the worst findings into one clause.
@@ -277,22 +271,19 @@ func short(s string) string {
 // redirectJobs sends the output of every background job that still holds
 // the caller's output to a log file of its own: `server & x` becomes
 // `server >LOG 2>&1 & x`, and `A && B & x` (whose background subshell
-// holds the output too) becomes `{ A && B; } >LOG 2>&1 & x`. Jobs inside
-// `bash -c` strings or without an & cannot be rewritten: an error then.
+// holds the output too) becomes `{ A && B; } >LOG 2>&1 & x`; a job inside
+// a nested string (`bash -c "srv & x"`) is wrapped the same way in place.
+// Jobs without an & (coproc, setsid -f), or no Options.LogFile: an error.
 func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 	res, err := analyze.Run(src, opt.analyzeOpts()...)
 	if err != nil {
 		return nil, nil, err
 	}
+	if opt.LogFile == nil {
+		return nil, nil, errors.New("no log file to send the output to")
+	}
 	var edits []analyze.Edit
 	var logs []string
-	dir := opt.LogDir
-	if dir == "" {
-		dir = filepath.Join(os.TempDir(), "shguard-jobs")
-	}
-	if dir, err = filepath.Abs(dir); err != nil { // the command may cd
-		return nil, nil, err
-	}
 	for _, j := range res.Jobs {
 		if !j.HoldsOutput || j.Resolved {
 			continue
@@ -300,15 +291,14 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 		if j.Amp < 0 {
 			return nil, nil, errors.New("a background job inside a coprocess, a nested string that is not simply quoted, or a string of a string holds the output")
 		}
-		log, err := logName(dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		if j.Quote != 0 && quote(log) != log {
-			return nil, nil, errors.New("the log path cannot be written inside the quoted string")
+		log := opt.LogFile(len(logs))
+		if quote(log) != log {
+			// Spliced into the command, also inside a job's quoted
+			// `bash -c '…'` string, the name must read the same unquoted.
+			return nil, nil, fmt.Errorf("the log file name %q needs quoting", log)
 		}
 		logs = append(logs, log)
-		redir := ">" + quote(log) + " 2>&1 "
+		redir := ">" + log + " 2>&1 "
 		if j.List {
 			end := j.Amp
 			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
@@ -332,23 +322,6 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 		return nil, nil, errors.New("the output would still be held")
 	}
 	return out, logs, nil
-}
-
-// wrap reports whether redirections on the statement would not apply to
-// all of it: in `A && B >f &`, `a | b >f &`, `time a >f &` and `! a >f &`
-// they belong to the last command only.
-func wrap(s *syntax.Stmt) bool {
-	switch s.Cmd.(type) {
-	case *syntax.BinaryCmd, *syntax.TimeClause:
-		return true
-	}
-	return s.Negated
-}
-
-// logName picks a fresh log file name (math/rand/v2 is seeded by the
-// runtime; crypto/rand would cost the hook's start-up more than it gives).
-func logName(dir string) (string, error) {
-	return filepath.Join(dir, fmt.Sprintf("job-%012x.log", rand.Uint64()&(1<<48-1))), nil
 }
 
 // quote makes a shell word of s.

@@ -1,7 +1,9 @@
 package hook
 
 import (
+	"fmt"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -26,8 +28,11 @@ func TestRewrittenCommandsDoNotHang(t *testing.T) {
 		"bash -c 'sleep 3 & echo started'",
 		`bash -c "cd / && sleep 3 & echo started"`,
 		"sh -c 'sleep 3 & echo started'",
+		`bash -c "sleep 3 & echo started"`,       // a job inside a nested string
+		`sh -c 'cd / && sleep 3 & echo started'`, // fixed in place, in single quotes
 	} {
-		out, err := Decide(cmd, Options{LogDir: dir})
+		n := 0
+		out, err := Decide(cmd, Options{LogFile: func(int) string { n++; return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }})
 		if err != nil || !out.Changed || out.Deny != "" {
 			t.Fatalf("Decide(%q) = %+v, %v; want a rewrite", cmd, out, err)
 		}

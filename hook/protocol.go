@@ -1,175 +1,178 @@
 package hook
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-
-	"github.com/shguard/shguard/analyze"
 )
 
-// Protocol is one agent's pre-tool hook protocol: how to recognise its
-// payload, how to answer it, and which exit status reports bad input
-// without blocking the agent's tool. Each agent has a file of its own
-// (claude.go, codex.go, …); ../../shared/agents.md has the sources.
+// Env is what an adapter may read besides the payload: environment
+// variables (CLAUDE_CODE_SHELL, $SHELL...) and files (Claude Code's
+// permission settings). The caller supplies the real ones; tests fake
+// them.
+type Env struct {
+	Getenv   func(string) string
+	ReadFile func(string) ([]byte, error)
+	// Home is the user's home directory ("" unknown).
+	Home string
+	// GOOS chooses the managed settings path ("linux", "darwin"...).
+	GOOS string
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv == nil {
+		return ""
+	}
+	return e.Getenv(k)
+}
+
+// Call is one parsed payload: the neutral request, what the agent
+// honours, and how to write its answer.
+type Call struct {
+	Request
+	Caps Caps
+	// Render writes the agent's answer to the neutral one; nil output
+	// means print nothing (the call goes ahead as it is).
+	Render func(Answer) ([]byte, error)
+}
+
+// Protocol is one agent's pre-tool hook protocol.
 type Protocol struct {
-	Name string
-	// Agent is the product, for help texts.
-	Agent string
-	// detect reports whether a decoded payload has this agent's shape.
-	detect func(p payload) bool
-	// answer decides for one payload.
-	answer func(p payload, opt Options) (*Answer, error)
-	// BadInputExit is the exit status for a payload that cannot be read:
-	// one the agent treats as a non-blocking hook error (Copilot denies
-	// the tool on any non-zero exit, so 0 there).
-	BadInputExit int
+	// Name is the --protocol value, Agent the agent's name.
+	Name, Agent string
+	// Parse reads a payload. A nil Call and nil error: not a shell call
+	// of the hook event this adapter answers; print nothing.
+	Parse func(payload []byte, env Env) (*Call, error)
+	// ErrorExit is the exit status that reports a hook error (a payload
+	// it cannot read) without blocking the agent's tool call.
+	ErrorExit int
+	// Detect says whether a decoded payload has this agent's shape.
+	Detect func(m map[string]json.RawMessage) bool
+	// DetectRule says in words how Detect decides (for --help).
+	DetectRule string
+	// Direct, when set, answers the payload itself instead of Parse and
+	// Respond (the generic json shape, which hands back a plan).
+	Direct func(payload []byte, opt Options) ([]byte, error)
 }
 
-// Answer is what to print on stdout (nothing when empty), with which exit
-// status, and the decision behind it.
-type Answer struct {
-	Stdout  []byte
-	Exit    int
-	Outcome *Outcome // nil when the payload was not a shell command to judge
-}
-
-// payload is a hook input decoded one level deep.
-type payload map[string]json.RawMessage
-
-func (p payload) str(key string) string {
-	var s string
-	if raw, ok := p[key]; ok {
-		json.Unmarshal(raw, &s)
-	}
-	return s
-}
-
-func (p payload) has(key string) bool { _, ok := p[key]; return ok }
-
-func (p payload) object(key string) payload {
-	var o payload
-	if raw, ok := p[key]; ok {
-		json.Unmarshal(raw, &o)
-	}
-	return o
-}
-
-var protocols = map[string]*Protocol{}
-
-func register(p *Protocol) *Protocol { protocols[p.Name] = p; return p }
+// Protocols lists the agents in the order Detect tries them: the most
+// specific shapes first, the generic {"command"} last.
+var Protocols = []*Protocol{Copilot, Cline, Cursor, Gemini, Crush, Codex, Claude, JSON}
 
 // Lookup returns the protocol named name, or nil.
-func Lookup(name string) *Protocol { return protocols[name] }
-
-// Names lists the protocols, sorted.
-func Names() []string {
-	var ns []string
-	for n := range protocols {
-		ns = append(ns, n)
-	}
-	sort.Strings(ns)
-	return ns
-}
-
-// detectOrder tries the most specific shapes first: Copilot's toolArgs,
-// Cline's hookName, Cursor's top-level command with its event name,
-// Gemini's BeforeTool, Crush's event, Codex's turn_id, then Claude's
-// hook_event_name or tool_name, and a bare command last.
-var detectOrder = []string{"copilot", "cline", "cursor", "gemini", "crush", "codex", "claude", "json"}
-
-// Detect returns the protocol whose shape the payload has, or nil.
-func Detect(raw []byte) *Protocol {
-	var p payload
-	if json.Unmarshal(raw, &p) != nil {
-		return nil
-	}
-	for _, name := range detectOrder {
-		if pr := protocols[name]; pr != nil && pr.detect(p) {
-			return pr
+func Lookup(name string) *Protocol {
+	for _, p := range Protocols {
+		if p.Name == name {
+			return p
 		}
 	}
 	return nil
 }
 
-// Handle reads one payload of protocol pr and answers it. A payload that
-// cannot be read gives the protocol's non-blocking exit status and an
-// error for stderr.
-func (pr *Protocol) Handle(raw []byte, opt Options) (*Answer, error) {
-	var p payload
-	if err := json.Unmarshal(raw, &p); err != nil || p == nil {
-		if err == nil {
-			err = errors.New("null")
-		}
-		return &Answer{Exit: pr.BadInputExit}, fmt.Errorf("hook input is not a %s JSON object: %v", pr.Agent, err)
+// Names lists the protocol names.
+func Names() []string {
+	var ns []string
+	for _, p := range Protocols {
+		ns = append(ns, p.Name)
 	}
-	a, err := pr.answer(p, opt)
+	return ns
+}
+
+// Detect names the protocol whose shape the payload has. It returns an
+// error for a payload that is not a JSON object or has no known shape.
+func Detect(payload []byte) (*Protocol, error) {
+	m, err := object(payload)
 	if err != nil {
-		return &Answer{Exit: pr.BadInputExit}, err
+		return nil, fmt.Errorf("hook input is not one of the known agents' payloads: %v", err)
 	}
-	return a, nil
+	for _, p := range Protocols {
+		if p.Detect(m) {
+			return p, nil
+		}
+	}
+	return nil, errors.New("hook input is not one of the known agents' payloads (use --protocol NAME)")
 }
 
-// decide runs Decide for a command, treating a command that is not valid
-// shell as nothing to judge (the shell will say so itself).
-func decide(cmd string, opt Options) (*Outcome, error) {
-	out, err := Decide(cmd, opt)
-	var pe *analyze.ParseError
-	if errors.As(err, &pe) {
-		return nil, nil
-	}
-	return out, err
+// object decodes a payload as a JSON object.
+func object(payload []byte) (map[string]json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	return m, decode(payload, &m, "")
 }
 
-// commandOf reads a string command field.
-func commandOf(o payload, key, what string) (string, error) {
-	raw, ok := o[key]
+// decode reads a payload that must be a JSON object into v; the error
+// names what was expected ("Claude Code PreToolUse").
+func decode(payload []byte, v any, what string) error {
+	if what != "" {
+		what += " "
+	}
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(payload, &probe); err != nil {
+		return fmt.Errorf("hook input is not a %sJSON object: %v", what, err)
+	}
+	if probe == nil {
+		return fmt.Errorf("hook input is not a %sJSON object: null", what)
+	}
+	if err := json.Unmarshal(payload, v); err != nil {
+		return fmt.Errorf("hook input is not a %sJSON object: %v", what, err)
+	}
+	return nil
+}
+
+// str reads a string field; "" when absent or not a string.
+func str(m map[string]json.RawMessage, k string) string {
+	var s string
+	if raw, ok := m[k]; ok {
+		_ = json.Unmarshal(raw, &s)
+	}
+	return s
+}
+
+// truthy reads a boolean field, also when an agent stringified it
+// ("true", as Cline's extension does with every parameter).
+func truthy(m map[string]json.RawMessage, k string) bool {
+	raw, ok := m[k]
 	if !ok {
-		return "", fmt.Errorf("hook input: %s has no %q", what, key)
+		return false
+	}
+	var b bool
+	if json.Unmarshal(raw, &b) == nil {
+		return b
+	}
+	return strings.EqualFold(str(m, k), "true")
+}
+
+// envTrue reads an environment flag the way Node agents do: set and not
+// "0"/"false".
+func envTrue(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	return v != "" && v != "0" && v != "false" && v != "no"
+}
+
+// command reads the required string "command" of a tool input.
+func command(in map[string]json.RawMessage, tool string) (string, error) {
+	raw, ok := in["command"]
+	if !ok {
+		return "", fmt.Errorf(`hook input: %s tool_input has no "command"`, tool)
 	}
 	var cmd string
 	if err := json.Unmarshal(raw, &cmd); err != nil {
-		return "", fmt.Errorf("hook input: %s %q is not a string: %v", what, key, err)
+		return "", fmt.Errorf(`hook input: %s tool_input "command" is not a string: %v`, tool, err)
 	}
 	return cmd, nil
 }
 
-// insteadText is a deny reason that says exactly what to run instead: the
-// rewritten command when there is one.
-func insteadText(out *Outcome) string {
-	if out.Deny != "" {
-		return out.Deny
-	}
-	return "shguard: this command would hang the tool: " + why(out.Findings) +
-		". Run this instead, which keeps what it does and cannot hang:\n" + out.Command
-}
-
-func mustJSON(s string) json.RawMessage {
-	b, _ := marshalJSON(s)
-	return bytes.TrimSuffix(b, []byte("\n"))
-}
-
-func marshal(v any) ([]byte, error) { return marshalJSON(v) }
-
-// copyInput is a tool input with command (and, for a job moved to the
-// agent's background mode, the background field) replaced.
-func copyInput(in payload, cmdKey string, out *Outcome, bgKey string) map[string]json.RawMessage {
-	m := make(map[string]json.RawMessage, len(in)+1)
+// withCommand copies a tool input with command replaced and, when bg,
+// the background field set: agents that replace the whole input
+// (Claude Code, Gemini CLI) must get every field back.
+func withCommand(in map[string]json.RawMessage, cmd, bgField string, bg bool) map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(in)+1)
 	for k, v := range in {
-		m[k] = v
+		out[k] = v
 	}
-	m[cmdKey] = mustJSON(out.Command)
-	if out.Background && bgKey != "" {
-		m[bgKey] = json.RawMessage("true")
+	out["command"] = mustJSON(cmd)
+	if bg && bgField != "" {
+		out[bgField] = json.RawMessage("true")
 	}
-	return m
+	return out
 }
-
-// nobodyAsked reports whether a Claude-style permission_mode means the
-// user is never asked.
-func nobodyAsked(mode string) bool { return mode == "dontAsk" || mode == "bypassPermissions" }
-
-func lower(s string) string { return strings.ToLower(s) }

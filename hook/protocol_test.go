@@ -2,6 +2,7 @@ package hook
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,52 +14,57 @@ import (
 // in its protocol: a command that would hang never gets an answer the
 // agent ignores or that fails open, a leak never a prompt.
 func TestProtocols(t *testing.T) {
-	env := func(string) string { return "" } // no agent shell variables, no settings
 	for _, c := range []struct {
 		file, agent string
 		// want are "key=value" checks on the decoded answer (dotted keys);
-		// "" means no answer at all.
+		// "key~text" checks that the value contains text; nil means no
+		// answer at all.
 		want []string
 	}{
-		{"claude_hang.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=cd web && npm run dev", "hookSpecificOutput.updatedInput.description=Start the dev server"}},
-		{"claude_leak.json", "claude", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.updatedInput=", "hookSpecificOutput.additionalContext~runs unchanged"}},
-		{"claude_bypass.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow"}},
-		{"codex_hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead"}},
-		{"codex_leak.json", "codex", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}},
-		{"gemini_hang.json", "gemini", []string{"decision=ask", "hookSpecificOutput.tool_input.is_background=true", "hookSpecificOutput.tool_input.command=npm run dev", "hookSpecificOutput.tool_input.dir_path=web"}},
-		{"gemini_clean.json", "gemini", nil},
-		{"cursor_hang.json", "cursor", []string{"permission=deny", "agent_message~Run this instead"}},
-		{"copilot_hang.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~Run this instead"}},
-		{"copilot_edit.json", "copilot", nil},
-		{"cline_sdk_hang.json", "cline", []string{"cancel=true", "errorMessage~would hang"}},
-		{"cline_ext_leak.json", "cline", []string{"cancel=false", "contextModification~runs unchanged"}},
-		{"crush_hang.json", "crush", []string{"decision=", "updated_input.command=cd web && npm run dev", "updated_input.run_in_background=true", "context~background"}},
+		{"claude/hang.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=cd web && npm run dev", "hookSpecificOutput.updatedInput.description=Start the dev server", "hookSpecificOutput.updatedInput.timeout=120000"}},
+		{"claude/leak.json", "claude", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.updatedInput=", "hookSpecificOutput.additionalContext~runs unchanged"}},
+		{"claude/bypass.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.run_in_background=true"}},
+		{"claude/dontask_nested.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead", "hookSpecificOutput.permissionDecisionReason~bash -c \"python3 -m http.server 8000 >"}},
+		{"claude/post.json", "claude", nil},
+		{"codex/hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead", "hookSpecificOutput.permissionDecisionReason~python3 -m http.server 8000 >"}},
+		{"codex/leak.json", "codex", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}},
+		{"codex/bypass.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~./server >"}},
+		{"gemini/hang.json", "gemini", []string{"decision=ask", "hookSpecificOutput.tool_input.is_background=true", "hookSpecificOutput.tool_input.command=npm run dev", "hookSpecificOutput.tool_input.dir_path=web", "hookSpecificOutput.tool_input.description=dev server"}},
+		{"gemini/clean.json", "gemini", nil},
+		{"gemini/background.json", "gemini", nil},
+		{"cursor/hang.json", "cursor", []string{"permission=deny", "agent_message~Run this instead", "agent_message~exec npm start; } >"}},
+		{"cursor/leak.json", "cursor", nil},
+		{"copilot/hang.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~Run this instead"}},
+		{"copilot/edit.json", "copilot", nil},
+		{"copilot/object_args.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~npm run dev >"}},
+		{"cline/sdk_hang.json", "cline", []string{"cancel=true", "errorMessage~would hang"}},
+		{"cline/sdk_string.json", "cline", []string{"cancel=true", "errorMessage~./server >"}},
+		{"cline/ext_leak.json", "cline", []string{"cancel=false", "contextModification~runs unchanged"}},
+		{"crush/hang.json", "crush", []string{"decision=", "updated_input.command=cd web && npm run dev", "updated_input.run_in_background=true", "context~background"}},
+		{"crush/leak.json", "crush", []string{"decision=", "updated_input=", "context~runs unchanged"}},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata", c.file))
 			if err != nil {
 				t.Fatal(err)
 			}
-			pr := Detect(raw)
-			if pr == nil || pr.Name != c.agent {
-				t.Fatalf("detected %v, want %s", pr, c.agent)
+			pr, err := Detect(raw)
+			if err != nil || pr.Name != c.agent {
+				t.Fatalf("detected %v, %v; want %s", pr, err, c.agent)
 			}
-			ans, err := pr.Handle(raw, Options{Getenv: env, LogDir: t.TempDir()})
+			out, err := answer(t, pr, raw, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ans.Exit != 0 {
-				t.Errorf("exit %d", ans.Exit)
-			}
 			if c.want == nil {
-				if len(ans.Stdout) != 0 {
-					t.Errorf("answered %s, want no answer", ans.Stdout)
+				if len(out) != 0 {
+					t.Errorf("answered %s, want no answer", out)
 				}
 				return
 			}
 			var got map[string]any
-			if err := json.Unmarshal(ans.Stdout, &got); err != nil {
-				t.Fatalf("answer %q: %v", ans.Stdout, err)
+			if err := json.Unmarshal(out, &got); err != nil {
+				t.Fatalf("answer %q: %v", out, err)
 			}
 			for _, w := range c.want {
 				key, val, contains := w, "", false
@@ -69,11 +75,30 @@ func TestProtocols(t *testing.T) {
 				}
 				s := lookup(got, key)
 				if contains && !strings.Contains(s, val) || !contains && s != val {
-					t.Errorf("%s = %q, want %s; answer %s", key, s, w, ans.Stdout)
+					t.Errorf("%s = %q, want %s; answer %s", key, s, w, out)
 				}
 			}
 		})
 	}
+}
+
+// answer runs one payload through its protocol the way the CLI does, in
+// an environment with no agent variables and no settings files.
+func answer(t *testing.T, pr *Protocol, raw []byte, opt Options) ([]byte, error) {
+	if pr.Direct != nil {
+		return pr.Direct(raw, opt)
+	}
+	call, err := pr.Parse(raw, Env{})
+	if err != nil || call == nil {
+		return nil, err
+	}
+	dir := t.TempDir()
+	opt.LogFile = func(n int) string { return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }
+	ans, err := Respond(call.Request, call.Caps, opt)
+	if err != nil {
+		return nil, err
+	}
+	return call.Render(ans)
 }
 
 // lookup follows a dotted key; "" when absent. Scalars print as in JSON
@@ -99,8 +124,8 @@ func lookup(m map[string]any, key string) string {
 	return string(b)
 }
 
-// Bad input never blocks: each protocol's exit status for it is one its
-// agent treats as a non-blocking error.
+// Bad input never blocks: each protocol reports it as an error, and its
+// exit status is one its agent treats as a non-blocking hook error.
 func TestBadInputExit(t *testing.T) {
 	want := map[string]int{"claude": 1, "codex": 1, "gemini": 1, "cursor": 1, "copilot": 0, "cline": 0, "crush": 1, "json": 1}
 	for name, exit := range want {
@@ -108,39 +133,64 @@ func TestBadInputExit(t *testing.T) {
 		if pr == nil {
 			t.Fatalf("no protocol %s", name)
 		}
+		if pr.ErrorExit != exit {
+			t.Errorf("%s: error exit %d, want %d", name, pr.ErrorExit, exit)
+		}
 		for _, in := range []string{"", "{", "[1,2]", "null", strings.Repeat("x", 1<<20)} {
-			ans, err := pr.Handle([]byte(in), Options{})
-			if err == nil || ans.Exit != exit || len(ans.Stdout) != 0 {
-				t.Errorf("%s on %.10q: exit %d, err %v, stdout %q; want exit %d and an error", name, in, ans.Exit, err, ans.Stdout, exit)
+			if out, err := answer(t, pr, []byte(in), Options{}); err == nil || len(out) != 0 {
+				t.Errorf("%s on %.10q: stdout %q, err %v; want an error and no answer", name, in, out, err)
 			}
 		}
 	}
 }
 
-// The permission rule forms of Claude Code's docs.
+// The permission rule forms of Claude Code's docs
+// (https://code.claude.com/docs/en/permissions, "Permission rule syntax").
 func TestClaudeRules(t *testing.T) {
-	ps := claudePermissions{
-		allow: bashRules([]string{"Bash(npm run build)", "Bash(npm run test:*)", "Bash(git * main)", "Read(./x)"}),
-		deny:  bashRules([]string{"Bash(npm run test:e2e)"}),
+	rs := claudeRules{
+		allow: []string{"Bash(npm run build)", "Bash(npm run test:*)", "Bash(git * main)", "Bash(ls *)", "Bash(* --version)", "Read(./x)"},
+		deny:  []string{"Bash(npm run test:e2e)", "Bash(git push *)"},
+		ask:   []string{"Bash(git clean *)"},
 	}
-	for cmd, want := range map[string]bool{
-		"npm run build":                 true,
-		"npm run build --watch":         false, // exact rule
-		"npm run test":                  true,
-		"npm run test -- --ci":          true,
-		"npm run tests":                 false, // the prefix ends at a word
-		"git push origin main":          true,
-		"git push origin dev":           false,
-		"npm run build && ls":           false, // ls is not allowed
-		"npm run build && npm run test": true,
-		"npm run test:e2e":              false, // denied
+	for cmd, want := range map[string]string{
+		"npm run build":                 "allow",
+		"npm run build --watch":         "", // exact rule
+		"npm run test":                  "allow",
+		"npm run test -- --ci":          "allow",
+		"npm run tests":                 "", // the prefix ends at a word
+		"git checkout main":             "allow",
+		"git merge dev":                 "",
+		"git push origin main":          "deny", // deny wins over a matching allow
+		"git clean -fdx":                "ask",
+		"ls":                            "allow", // a trailing " *" also matches nothing
+		"ls -la":                        "allow",
+		"lsof":                          "", // word boundary
+		"node --version":                "allow",
+		"npm run build && ls":           "allow",
+		"npm run build && rm -rf x":     "", // every part must be allowed
+		"npm run build | tee log":       "",
+		"npm run test:e2e":              "deny",
+		"ls; git push origin main":      "deny", // a denied part denies the whole
+		"ls $(git push origin main)":    "deny", // the whole text is checked too
+		"echo $(npm run build)":         "",     // a substitution is not a plain command
+		"(npm run build)":               "",
+		"timeout 60 npm run build":      "allow", // wrappers are stripped
+		"nohup npm run test -- --ci":    "allow",
+		"nice -n 5 git checkout main":   "allow",
+		"npm run build && npm run test": "allow",
 	} {
-		if got := ps.allows(cmd, 0); got != want {
-			t.Errorf("allows(%q) = %v, want %v", cmd, got, want)
+		if got := rs.decide(cmd); got != want {
+			t.Errorf("decide(%q) = %q, want %q", cmd, got, want)
 		}
 	}
-	all := claudePermissions{allow: bashRules([]string{"Bash"})}
-	if !all.allows("anything | at all", 0) {
-		t.Error("a bare Bash rule allows every command")
+	for _, r := range []string{"Bash", "Bash(*)"} {
+		if got := (claudeRules{allow: []string{r}}).decide("anything | at all"); got != "allow" {
+			t.Errorf("%s: decide = %q, want allow", r, got)
+		}
+	}
+	// Modes: bypassPermissions runs what no rule stops; dontAsk and the
+	// others only what an allow rule lets through.
+	if !rs.permits("make", "bypassPermissions") || rs.permits("make", "dontAsk") || rs.permits("git clean -f", "bypassPermissions") {
+		t.Error("permission modes")
 	}
 }

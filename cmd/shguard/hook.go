@@ -3,84 +3,91 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/hook"
+	"github.com/shguard/shguard/shguardrc"
 )
 
 const hookUsageHead = `shguard hook reads one tool call of a coding agent as JSON on stdin and
-answers on stdout in that agent's own protocol, so that the agent never runs
-a command that hangs its tool, and learns what leaks.
+answers on stdout, so that the agent never runs a command that hangs its
+tool or leaks a process. Set up per agent: docs/agents.md, or
+'shguard hook --print-config AGENT' (Claude Code: a PreToolUse hook with
+matcher "Bash" and command "shguard hook --protocol claude").
 
 Usage:
   shguard hook [flags] < payload.json
-  shguard hook --print-config AGENT
 
-Protocols (--protocol; without it the payload's shape decides: Copilot's
-toolArgs, Cline's hookName, Cursor's beforeShellExecution, Gemini's
-BeforeTool, Crush's "event", Codex's turn_id, Claude's hook_event_name or
-tool_name, a bare {"command"}):
-  claude   Claude Code PreToolUse (Bash)
-  codex    Codex CLI PreToolUse (Bash)
-  gemini   Gemini CLI BeforeTool (run_shell_command)
-  cursor   Cursor beforeShellExecution
-  copilot  GitHub Copilot CLI preToolUse (bash)
-  cline    Cline PreToolUse hook file (run_commands, execute_command)
-  crush    Crush PreToolUse (bash)
-  json     {"command": "..."} in; the fixed command, a promotion plan and
-           the findings out, for agent frameworks
+Protocols: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI),
+cursor (Cursor), copilot (GitHub Copilot CLI), cline (Cline), crush (Crush),
+json (any framework). Without --protocol the payload's shape decides, in
+this order:
+%s
+For each shell call:
+  * clean commands, other tools and events, commands that are not valid
+    shell: no output (the call goes ahead as it is);
+  * advice, or a command that can only leak a process
+    ('nohup ./srv >/dev/null 2>&1 &'): the call goes ahead unchanged, with
+    the advice for the model where the agent has a context channel;
+  * a command that only starts one thing in the background
+    ('cd app && npm run dev &'): moved to the agent's background mode
+    (Claude Code and Crush run_in_background, Gemini is_background);
+  * a command that would hang the tool ('server & sleep 2; curl ...'): the
+    behaviour-preserving fixes are applied and (--mode rewrite, default)
+    each job that still holds the output writes to a log file instead,
+    also inside a nested 'bash -c "..."' string; --mode deny refuses.
+  The change is asked about where the agent can ask (Claude Code outside
+  dontAsk/bypassPermissions, Gemini CLI, Crush); where it cannot (Codex,
+  Cursor, Copilot CLI, Cline, Claude Code in dontAsk) the call is refused
+  with the exact command to run instead. --allow approves the change only
+  where shguard can see that the agent's own rules would have run the
+  command as written without a prompt (Claude Code's permission settings;
+  Codex in bypassPermissions).
 
-What each gets, in short:
-  * clean commands, other tools, commands that are not valid shell: no
-    answer (the call goes ahead);
-  * only advice or leaks (nothing hangs): the call goes ahead unchanged,
-    with the advice in the agent's context channel where it has one;
-  * a command that would hang the tool: the richest answer the agent
-    honours. A lone 'cmd &' moves to the agent's own background mode
-    (Claude and Crush run_in_background, Gemini is_background); otherwise
-    the behaviour-preserving fixes ('A && B &' -> 'A && exec B &') and, with
-    --mode rewrite, log files for jobs that still hold the output. Claude
-    and Gemini are asked to confirm (or allowed with --allow), Crush gets
-    the change as updated_input; Codex, Cursor, Copilot and Cline, which
-    cannot ask, get a deny whose reason holds the exact command to run
-    instead (Codex: the rewrite itself with --allow).
-  --allow never grants more than the user did: for Claude Code it approves
-  a change only when the command as written would have run without a
-  prompt under the permission rules of its settings files; where nobody is
-  asked (permission_mode dontAsk, bypassPermissions) a change is allowed
-  only then and denied otherwise, never "ask".
+The shell analysed: --shell, else the agent's (Claude Code: CLAUDE_CODE_SHELL,
+else $SHELL), else the project's .shguardrc (found from the payload's cwd),
+else bash. Job logs: --log-dir, else (Claude Code) .shguard/jobs in the
+project, which its sandbox lets commands write, else $TMPDIR/shguard-jobs.
 
-The shell: --shell wins; else the agent's (Claude Code: CLAUDE_CODE_SHELL,
-else $SHELL; the others: $SHELL), else .shguardrc in the payload's cwd, else
-bash. Job logs (--mode rewrite) go to --log-dir, else, for Claude Code,
-<cwd>/.shguard/jobs (its sandbox lets commands write in the project, not
-always in /tmp; the directory gets a .gitignore), else $TMPDIR/shguard-jobs.
+Generic (--protocol json): {"command": "..."} in; out
+  {"command": fixed, "changed": bool, "plan": {"foreground": "...",
+   "jobs": [{"command", "prelude", "script", "holds_output"}]},
+   "findings": [...], "fixed": [...], "error": "line:col: ..." (not shell)}
 
-Exit status: 0 with an answer or none; for a payload that cannot be read,
-the agent's non-blocking error status (1; 0 for Copilot and Cline) and a
-line on stderr, never one that blocks the tool; 3 bad usage.
+Exit status: 0 with an answer or none. A payload that cannot be read gets
+a line on stderr and the agent's non-blocking error status: 1 for claude,
+codex, gemini, cursor, crush and json; 0 for copilot and cline (and when
+no agent is recognised), never 2, which blocks the tool. 3: bad usage.
 
 Flags:
 `
+
+// maxPayload bounds what the hook reads: a bigger payload is reported
+// and let through rather than analysed at length.
+const maxPayload = 4 << 20
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := pflag.NewFlagSet("shguard hook", pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.SortFlags = false
 	var (
-		protocol = fs.String("protocol", "", "the agent's protocol: "+strings.Join(hook.Names(), ", ")+" (default: from the payload)")
-		mode     = fs.String("mode", "rewrite", "background work that would hang the tool mid-command: rewrite (send its output\nto a log file) or deny (refuse, say how to start it instead)")
-		allow    = fs.Bool("allow", false, `approve changed commands that the user's rules would have run without a prompt`)
-		style    = fs.String("style", "default", "fix style for 'A && B &': default or brace")
-		shell    = fs.StringP("shell", "s", "", "the shell that runs the command: bash, zsh, dash, sh, mksh (default: the agent's)")
-		lang     = fs.String("lang", "", "same as --shell")
-		logDir   = fs.String("log-dir", "", "directory for the logs of rewritten jobs")
-		norc     = fs.Bool("norc", false, "ignore .shguardrc")
-		printCfg = fs.String("print-config", "", "print the configuration snippet that installs the hook in AGENT and exit")
-		help     = fs.BoolP("help", "h", false, "show this help")
+		protocol    = fs.String("protocol", "", "agent protocol: "+strings.Join(hook.Names(), ", ")+" (default: from the payload)")
+		mode        = fs.String("mode", "rewrite", "background work that would hang the tool mid-command: rewrite (send its output\nto a log file) or deny (refuse, tell the model what to run)")
+		allow       = fs.Bool("allow", false, `approve changed commands the agent's own rules would have run without a prompt`)
+		style       = fs.String("style", "", "fix style for 'A && B &': default or brace (default: .shguardrc, else default)")
+		shell       = fs.StringP("shell", "s", "", "the shell that runs the command: bash, zsh, dash, sh, mksh (default: the agent's)")
+		lang        = fs.String("lang", "", "same as --shell")
+		norc        = fs.Bool("norc", false, "ignore .shguardrc")
+		logDir      = fs.String("log-dir", "", "directory for the logs of rewritten jobs")
+		printConfig = fs.String("print-config", "", "print the configuration that installs the hook for AGENT and exit")
+		help        = fs.BoolP("help", "h", false, "show this help")
 	)
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "shguard hook: "+format+"\nRun 'shguard hook --help' for usage.\n", a...)
@@ -90,68 +97,204 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErr("%v", err)
 	}
 	if *help {
-		fmt.Fprint(stdout, hookUsageHead+fs.FlagUsages())
-		return exitClean
-	}
-	if *printCfg != "" {
-		cfg, ok := hook.Config(*printCfg)
-		if !ok {
-			return usageErr("no configuration for %q (want one of %s)", *printCfg, strings.Join(hook.ConfigNames(), ", "))
+		var rules strings.Builder
+		for _, p := range hook.Protocols {
+			fmt.Fprintf(&rules, "  %-8s %s\n", p.Name, p.DetectRule)
 		}
-		fmt.Fprint(stdout, cfg)
+		fmt.Fprintf(stdout, hookUsageHead, rules.String())
+		fmt.Fprint(stdout, fs.FlagUsages())
 		return exitClean
 	}
 	if fs.NArg() > 0 {
 		return usageErr("unexpected argument %q: the payload comes on stdin", fs.Arg(0))
+	}
+	if *printConfig != "" {
+		cfg, ok := hook.Config(*printConfig)
+		if !ok {
+			return usageErr("--print-config: unknown agent %q (want %s)", *printConfig, strings.Join(hook.ConfigNames(), ", "))
+		}
+		fmt.Fprint(stdout, cfg)
+		return exitClean
 	}
 	var opt hook.Options
 	var err error
 	if opt.Mode, err = hook.ParseMode(*mode); err != nil {
 		return usageErr("--mode: %v", err)
 	}
-	if opt.Style, err = analyze.ParseStyle(*style); err != nil {
-		return usageErr("--style: %v", err)
+	if *style != "" {
+		if opt.Style, err = analyze.ParseStyle(*style); err != nil {
+			return usageErr("--style: %v", err)
+		}
 	}
-	opt.StyleSet = fs.Changed("style")
 	if *shell == "" {
-		shell = lang
+		*shell = *lang
 	}
 	if *shell != "" {
 		if opt.Lang, err = analyze.ParseLang(*shell); err != nil {
 			return usageErr("--shell: %v", err)
 		}
-		opt.ShellSet = true
 	}
-	opt.Allow, opt.LogDir, opt.NoRC = *allow, *logDir, *norc
-	var pr *hook.Protocol
+	opt.Allow = *allow
+	var proto *hook.Protocol
 	if *protocol != "" {
-		if pr = hook.Lookup(*protocol); pr == nil {
-			return usageErr("unknown protocol %q (want one of %s)", *protocol, strings.Join(hook.Names(), ", "))
+		if proto = hook.Lookup(*protocol); proto == nil {
+			return usageErr("unknown protocol %q (want %s)", *protocol, strings.Join(hook.Names(), ", "))
 		}
 	}
-	payload, err := io.ReadAll(io.LimitReader(stdin, 64<<20))
-	if err != nil {
-		fmt.Fprintf(stderr, "shguard hook: reading stdin: %v\n", err)
-		return 1
-	}
-	if pr == nil {
-		if pr = hook.Detect(payload); pr == nil {
-			// Not a shape we know: never block, say why.
-			fmt.Fprintf(stderr, "shguard hook: the payload is not one of the known agents' (%s); pass --protocol; the call goes ahead unchecked\n", strings.Join(hook.Names(), ", "))
+	// From here on nothing may block the agent: every failure exits with
+	// the agent's non-blocking status (0 when the agent is unknown).
+	fail := func(err error) int {
+		fmt.Fprintf(stderr, "shguard hook: %v\n", err)
+		if proto == nil {
 			return 0
 		}
+		return proto.ErrorExit
 	}
-	ans, err := pr.Handle(payload, opt)
+	payload, err := io.ReadAll(io.LimitReader(stdin, maxPayload+1))
 	if err != nil {
-		fmt.Fprintf(stderr, "shguard hook: %v\n", err)
-		return ans.Exit
+		return fail(fmt.Errorf("reading stdin: %v", err))
 	}
-	if ans.Outcome != nil {
-		if err := ans.Outcome.MakeLogDir(); err != nil {
-			fmt.Fprintf(stderr, "shguard hook: creating the job log directory: %v; the call goes ahead unchanged\n", err)
-			return ans.Exit
+	if len(payload) > maxPayload {
+		return fail(fmt.Errorf("payload larger than %d MiB: not analysed, the call goes ahead", maxPayload>>20))
+	}
+	if len(strings.TrimSpace(string(payload))) == 0 {
+		return fail(fmt.Errorf("empty payload on stdin: nothing to judge"))
+	}
+	if proto == nil {
+		if proto, err = hook.Detect(payload); err != nil {
+			return fail(err)
 		}
 	}
-	stdout.Write(ans.Stdout)
-	return ans.Exit
+	if proto.Direct != nil {
+		out, err := proto.Direct(payload, opt)
+		if err != nil {
+			return fail(err)
+		}
+		stdout.Write(out)
+		return exitClean
+	}
+	home, _ := os.UserHomeDir()
+	env := hook.Env{Getenv: os.Getenv, ReadFile: os.ReadFile, Home: home, GOOS: runtime.GOOS}
+	call, err := proto.Parse(payload, env)
+	if err != nil {
+		return fail(err)
+	}
+	if call == nil {
+		return exitClean
+	}
+	hookOptions(&opt, call, *shell != "", *style != "", *norc, stderr)
+	dir := jobDir(*logDir, proto, call)
+	opt.LogFile = func(int) string {
+		return filepath.Join(dir, fmt.Sprintf("job-%012x.log", rand.Uint64()&(1<<48-1)))
+	}
+	ans, err := hook.Respond(call.Request, call.Caps, opt)
+	if err != nil {
+		return fail(err)
+	}
+	if len(ans.Logs) > 0 {
+		if err := makeJobDir(dir); err != nil {
+			return fail(err)
+		}
+	}
+	out, err := call.Render(ans)
+	if err != nil {
+		return fail(err)
+	}
+	stdout.Write(out)
+	return exitClean
+}
+
+// hookOptions fills in what the flags left open: the shell the agent
+// runs (call.Shell), then the project's .shguardrc found from the call's
+// directory (shell, fix style, rule selection). A broken .shguardrc is
+// reported and skipped: the hook must not stop the agent over it.
+func hookOptions(opt *hook.Options, call *hook.Call, langSet, styleSet, norc bool, stderr io.Writer) {
+	if !langSet && call.Shell != "" {
+		if l, ok := analyze.LangFromPath(call.Shell); ok {
+			opt.Lang, langSet = l, true
+		} else {
+			call.ShellFrom = "" // a shell the analyzer does not know: bash is assumed
+			fmt.Fprintf(stderr, "shguard hook: shell %q is not one shguard analyses; analysing as bash\n", call.Shell)
+		}
+	} else if langSet {
+		call.ShellFrom = "--shell"
+	}
+	dir := call.Cwd
+	if dir == "" {
+		dir = "."
+	}
+	path, err := shguardrc.Find(dir)
+	if norc || err != nil || path == "" {
+		return
+	}
+	rc, err := shguardrc.Load(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "shguard hook: %v (ignored)\n", err)
+		return
+	}
+	if !langSet && rc.Lang != nil {
+		opt.Lang = *rc.Lang
+		call.ShellFrom = rc.Path
+	}
+	if !styleSet && rc.Style != nil {
+		opt.Style = *rc.Style
+	}
+	inc, exc := set(rc.Include), set(rc.Exclude)
+	if len(inc) > 0 || len(exc) > 0 {
+		opt.Analyze = append(opt.Analyze, analyze.WithFilter(func(f analyze.Finding) bool {
+			return (len(inc) == 0 || inc[f.Rule]) && !exc[f.Rule]
+		}))
+	}
+}
+
+// jobDir is where the logs of rewritten jobs go. Claude Code's sandbox
+// lets a command write in the working directory and below (not
+// necessarily in $TMPDIR, which differs inside the sandbox), so for
+// Claude Code the logs go to .shguard/jobs in the project directory
+// (CLAUDE_PROJECT_DIR, else the payload's cwd), which makeJobDir keeps
+// out of git. Elsewhere: $TMPDIR/shguard-jobs. A path that would need
+// shell quoting is not used (the hook then moves or refuses the job).
+func jobDir(flag string, p *hook.Protocol, call *hook.Call) string {
+	if flag != "" {
+		if abs, err := filepath.Abs(flag); err == nil {
+			return abs
+		}
+		return flag
+	}
+	if p == hook.Claude {
+		project := os.Getenv("CLAUDE_PROJECT_DIR")
+		if project == "" {
+			project = call.Cwd
+		}
+		if d := filepath.Join(project, ".shguard", "jobs"); filepath.IsAbs(project) && plainPath(d) {
+			return d
+		}
+	}
+	return filepath.Join(os.TempDir(), "shguard-jobs")
+}
+
+// makeJobDir creates the log directory (0700) and, in a project, a
+// .gitignore that keeps it out of the repository.
+func makeJobDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if filepath.Base(filepath.Dir(dir)) == ".shguard" {
+		ign := filepath.Join(filepath.Dir(dir), ".gitignore")
+		if _, err := os.Stat(ign); os.IsNotExist(err) {
+			return os.WriteFile(ign, []byte("# shguard hook job logs\n*\n"), 0o644)
+		}
+	}
+	return nil
+}
+
+// plainPath reports whether a path reads the same unquoted in any shell
+// quotes, as a log path spliced into the command must.
+func plainPath(p string) bool {
+	for _, c := range p {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("/._-+=:,@%", c)) {
+			return false
+		}
+	}
+	return p != ""
 }

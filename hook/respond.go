@@ -1,0 +1,130 @@
+package hook
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/shguard/shguard/analyze"
+)
+
+// Request is one shell tool call in the neutral shape every adapter
+// produces from its agent's payload.
+type Request struct {
+	Command string
+	// Cwd is the directory the agent runs the command in ("" unknown):
+	// the caller finds the project's .shguardrc from it.
+	Cwd string
+	// InBackground: the call already runs in the agent's background mode,
+	// where nothing it starts can hold the tool.
+	InBackground bool
+	// Shell is the shell program the agent runs the command with, and
+	// ShellFrom where that came from ("$SHELL"); "" when the agent always
+	// runs bash.
+	Shell, ShellFrom string
+}
+
+// Caps says which answers an agent honours for a shell call.
+type Caps struct {
+	// Ask: it can stop and ask the user to confirm.
+	Ask bool
+	// Rewrite: it runs a changed command the hook hands back.
+	Rewrite bool
+	// Background: it can run the command in its own background mode, and
+	// BackgroundParam names that mode for the model ("run_in_background").
+	Background      bool
+	BackgroundParam string
+	// Permitted reports whether the command as the model wrote it would
+	// have run without a prompt under the agent's own permission rules;
+	// only then may --allow approve a change. nil: never.
+	Permitted func(cmd string) bool
+}
+
+// Kind is what the neutral answer does.
+type Kind int
+
+const (
+	Pass   Kind = iota // run the command as it came (Context may advise)
+	Change             // run Answer.Command instead
+	Refuse             // do not run it; Reason tells the model what to run
+)
+
+// Answer is the neutral answer an adapter renders in its agent's shape.
+type Answer struct {
+	Kind    Kind
+	Command string
+	// Background: run Command in the agent's background mode.
+	Background bool
+	// Approve: run the change without a prompt; otherwise the user
+	// confirms it.
+	Approve bool
+	// Reason is shown in the prompt (Change) or to the model (Refuse).
+	Reason string
+	// Context is advice for the model, where the agent passes it on.
+	Context string
+	// Logs are the log files the changed command writes (the caller
+	// creates their directory).
+	Logs []string
+}
+
+// Respond decides for one call and chooses the richest answer the agent
+// honours: a change it can ask about or approve, else a refusal whose
+// reason spells out the command to run instead — never an answer the
+// agent would ignore and so fail open. A command that only leaks runs
+// unchanged with advice, unless the change needs no prompt.
+func Respond(req Request, caps Caps, opt Options) (Answer, error) {
+	if req.InBackground || strings.TrimSpace(req.Command) == "" {
+		return Answer{}, nil
+	}
+	opt.Background = caps.Background
+	out, err := Decide(req.Command, opt)
+	if err != nil {
+		var pe *analyze.ParseError
+		if errors.As(err, &pe) {
+			return Answer{}, nil // not shell: let the shell say so
+		}
+		return Answer{}, err
+	}
+	ctx := out.Context
+	if ctx != "" {
+		ctx += "\n(analysed as " + opt.Lang.String() + ", the shell that runs the command"
+		if req.ShellFrom != "" {
+			ctx += ", from " + req.ShellFrom
+		}
+		ctx += ")"
+	}
+	// A change runs without a prompt only where the command as written
+	// would have: with --allow, or where nobody is asked anyway.
+	approve := (opt.Allow || !caps.Ask) && caps.Rewrite && caps.Permitted != nil && caps.Permitted(req.Command)
+	change := Answer{Kind: Change, Command: out.Command, Background: out.Background, Approve: approve, Reason: out.Reason, Context: ctx, Logs: out.Logs}
+	switch {
+	case out.Deny != "":
+		return Answer{Kind: Refuse, Reason: out.Deny, Context: ctx}, nil
+	case !out.Changed:
+		return Answer{Kind: Pass, Context: ctx}, nil
+	case !out.Hang:
+		if approve && opt.Allow {
+			return change, nil
+		}
+		return Answer{Kind: Pass, Context: ctx}, nil
+	case approve || caps.Rewrite && caps.Ask:
+		return change, nil
+	}
+	return Answer{Kind: Refuse, Reason: runInstead(out, caps), Context: ctx, Logs: out.Logs}, nil
+}
+
+// runInstead is the refusal for an agent that cannot take the change
+// itself: the exact command to run, so the next turn is not a guess.
+func runInstead(out *Outcome, caps Caps) string {
+	if out.Background {
+		p := caps.BackgroundParam
+		if p == "" {
+			p = "background mode"
+		}
+		return out.Reason + ". Run it again as: `" + out.Command + "` with " + p + ": true"
+	}
+	r := "shguard: this command would hang the tool: " + why(out.Findings) + ". Run this instead, which does the same work without holding the tool's output:\n" + out.Command
+	if len(out.Logs) > 0 {
+		r += "\n(background output goes to " + strings.Join(out.Logs, ", ") + "; read it with tail or cat)"
+	}
+	return r
+}
