@@ -284,10 +284,12 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 	}
 	var edits []analyze.Edit
 	var logs []string
+	seen := map[int]bool{} // a function's job is listed once per call
 	for _, j := range res.Jobs {
-		if !j.HoldsOutput || j.Resolved {
+		if !j.HoldsOutput || j.Resolved || j.Amp >= 0 && seen[j.Amp] {
 			continue
 		}
+		seen[j.Amp] = true
 		if j.Amp < 0 {
 			return nil, nil, errors.New("a background job inside a coprocess, a nested string that is not simply quoted, or a string of a string holds the output")
 		}

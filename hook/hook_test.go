@@ -23,6 +23,7 @@ func TestRewrittenCommandsDoNotHang(t *testing.T) {
 		"true | sleep 3 & echo started",
 		"if true; then sleep 3 & fi; echo started",
 		"x=$(sleep 3 &); echo started",
+		"start() { sleep 3 & }; start; start; echo started", // one edit per job, however often called
 		"cd / && sleep 3 >/dev/null 2>&1 & echo started",
 		// inside a nested string: fixed there, not refused
 		"bash -c 'sleep 3 & echo started'",
