@@ -45,6 +45,9 @@ func TestShells(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a shell for every entry")
 	}
+	if err := Subreaper(); err != nil {
+		t.Skip(err)
+	}
 	es := Load()
 	runs := make([]Run, len(es))
 	for i, e := range es {

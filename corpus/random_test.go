@@ -41,6 +41,9 @@ func TestRandomPrograms(t *testing.T) {
 	if v, err := strconv.ParseInt(os.Getenv("SHGUARD_RANDOM_SEED"), 10, 64); err == nil {
 		seed = v
 	}
+	if err := Subreaper(); err != nil {
+		t.Skip(err)
+	}
 	for _, shell := range []string{"bash", "zsh", "dash", "mksh"} {
 		t.Run(shell, func(t *testing.T) {
 			if _, err := exec.LookPath(shell); err != nil {

@@ -28,6 +28,9 @@ func TestCorpusFixStopsHang(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs bash for every fixed entry")
 	}
+	if err := corpus.Subreaper(); err != nil {
+		t.Skip(err)
+	}
 	type run struct {
 		e       corpus.Entry
 		fixed   string

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shguard/shguard/exec"
+	"github.com/shguard/shguard/internal/version"
 )
 
 // exitUsage is shexec's own failure status. 124 (timeout), 126 and 127
@@ -116,6 +117,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		maxOutput      = fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
 		nonInteractive = fs.Bool("non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
 		help           = fs.BoolP("help", "h", false, "show this help")
+		ver            = fs.Bool("version", false, "print the version (module version, VCS revision) and exit")
 	)
 	fs.Var(&timeout, "timeout", "stop everything after this long and exit 124 (default: no limit)")
 	fs.Var(&grace, "grace", "time between SIGTERM and SIGKILL")
@@ -130,6 +132,10 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	}
 	if *help {
 		fmt.Fprint(stdout, usageHead+fs.FlagUsages()+usageTail)
+		return 0
+	}
+	if *ver {
+		fmt.Fprintln(stdout, version.String("shexec"))
 		return 0
 	}
 	if !*cmdMode {

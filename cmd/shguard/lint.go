@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/rewrite"
@@ -314,9 +313,7 @@ func writeAtomic(path string, data []byte) error {
 	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
-		_ = tmp.Chown(int(sys.Uid), int(sys.Gid)) // best effort: only root may give files away
-	}
+	keepOwner(tmp, st)
 	if err := tmp.Chmod(st.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky)); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/version"
 	"github.com/shguard/shguard/shguardrc"
 )
 
@@ -132,6 +133,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		norc      = fs.Bool("norc", false, "ignore .shguardrc files")
 		listRules = fs.Bool("list-rules", false, "list the rules and exit")
 		help      = fs.BoolP("help", "h", false, "show this help")
+		ver       = fs.Bool("version", false, "print the version (module version, VCS revision) and exit")
 	)
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "shguard: "+format+"\nRun 'shguard --help' for usage.\n", a...)
@@ -142,6 +144,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if *help {
 		fmt.Fprint(stdout, usageHead+fs.FlagUsages()+usageTail)
+		return exitClean
+	}
+	if *ver {
+		fmt.Fprintln(stdout, version.String("shguard"))
 		return exitClean
 	}
 	if *listRules {

@@ -1,0 +1,343 @@
+//go:build linux
+
+package corpus
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+var subreaper struct {
+	once sync.Once
+	err  error
+}
+
+// Subreaper makes the calling process a child subreaper
+// (PR_SET_CHILD_SUBREAPER): orphans of the shells Observe starts, double
+// forks and setsid'd programs included, are re-parented to this process
+// instead of init, so they stay within reach and their zombies can be
+// reaped here. The attribute belongs to the whole process, so it is set
+// once. Observe calls it.
+func Subreaper() error {
+	subreaper.once.Do(func() {
+		subreaper.err = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+	})
+	return subreaper.err
+}
+
+// Observe runs `bash -c script` (or another shell's, see Options) the way an agent tool does and reports what
+// happened: stdin is /dev/null, stdout and stderr are one pipe that is read
+// until EOF, the working directory is a fresh temporary directory, and the
+// calling process is a child subreaper.
+//
+// The shell is started with a plain fork and exec, in the caller's process
+// group and session, like Python's subprocess and most agent tools do by
+// default (no Setpgid, no Setsid). That matters for `setsid cmd` in the
+// foreground: setsid forks (and returns at once) only when its caller leads
+// a process group, which a shell started this way does not, so setsid then
+// runs cmd in place and the shell waits for it, as under those tools.
+//
+// Whatever happens, every process of the run that is still alive at the end
+// is killed with SIGKILL (after all of them have been collected, so that
+// none is re-parented and missed in between), and those that became
+// children of this process are reaped. Zombies of short-lived orphans that
+// exited before they could be seen are not attributable to a run while
+// other code in the process may be waiting for its own children; ReapZombies
+// collects them when it is safe.
+func Observe(ctx context.Context, script string, opts Options) (Outcome, error) {
+	opts.defaults()
+	if err := Subreaper(); err != nil {
+		return Outcome{}, fmt.Errorf("PR_SET_CHILD_SUBREAPER: %w", err)
+	}
+	dir, err := os.MkdirTemp("", "shguard-corpus-")
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer os.RemoveAll(dir)
+
+	mark := randomMark()
+	// A second mark, an open file inherited as fd 3, finds the processes
+	// that cleared their environment (env -i) once they were re-parented
+	// away from the shell; it dies with the descriptor (a daemon that
+	// closes everything), which the environment mark survives.
+	markFile, err := os.Create(filepath.Join(dir, "mark"))
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer markFile.Close()
+	r, w, err := os.Pipe()
+	if err != nil {
+		return Outcome{}, err
+	}
+	defer r.Close()
+	cmd := exec.Command(opts.Shell, "-c", script)
+	if opts.Leader {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	}
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), MarkVar+"="+mark)
+	cmd.Stdin = nil // /dev/null
+	cmd.ExtraFiles = []*os.File{markFile}
+	// *os.File outputs are handed to the child as they are: os/exec starts
+	// no copying goroutine, so Wait returns when bash exits, not when the
+	// pipe closes. Reading the pipe is ours to do.
+	cmd.Stdout, cmd.Stderr = w, w
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return Outcome{}, err
+	}
+	w.Close()
+	bashPid := cmd.Process.Pid
+
+	var out bytes.Buffer
+	eof := make(chan struct{})
+	go func() {
+		io.Copy(&out, r) // ends at EOF, or when r is closed below
+		close(eof)
+	}()
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+
+	var o Outcome
+	timer := time.NewTimer(opts.Exit)
+	defer timer.Stop()
+	select {
+	case <-exited:
+		o.Exited = true
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	if o.Exited {
+		timer.Reset(opts.EOF)
+		select {
+		case <-eof:
+			o.EOF = true
+		case <-timer.C:
+		case <-ctx.Done():
+		}
+	}
+	procs := []Proc(nil)
+	if o.Exited && o.EOF {
+		time.Sleep(opts.Settle)
+		until := time.Now().Add(opts.Linger)
+		for {
+			procs = runProcs(mark, markFile.Name(), bashPid)
+			if len(procs) == 0 || time.Now().After(until) || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+		}
+	} else {
+		procs = runProcs(mark, markFile.Name(), bashPid)
+	}
+	o.Elapsed = time.Since(start)
+
+	for _, p := range procs {
+		if p.Pid != bashPid {
+			o.Survivors = append(o.Survivors, p)
+		}
+	}
+	kill(procs, bashPid)
+	<-exited // bash was among the killed if it was still running
+	r.Close()
+	<-eof
+	o.Output = out.String()
+	if err := ctx.Err(); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func randomMark() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+// runProcs returns the live processes of a run: those whose environment
+// carries the run's mark, those that hold the run's mark file open, and
+// those whose parent chain reaches the shell. Zombies are not live: they
+// hold no descriptors and run nothing.
+func runProcs(mark, markPath string, shell int) []Proc {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	want := []byte(MarkVar + "=" + mark + "\x00")
+	self := os.Getpid()
+	parents := map[int]int{}
+	var found []Proc
+	seen := map[int]bool{}
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		st, err := readStat(pid)
+		if err != nil || st.state == 'Z' || st.state == 'X' {
+			continue
+		}
+		parents[pid] = st.ppid
+		if pid == self || st.ppid == self && sameExe(pid) {
+			// This process holds the mark file too; so, for a moment,
+			// does a child it is forking for another observation, which
+			// inherits every descriptor until it execs.
+			continue
+		}
+		env, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if bytes.Contains(env, want) || holdsFile(pid, markPath) {
+			found = append(found, Proc{Pid: pid, Cmdline: cmdline(pid)})
+			seen[pid] = true
+		}
+	}
+	for pid := range parents {
+		if seen[pid] {
+			continue
+		}
+		for p, n := parents[pid], 0; p > 1 && n < 64; p, n = parents[p], n+1 {
+			if p == shell {
+				found = append(found, Proc{Pid: pid, Cmdline: cmdline(pid)})
+				break
+			}
+		}
+	}
+	return found
+}
+
+// sameExe reports whether pid runs this very program: a child forked by
+// this process that has not exec'd yet.
+func sameExe(pid int) bool {
+	self, err1 := os.Readlink("/proc/self/exe")
+	exe, err2 := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
+	return err1 == nil && err2 == nil && self == exe
+}
+
+// holdsFile reports whether the process has the file open.
+func holdsFile(pid int, path string) bool {
+	dir := filepath.Join("/proc", strconv.Itoa(pid), "fd")
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, fd := range fds {
+		if l, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && l == path {
+			return true
+		}
+	}
+	return false
+}
+
+type stat struct {
+	state byte
+	ppid  int
+	start string // start time in clock ticks since boot
+}
+
+func readStat(pid int) (stat, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return stat{}, err
+	}
+	// The command name is in parentheses and may contain anything.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return stat{}, errors.New("bad stat")
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 20 {
+		return stat{}, errors.New("short stat")
+	}
+	ppid, _ := strconv.Atoi(f[1])
+	return stat{state: f[0][0], ppid: ppid, start: f[19]}, nil
+}
+
+func cmdline(pid int) string {
+	b, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+	return strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
+}
+
+// kill sends SIGKILL to every collected process through a pidfd opened
+// while the process is known to be the same one (its start time has not
+// changed), so that a recycled pid is never signalled. It then reaps those
+// that are, or become, children of this process, and waits until every one
+// has gone. The shell itself is left to os/exec's Wait.
+func kill(procs []Proc, shell int) {
+	self := os.Getpid()
+	type target struct {
+		pid   int
+		start string
+	}
+	var ts []target
+	for _, p := range procs {
+		st, err := readStat(p.Pid)
+		if err != nil {
+			continue
+		}
+		fd, err := unix.PidfdOpen(p.Pid, 0)
+		if err != nil {
+			continue // already gone
+		}
+		if st2, err := readStat(p.Pid); err == nil && st2.start == st.start {
+			unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0)
+			if p.Pid != shell {
+				ts = append(ts, target{p.Pid, st.start})
+			}
+		}
+		unix.Close(fd)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for len(ts) > 0 && time.Now().Before(deadline) {
+		left := ts[:0]
+		for _, t := range ts {
+			st, err := readStat(t.pid)
+			if err != nil || st.start != t.start {
+				continue // gone (reaped by its parent, or by os/exec for the shell)
+			}
+			if st.state == 'Z' && st.ppid == self {
+				var ws unix.WaitStatus
+				if pid, _ := unix.Wait4(t.pid, &ws, unix.WNOHANG, nil); pid == t.pid {
+					continue
+				}
+			}
+			left = append(left, t)
+		}
+		ts = left
+		if len(ts) > 0 {
+			time.Sleep(5 * time.Millisecond)
+		}
+	}
+}
+
+// ReapZombies reaps every exited child of the process. Observe cannot tell
+// the zombie of a short-lived orphan of its shells from a child some other
+// code is about to wait for, so it leaves those alone; call this when no
+// other code in the process waits for children, such as at the end of a
+// TestMain.
+func ReapZombies() {
+	for {
+		var ws unix.WaitStatus
+		pid, err := unix.Wait4(-1, &ws, unix.WNOHANG, nil)
+		if pid <= 0 || err != nil {
+			return
+		}
+	}
+}
