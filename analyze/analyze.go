@@ -64,6 +64,7 @@ type config struct {
 	lang         Lang
 	caller       Caller
 	scriptFile   bool
+	servers      map[string]bool
 	style        Style
 	noDirectives bool
 	keep         func(Finding) bool

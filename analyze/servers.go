@@ -1,6 +1,9 @@
 package analyze
 
-import "strings"
+import (
+	"path"
+	"strings"
+)
 
 // What runs, not how it is spelled: a foreground server started through a
 // runner (`uv run uvicorn app:app`, `poetry run flask run`, `bundle exec
@@ -85,4 +88,19 @@ func script2(args argv) string {
 		}
 	}
 	return ""
+}
+
+// WithServers adds program names (as a command names them: ./run-dev or
+// run-dev both match run-dev) that run until stopped, for a project's own
+// servers: in the foreground they get the SG3001 advice. .shguardrc's
+// `servers=` key sets them.
+func WithServers(names ...string) Option {
+	return func(c *config) {
+		if c.servers == nil {
+			c.servers = map[string]bool{}
+		}
+		for _, n := range names {
+			c.servers[path.Base(n)] = true
+		}
+	}
 }

@@ -21,7 +21,11 @@ Start them as managed background jobs and poll their logs.`,
 			if c.async {
 				continue
 			}
-			if what := serverKind(c.res); what != "" && daemonizes(c.res) == "" {
+			what := serverKind(c.res)
+			if what == "" && p.cfg.servers[c.res.name] {
+				what = "(a server, by .shguardrc)"
+			}
+			if what != "" && daemonizes(c.res) == "" {
 				p.report(c.start, c.end,
 					p.snippet(c.start, c.end)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}

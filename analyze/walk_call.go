@@ -42,7 +42,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if len(r.all) == 0 {
 		return r
 	}
-	if !c.async && r.kind&kServer != 0 {
+	if !c.async && (r.kind&kServer != 0 || w.p.cfg.servers[r.name]) {
 		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
 	}
 

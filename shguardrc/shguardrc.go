@@ -41,6 +41,10 @@ type Config struct {
 	Exclude, Include []string
 	Style            *analyze.Style
 	Lang             *analyze.Lang
+	// Servers are more program names that run until stopped (a
+	// project's own dev server script): in the foreground they get the
+	// SG3001 advice.
+	Servers []string
 }
 
 // Find returns the path of the .shguardrc nearest to dir (dir itself, then
@@ -143,8 +147,14 @@ func (c *Config) set(key, val string) error {
 			return err
 		}
 		c.Lang = &l
+	case "servers", "server":
+		for _, n := range strings.Split(val, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				c.Servers = append(c.Servers, n)
+			}
+		}
 	default:
-		return fmt.Errorf("unknown key %q (want severity, exclude, include, style or lang)", key)
+		return fmt.Errorf("unknown key %q (want severity, exclude, include, style, shell or servers)", key)
 	}
 	return nil
 }

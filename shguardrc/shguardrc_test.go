@@ -82,3 +82,10 @@ func TestFindWalksUp(t *testing.T) {
 		t.Errorf("Load error %v lacks the path and line", err)
 	}
 }
+
+func TestServers(t *testing.T) {
+	c, err := Parse([]byte("servers = run-dev, ./bin/watch\n"))
+	if err != nil || len(c.Servers) != 2 || c.Servers[0] != "run-dev" || c.Servers[1] != "./bin/watch" {
+		t.Fatalf("%+v %v", c, err)
+	}
+}

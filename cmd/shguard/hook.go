@@ -239,6 +239,9 @@ func hookOptions(opt *hook.Options, call *hook.Call, langSet, styleSet, norc boo
 	if !styleSet && rc.Style != nil {
 		opt.Style = *rc.Style
 	}
+	if len(rc.Servers) > 0 {
+		opt.Analyze = append(opt.Analyze, analyze.WithServers(rc.Servers...))
+	}
 	inc, exc := set(rc.Include), set(rc.Exclude)
 	if len(inc) > 0 || len(exc) > 0 {
 		opt.Analyze = append(opt.Analyze, analyze.WithFilter(func(f analyze.Finding) bool {

@@ -23,6 +23,7 @@ type settings struct {
 	include  map[string]bool
 	style    *analyze.Style
 	lang     *analyze.Lang
+	servers  []string // .shguardrc servers=
 }
 
 // input is one thing to lint.
@@ -80,6 +81,7 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 			if s.lang == nil {
 				s.lang = rc.Lang
 			}
+			s.servers = rc.Servers
 			if s.include == nil && len(rc.Include) > 0 {
 				s.include = set(rc.Include)
 			}
@@ -114,7 +116,7 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	keep := func(f analyze.Finding) bool {
 		return f.Severity >= min && !s.exclude[f.Rule] && (s.include == nil || s.include[f.Rule])
 	}
-	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep)}
+	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep), analyze.WithServers(s.servers...)}
 	if in.path != "" {
 		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
 	}
