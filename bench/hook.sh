@@ -2,7 +2,7 @@
 # Latency of the pre-exec hook: one `shguard hook` process answering a
 # typical Claude Code PreToolUse payload, against one `bash -c true`
 # process (what every Bash tool call costs anyway). Prebuilt binary,
-# alternating samples, medians. Goal: ratio <= 1.5.
+# alternating samples, medians. Goal: ratio <= 1.3 for the static build.
 # Usage: bench/hook.sh [samples] [runs per sample]   (default 9 x 200)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,14 +15,17 @@ trap 'rm -rf "$tmp"' EXIT
 # too, so the difference stays visible.
 CGO_ENABLED=0 go build -o "$tmp/shguard" ./cmd/shguard
 CGO_ENABLED=1 go build -o "$tmp/shguard-cgo" ./cmd/shguard
+# The floor of any Go binary: one that does nothing, also built static.
+printf 'package main\n\nfunc main() {}\n' >"$tmp/empty.go"
+(cd "$tmp" && CGO_ENABLED=0 go build -o "$tmp/empty" empty.go)
 shguard=$tmp/shguard
 
 # Typical payloads: a clean build command, and one the hook rewrites.
 cat >"$tmp/clean.json" <<'JSON'
-{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build 2>&1 | tail -40","description":"Build the web app","timeout":600000}}
+{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm ci && npm run build 2>&1 | tail -40","description":"Build the web app","timeout":600000},"tool_use_id":"toolu_01"}
 JSON
 cat >"$tmp/fix.json" <<'JSON'
-{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run dev &","description":"Start the dev server"}}
+{"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run dev &","description":"Start the dev server"},"tool_use_id":"toolu_02"}
 JSON
 
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
@@ -36,17 +39,19 @@ loop() {
 	echo $((($(now_us) - start) / n))
 }
 
-: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo"
+: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo" >"$tmp/s.empty"
 for ((s = 0; s < samples; s++)); do
 	loop "$runs" /dev/null bash -c true >>"$tmp/s.bash"
 	loop "$runs" "$tmp/clean.json" "$shguard" hook >>"$tmp/s.clean"
 	loop "$runs" "$tmp/fix.json" "$shguard" hook >>"$tmp/s.fix"
 	loop "$runs" "$tmp/clean.json" "$tmp/shguard-cgo" hook >>"$tmp/s.cgo"
+	loop "$runs" /dev/null "$tmp/empty" >>"$tmp/s.empty"
 done
-b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix") g=$(median <"$tmp/s.cgo")
+b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix") g=$(median <"$tmp/s.cgo") e=$(median <"$tmp/s.empty")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 printf 'hook latency (%d samples of %d runs, alternating, medians)\n' "$samples" "$runs"
 printf '  bash -c true                  %6d us/run\n' "$b"
-printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.5)\n' "$c" "$(ratio "$c" "$b")"
-printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.5)\n' "$f" "$(ratio "$f" "$b")"
+printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.3)\n' "$c" "$(ratio "$c" "$b")"
+printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.3)\n' "$f" "$(ratio "$f" "$b")"
+printf '  empty Go program (static)     %6d us/run   ratio %s (the floor of any Go binary)\n' "$e" "$(ratio "$e" "$b")"
 printf '  cgo build, clean command      %6d us/run   ratio %s (dynamic linking; not the recommended build)\n' "$g" "$(ratio "$g" "$b")"

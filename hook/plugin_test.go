@@ -18,6 +18,21 @@ func TestClaudePlugin(t *testing.T) {
 	if err := json.Unmarshal(b, &manifest); err != nil || manifest.Name != "shguard" || manifest.Version == "" {
 		t.Fatalf("plugin.json: %+v, %v", manifest, err)
 	}
+	// The repository is its own marketplace: `/plugin marketplace add
+	// shguard/shguard`, then `/plugin install shguard@shguard`.
+	var market struct {
+		Name    string
+		Owner   struct{ Name string }
+		Plugins []struct{ Name, Source string }
+	}
+	b, err = os.ReadFile("../.claude-plugin/marketplace.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &market); err != nil || market.Name == "" || market.Owner.Name == "" ||
+		len(market.Plugins) != 1 || market.Plugins[0].Name != manifest.Name || market.Plugins[0].Source != "./" {
+		t.Fatalf("marketplace.json: %+v, %v", market, err)
+	}
 	var hooks struct {
 		Hooks map[string][]struct {
 			Matcher string

@@ -113,6 +113,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if !ok {
 			return usageErr("--print-config: unknown agent %q (want %s)", *printConfig, strings.Join(hook.ConfigNames(), ", "))
 		}
+		fmt.Fprintf(stderr, "# put this in %s\n", hook.ConfigWhere(*printConfig))
 		fmt.Fprint(stdout, cfg)
 		return exitClean
 	}
