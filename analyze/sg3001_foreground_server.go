@@ -92,7 +92,10 @@ func serverKind(r resolved) string {
 			return "(a dev server or watcher)"
 		}
 	case "vite":
-		if first() == "" || first() == "dev" || first() == "serve" || first() == "preview" {
+		// `vite [root]`, dev, serve and preview serve; first() cannot tell
+		// an option's value (`--port 3000`) from a root, so only the
+		// subcommands that end are ruled out.
+		if f := first(); f != "build" && f != "optimize" && !has("--version", "-v", "--help", "-h") {
 			return "(a dev server)"
 		}
 	case "next", "astro", "nuxt", "remix":

@@ -82,6 +82,23 @@ func TestProtocols(t *testing.T) {
 	}
 }
 
+// A foreground server gets advice that fits the agent: its background
+// mode where it has one, else a redirected job.
+func TestServerAdvice(t *testing.T) {
+	for _, c := range []struct {
+		caps Caps
+		want string
+	}{
+		{Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"}, "with run_in_background: true"},
+		{Caps{Rewrite: true}, "cmd >server.log 2>&1 &"},
+	} {
+		ans, err := Respond(Request{Command: "PORT=3000 node_modules/.bin/vite --port 3000"}, c.caps, Options{})
+		if err != nil || ans.Kind != Pass || !strings.Contains(ans.Context, "[SG3001]") || !strings.Contains(ans.Context, c.want) {
+			t.Errorf("%+v: %+v, %v; want advice with %q", c.caps, ans, err, c.want)
+		}
+	}
+}
+
 // answer runs one payload through its protocol the way the CLI does, in
 // an environment with no agent variables and no settings files.
 func answer(t *testing.T, pr *Protocol, raw []byte, opt Options) ([]byte, error) {

@@ -85,6 +85,9 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 		return Answer{}, err
 	}
 	ctx := out.Context
+	if ctx != "" && !out.Changed && hasRule(out.Findings, analyze.ForegroundServer.ID) {
+		ctx += "\n" + serverAdvice(caps)
+	}
 	if ctx != "" {
 		ctx += "\n(analysed as " + opt.Lang.String() + ", the shell that runs the command"
 		if req.ShellFrom != "" {
@@ -127,4 +130,22 @@ func runInstead(out *Outcome, caps Caps) string {
 		r += "\n(background output goes to " + strings.Join(out.Logs, ", ") + "; read it with tail or cat)"
 	}
 	return r
+}
+
+// serverAdvice says how to start a foreground server in this agent, so
+// that the tool call does not sit until its timeout.
+func serverAdvice(caps Caps) string {
+	if caps.Background && caps.BackgroundParam != "" {
+		return "In this agent: run the server as its own call with " + caps.BackgroundParam + ": true, then check it (curl, its output) in the next calls."
+	}
+	return "In this agent: start the server with its output sent to a file and a trailing & (`cmd >server.log 2>&1 &`), then read the file and probe it in the next calls; stop it with kill when done."
+}
+
+func hasRule(fs []analyze.Finding, id string) bool {
+	for _, f := range fs {
+		if f.Rule == id {
+			return true
+		}
+	}
+	return false
 }
