@@ -14,14 +14,16 @@ import (
 //
 // In, CLI/SDK: {"hookName": "tool_call", "tool_call": {"name":
 // "run_commands", "input": {"commands": ["..."]}}} (also "command" or
-// "cmd", a string or an array); VS Code extension: {"hookName":
+// "cmd", a string, an array, or structured {"command", "args"} entries
+// that run without a shell); VS Code extension: {"hookName":
 // "PreToolUse", "preToolUse": {"toolName": "execute_command",
 // "parameters": {"command": "..."}}}. Several commands are judged as
 // one script, one per line. Out: {"cancel": true, "errorMessage": "..."}
 // to refuse (with the command to run instead), {"cancel": false,
 // "contextModification": "...", "context": "..."} for advice. The
 // extension ignores overrideInput and the SDK's review flag does not
-// show a rewrite, so nothing is rewritten. A non-zero exit without JSON
+// show a rewrite, so nothing is rewritten. run_commands has no
+// background parameter (schemas.ts), so a lone job gets a log file. A non-zero exit without JSON
 // is logged and the tool proceeds; errors exit 0 all the same.
 var Cline = &Protocol{
 	Name: "cline", Agent: "Cline", ErrorExit: 0,
@@ -39,19 +41,19 @@ func parseCline(payload []byte, env Env) (*Call, error) {
 	var in struct {
 		HookName string `json:"hookName"`
 		ToolCall *struct {
-			Name  string                     `json:"name"`
-			Input map[string]json.RawMessage `json:"input"`
+			Name  string          `json:"name"`
+			Input json.RawMessage `json:"input"`
 		} `json:"tool_call"`
 		PreToolUse *struct {
-			ToolName   string                     `json:"toolName"`
-			Parameters map[string]json.RawMessage `json:"parameters"`
+			ToolName   string          `json:"toolName"`
+			Parameters json.RawMessage `json:"parameters"`
 		} `json:"preToolUse"`
 		WorkspaceRoots []string `json:"workspaceRoots"`
 	}
 	if err := decode(payload, &in, "Cline hook"); err != nil {
 		return nil, err
 	}
-	var args map[string]json.RawMessage
+	var args json.RawMessage
 	switch {
 	case in.ToolCall != nil && in.ToolCall.Name == "run_commands":
 		args = in.ToolCall.Input
@@ -60,22 +62,12 @@ func parseCline(payload []byte, env Env) (*Call, error) {
 	default:
 		return nil, nil
 	}
-	var cmds []string
-	for _, k := range []string{"commands", "command", "cmd"} {
-		raw, ok := args[k]
-		if !ok {
-			continue
-		}
-		var one string
-		if json.Unmarshal(raw, &one) == nil {
-			cmds = append(cmds, one)
-		} else if json.Unmarshal(raw, &cmds) != nil {
-			return nil, errors.New(`hook input: "` + k + `" is neither a string nor an array of strings`)
-		}
-		break
+	cmds, err := clineCommands(args)
+	if err != nil {
+		return nil, err
 	}
 	if len(cmds) == 0 {
-		return nil, errors.New(`hook input: the command tool call has no "commands"`)
+		return nil, errors.New(`hook input: the command tool call has no command`)
 	}
 	c := &Call{Request: Request{Command: strings.Join(cmds, "\n")}}
 	if len(in.WorkspaceRoots) > 0 {
@@ -91,4 +83,61 @@ func parseCline(payload []byte, env Env) (*Call, error) {
 		return nil, nil
 	}
 	return c, nil
+}
+
+// clineCommands reads every form run_commands accepts
+// (cline/cline@002c5d40 sdk/packages/core/src/extensions/tools/schemas.ts,
+// RunCommandsInputUnionSchema): {"commands": [...]}, {"commands": one},
+// {"command": "..."}, {"cmd": "..."}, an array, or one entry; an entry is
+// a shell string or a structured {"command", "args"} that runs without a
+// shell, judged here as its words quoted (so an & in it is a word).
+func clineCommands(raw json.RawMessage) ([]string, error) {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) == nil && obj != nil {
+		for _, k := range []string{"commands", "command", "cmd"} {
+			if v, ok := obj[k]; ok {
+				if k == "command" {
+					var s string
+					if json.Unmarshal(v, &s) == nil {
+						if _, structured := obj["args"]; structured {
+							return clineEntries(raw) // {command, args}
+						}
+						return []string{s}, nil
+					}
+				}
+				return clineEntries(v)
+			}
+		}
+		return nil, errors.New(`hook input: the command tool call has no "commands"`)
+	}
+	return clineEntries(raw)
+}
+
+// clineEntries reads one entry or an array of entries.
+func clineEntries(raw json.RawMessage) ([]string, error) {
+	var list []json.RawMessage
+	if json.Unmarshal(raw, &list) != nil {
+		list = []json.RawMessage{raw}
+	}
+	var out []string
+	for _, e := range list {
+		var s string
+		if json.Unmarshal(e, &s) == nil {
+			out = append(out, s)
+			continue
+		}
+		var st struct {
+			Command string   `json:"command"`
+			Args    []string `json:"args"`
+		}
+		if err := json.Unmarshal(e, &st); err != nil || st.Command == "" {
+			return nil, errors.New("hook input: a command entry is neither a string nor {\"command\", \"args\"}")
+		}
+		words := []string{quote(st.Command)}
+		for _, a := range st.Args {
+			words = append(words, quote(a))
+		}
+		out = append(out, strings.Join(words, " "))
+	}
+	return out, nil
 }

@@ -39,6 +39,7 @@ func TestProtocols(t *testing.T) {
 		{"copilot/object_args.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~npm run dev >"}},
 		{"cline/sdk_hang.json", "cline", []string{"cancel=true", "errorMessage~would hang"}},
 		{"cline/sdk_string.json", "cline", []string{"cancel=true", "errorMessage~./server >"}},
+		{"cline/sdk_structured.json", "cline", []string{"cancel=true", "errorMessage~python3 -m http.server 8000 >", "errorMessage~npm run dev '&'"}},
 		{"cline/ext_leak.json", "cline", []string{"cancel=false", "contextModification~runs unchanged"}},
 		{"crush/hang.json", "crush", []string{"decision=", "updated_input.command=cd web && npm run dev", "updated_input.run_in_background=true", "context~background"}},
 		{"crush/leak.json", "crush", []string{"decision=", "updated_input=", "context~runs unchanged"}},
