@@ -52,16 +52,27 @@ type claudeInput struct {
 	ToolInput      map[string]json.RawMessage `json:"tool_input"`
 }
 
-func parseClaude(payload []byte, env Env) (*Call, error) {
+// readToolCall reads a payload of the hook_event_name/tool_name/tool_input
+// shape that Claude Code, Codex and Gemini CLI share. A nil input and nil
+// error: another event or tool (a missing event name counts as event).
+func readToolCall(payload []byte, what, event, tool string) (*claudeInput, string, error) {
 	var in claudeInput
-	if err := decode(payload, &in, "Claude Code PreToolUse"); err != nil {
-		return nil, err
+	if err := decode(payload, &in, what); err != nil {
+		return nil, "", err
 	}
-	if in.HookEventName != "" && in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
-		return nil, nil
+	if in.HookEventName != "" && in.HookEventName != event || in.ToolName != tool {
+		return nil, "", nil
 	}
-	cmd, err := command(in.ToolInput, "Bash")
+	cmd, err := command(in.ToolInput, tool)
 	if err != nil {
+		return nil, "", err
+	}
+	return &in, cmd, nil
+}
+
+func parseClaude(payload []byte, env Env) (*Call, error) {
+	in, cmd, err := readToolCall(payload, "Claude Code PreToolUse", "PreToolUse", "Bash")
+	if in == nil || err != nil {
 		return nil, err
 	}
 	c := &Call{Request: Request{Command: cmd, Cwd: in.Cwd, InBackground: truthy(in.ToolInput, "run_in_background")}}

@@ -30,15 +30,8 @@ var Codex = &Protocol{
 }
 
 func parseCodex(payload []byte, env Env) (*Call, error) {
-	var in claudeInput
-	if err := decode(payload, &in, "Codex CLI PreToolUse"); err != nil {
-		return nil, err
-	}
-	if in.HookEventName != "" && in.HookEventName != "PreToolUse" || in.ToolName != "Bash" {
-		return nil, nil
-	}
-	cmd, err := command(in.ToolInput, "Bash")
-	if err != nil {
+	in, cmd, err := readToolCall(payload, "Codex CLI PreToolUse", "PreToolUse", "Bash")
+	if in == nil || err != nil {
 		return nil, err
 	}
 	mode := in.PermissionMode

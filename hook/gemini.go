@@ -29,15 +29,8 @@ var Gemini = &Protocol{
 }
 
 func parseGemini(payload []byte, env Env) (*Call, error) {
-	var in claudeInput
-	if err := decode(payload, &in, "Gemini CLI BeforeTool"); err != nil {
-		return nil, err
-	}
-	if in.HookEventName != "" && in.HookEventName != "BeforeTool" || in.ToolName != "run_shell_command" {
-		return nil, nil
-	}
-	cmd, err := command(in.ToolInput, "run_shell_command")
-	if err != nil {
+	in, cmd, err := readToolCall(payload, "Gemini CLI BeforeTool", "BeforeTool", "run_shell_command")
+	if in == nil || err != nil {
 		return nil, err
 	}
 	cwd := in.Cwd
