@@ -62,7 +62,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 		return Fix{}, false
 	}
 	name := ce.Args[0].Lit()
-	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || hasTrap(j.stmt) {
+	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
 		return Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -232,6 +232,13 @@ func (p *pass) insert(s *source, off int, text string) (Edit, bool) {
 }
 
 // hasTrap reports whether the statement sets a trap, which exec would skip.
+// mentionsTrap is a cheap first look for hasTrap: the job's text names
+// trap at all (almost no job does).
+func mentionsTrap(j *job) bool {
+	s, e := int(j.stmt.Pos().Offset()), int(j.stmt.End().Offset())
+	return e <= len(j.src.text) && s <= e && bytes.Contains(j.src.text[s:e], []byte("trap"))
+}
+
 func hasTrap(s *syntax.Stmt) bool {
 	found := false
 	syntax.Walk(s, func(n syntax.Node) bool {
