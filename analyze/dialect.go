@@ -139,18 +139,17 @@ var (
 	}
 )
 
+// dialects are the tables by shell; sh is whatever /bin/sh is (shDialect).
+var dialects = map[Lang]*dialect{LangBash: dialectBash, LangDash: dialectDash, LangZsh: dialectZsh, LangMksh: dialectMksh}
+
 // dialect returns the table of the shell; sh is the /bin/sh of this
 // machine (the hook and shexec judge commands for the machine they run on).
 func (l Lang) dialect() *dialect {
-	switch l {
-	case LangPOSIX:
+	if l == LangPOSIX {
 		return shDialect()
-	case LangDash:
-		return dialectDash
-	case LangZsh:
-		return dialectZsh
-	case LangMksh:
-		return dialectMksh
+	}
+	if d := dialects[l]; d != nil {
+		return d
 	}
 	return dialectBash
 }
@@ -159,13 +158,8 @@ func (l Lang) dialect() *dialect {
 // bash (in POSIX mode, parsed as POSIX sh) on macOS and Fedora.
 var shDialect = sync.OnceValue(func() *dialect {
 	if p, err := filepath.EvalSymlinks("/bin/sh"); err == nil {
-		switch l, _ := LangFromPath(p); l {
-		case LangDash:
-			return dialectDash
-		case LangMksh:
-			return dialectMksh
-		case LangZsh:
-			return dialectZsh
+		if l, _ := LangFromPath(p); l != LangBash && dialects[l] != nil {
+			return dialects[l]
 		}
 	}
 	d := *dialectBash
