@@ -74,6 +74,18 @@ type dialect struct {
 	// bangZero: $! is 0 before the first job (zsh), so `kill $!` then
 	// signals the shell's whole process group.
 	bangZero bool
+	// childrenKeepSaved: a subshell forked while a redirected { }, if,
+	// loop or function call runs in the shell inherits the copies of the
+	// caller's descriptors the shell saved (above fd 9, close-on-exec:
+	// gone when a program is exec'd, kept by a forked subshell): `{ (server;
+	// x) & } >/dev/null 2>&1` hangs the caller in bash, dash and mksh;
+	// zsh closes them in its children.
+	childrenKeepSaved bool
+	// savedTailExec: while it holds saved copies, a background subshell
+	// whose last command is a program execs it in place, which closes them
+	// (bash: `{ (cd app; server) & } >/dev/null 2>&1` only leaks, `{
+	// (server; echo done) & } >/dev/null 2>&1` hangs).
+	savedTailExec bool
 	// noDisown: the shell has no disown builtin (dash, mksh): `server &
 	// disown` leaves the job in the table, and a later wait waits for it.
 	noDisown bool
@@ -108,16 +120,17 @@ var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
 		cTail: tailAndOr, jobsP: true, jobSpecs: true, splitsWords: true,
-		currentSkipsDone: true,
+		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
-		bgTail:           tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
-		ampGtBackgrounds: true,
-		keepsSaved:       savedFuncCall,
-		noDisown:         true,
-		negatedWaits:     true,
-		splitsWords:      true,
+		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
+		ampGtBackgrounds:  true,
+		keepsSaved:        savedFuncCall,
+		noDisown:          true,
+		negatedWaits:      true,
+		splitsWords:       true,
+		childrenKeepSaved: true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -136,6 +149,7 @@ var (
 		execCloexec:         true,
 		negatedWaits:        true,
 		subshellIgnoresTerm: true,
+		childrenKeepSaved:   true,
 	}
 )
 
@@ -266,3 +280,40 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 }
 
 func (p *pass) setInPlace(s *syntax.Stmt) { p.inPlace = append(p.inPlace, s) }
+
+// saving runs walk with the shell holding saved copies of what the
+// redirections from env to inner replaced (a redirected { }, if, loop or
+// function call in the current shell), for the forked subshells started
+// meanwhile to inherit (see dialect.childrenKeepSaved).
+func (w *walker) saving(env, inner fdTable, walk func()) {
+	if !w.sh.d.childrenKeepSaved || inner == env {
+		walk()
+		return
+	}
+	prev := w.saved
+	for fd := range env {
+		if inner[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+			w.saved[fd] = env[fd]
+		}
+	}
+	walk()
+	w.saved = prev
+}
+
+// inheritSaved gives a job that forks a subshell the saved copies the
+// shell holds when it starts.
+func (w *walker) inheritSaved(j *job) {
+	if j.quick || !(j.kind == jobCompound || j.forks || j.kind == jobPipeline) {
+		return
+	}
+	if w.sh.d.savedTailExec && j.kind == jobCompound && j.tail != nil {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && w.execsTail(ce) {
+			return
+		}
+	}
+	for fd, t := range w.saved {
+		if t != tNone {
+			j.fds[fd] = t
+		}
+	}
+}

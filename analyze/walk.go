@@ -58,6 +58,9 @@ type walker struct {
 	// wait there may not happen.
 	cond    int
 	calling map[string]bool
+	// saved are the caller's descriptors the current shell keeps saved
+	// copies of, by the fd they were saved from (see walker.saving).
+	saved fdTable
 	// killSig is the signal of the kill being applied ("" for SIGTERM).
 	killSig string
 	// worker is the process substitution whose worker is being walked,
@@ -155,7 +158,8 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		if len(s.Redirs) == 0 {
 			return w.stmts(b.Stmts, env)
 		}
-		after := w.stmts(b.Stmts, inner)
+		var after fdTable
+		w.saving(env, inner, func() { after = w.stmts(b.Stmts, inner) })
 		out := env
 		for fd := range after {
 			if after[fd] != inner[fd] {
@@ -167,7 +171,13 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		return w.andOr(b, env) // so does an and-or list
 	}
-	w.command(s.Cmd, inner)
+	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.keepsSaved&savedCompound == 0 {
+		// Forked first: the redirections are the child's own (mksh's
+		// child saves them all the same).
+		w.command(s.Cmd, inner)
+		return env
+	}
+	w.saving(env, inner, func() { w.command(s.Cmd, inner) })
 	return env
 }
 

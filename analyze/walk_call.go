@@ -134,7 +134,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {
-			w.callFunc(r.name, inner)
+			w.saving(env, inner, func() { w.callFunc(r.name, inner) })
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)

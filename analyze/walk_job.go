@@ -198,6 +198,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	w.keepSaved(j, s, env, saved.d)
+	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
 		// mksh: what exec opened above fd 2 is closed when the job's
 		// program starts; the job's own redirections are not.
