@@ -38,8 +38,10 @@ type dialect struct {
 	// jobsP: `jobs -p` in a non-interactive shell lists the shell's jobs,
 	// so `kill $(jobs -p)` reaches them.
 	jobsP bool
-	// jobSpecs: `kill %1` works in a -c shell (dash: "No such process").
-	jobSpecs bool
+	// specsSignalGroup: `kill %1` signals the job's process group (dash),
+	// which without job control only a setsid'd job has: for any other job
+	// "No such process".
+	specsSignalGroup bool
 	// killRaces: a kill of $! or %N right after the job starts, with
 	// nothing that takes time in between, can be lost (mksh: the child
 	// has not set up its signal handling yet).
@@ -119,7 +121,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		cTail: tailAndOr, jobsP: true, jobSpecs: true, splitsWords: true,
+		cTail: tailAndOr, jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
 	}
 	dialectDash = &dialect{
@@ -136,14 +138,13 @@ var (
 		lang: LangZsh, variant: syntax.LangZsh,
 		bgTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		cTail:         tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
-		jobSpecs:      true,
 		waitsOutSubst: true,
 		multios:       true,
 		bangZero:      true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
-		cTail: tailLone, jobsP: true, jobSpecs: true, killRaces: true, splitsWords: true,
+		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true,
 		keepsSaved:          savedCompound | savedFuncCall,
 		noDisown:            true,
 		execCloexec:         true,

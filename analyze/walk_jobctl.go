@@ -25,60 +25,20 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			}
 		}
 		any = true
-		if strings.HasPrefix(lit, "%") && !w.sh.d.jobSpecs {
-			continue // dash -c: "No such process"
-		}
 		if !w.sh.d.jobsP && listsJobPids(a) {
 			continue // zsh, dash: jobs -p prints nothing in $( )
 		}
+		if strings.HasPrefix(lit, "%") {
+			js := w.jobSpec(lit)
+			if w.sh.d.specsSignalGroup {
+				// dash: kill %N signals the job's process group, which only
+				// a job that made itself a group leader (setsid) has.
+				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid })
+			}
+			named = append(named, js...)
+			continue
+		}
 		switch {
-		case lit == "%%" || lit == "%+" || lit == "%":
-			// The current job: the last one started that is still
-			// running (a job that ended at once is gone from the table
-			// by the time a later command looks). Job specs name the
-			// shell's own jobs; a subshell inherits $! but starts with an
-			// empty job table.
-			for i := len(w.sh.jobs) - 1; i >= 0; i-- {
-				j := w.sh.jobs[i]
-				if j.disowned {
-					continue
-				}
-				if !j.quick || i == 0 {
-					named = append(named, j)
-					break
-				}
-				if !w.sh.d.currentSkipsDone {
-					break // zsh, mksh: %% is the finished job, and kill fails
-				}
-			}
-			continue
-		case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
-			n := 0
-			for _, c := range lit[1:] {
-				n = n*10 + int(c-'0')
-			}
-			if n >= 1 && n <= len(w.sh.jobs) && !w.sh.jobs[n-1].disowned {
-				named = append(named, w.sh.jobs[n-1]) // (disown takes it out of the table)
-			}
-			continue
-		case strings.HasPrefix(lit, "%"):
-			// %name: the job whose command starts with name; %?name: the
-			// one whose command contains it. bash refuses the spec when
-			// more than one job matches.
-			var match []*job
-			for _, j := range w.sh.jobs {
-				if j.disowned {
-					continue
-				}
-				t := j.text()
-				if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
-					match = append(match, j)
-				}
-			}
-			if len(match) == 1 {
-				named = append(named, match[0])
-			}
-			continue
 		case lit != "":
 			continue // a literal pid or name: not one of ours as far as we know
 		}
@@ -258,4 +218,56 @@ func quotedIn(word *syntax.Word, pe *syntax.ParamExp) bool {
 		}
 	}
 	return false
+}
+
+// jobSpec resolves a job spec (%%, %N, %name, %?name) to the jobs of the
+// current shell it names.
+func (w *walker) jobSpec(lit string) (named []*job) {
+	switch {
+	case lit == "%%" || lit == "%+" || lit == "%":
+		// The current job: the last one started that is still
+		// running (a job that ended at once is gone from the table
+		// by the time a later command looks). Job specs name the
+		// shell's own jobs; a subshell inherits $! but starts with an
+		// empty job table.
+		for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+			j := w.sh.jobs[i]
+			if j.disowned {
+				continue
+			}
+			if !j.quick || i == 0 {
+				named = append(named, j)
+				break
+			}
+			if !w.sh.d.currentSkipsDone {
+				break // zsh, mksh: %% is the finished job, and kill fails
+			}
+		}
+	case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
+		n := 0
+		for _, c := range lit[1:] {
+			n = n*10 + int(c-'0')
+		}
+		if n >= 1 && n <= len(w.sh.jobs) && !w.sh.jobs[n-1].disowned {
+			named = append(named, w.sh.jobs[n-1]) // (disown takes it out of the table)
+		}
+	case strings.HasPrefix(lit, "%"):
+		// %name: the job whose command starts with name; %?name: the
+		// one whose command contains it. bash refuses the spec when
+		// more than one job matches.
+		var match []*job
+		for _, j := range w.sh.jobs {
+			if j.disowned {
+				continue
+			}
+			t := j.text()
+			if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
+				match = append(match, j)
+			}
+		}
+		if len(match) == 1 {
+			named = append(named, match[0])
+		}
+	}
+	return named
 }
