@@ -128,6 +128,7 @@ var (
 		lang: LangDash, variant: syntax.LangPOSIX,
 		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:  true,
+		specsSignalGroup:  true,
 		keepsSaved:        savedFuncCall,
 		noDisown:          true,
 		negatedWaits:      true,
