@@ -98,6 +98,9 @@ func main() {
 
 // run is the whole command, separated from main for tests.
 func run(args []string, stdin, stdout, stderr *os.File) int {
+	if len(args) > 0 && args[0] == "mcp" {
+		return runMCP(args[1:], stdout, stderr)
+	}
 	if isJobsCommand(args) {
 		return runJobsCommand(args[0], args[1:], stdout, stderr)
 	}

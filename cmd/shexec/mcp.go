@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"os"
+
+	"github.com/shguard/shguard/mcpserver"
+)
+
+const mcpUsage = `Usage: shexec mcp [flags]
+
+Serves the Model Context Protocol on stdin/stdout: tools run, check, jobs,
+logs, wait, write and kill. When stdin closes (the agent quits), every job
+the server started is stopped, escapees included, unless --keep-jobs.
+See docs/mcp.md for the agents' configuration.
+
+Flags:
+`
+
+// runMCP is `shexec mcp`: flags here, the server in package mcpserver.
+func runMCP(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("shexec mcp")
+	timeout := durationFlag(mcpserver.DefaultTimeout)
+	fs.Var(&timeout, "timeout", "default timeout of a run that names none (0: no limit)")
+	keep := fs.Bool("keep-jobs", false, "leave the server's jobs running when the session ends")
+	shell := fs.String("shell", "bash", "default shell of a run")
+	maxOutput := fs.Int("max-output", mcpserver.DefaultMaxOutput, "bytes of output a run returns (head and tail)")
+	help := fs.BoolP("help", "h", false, "show this help")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
+		return exitUsage
+	}
+	if *help {
+		fmt.Fprint(stdout, mcpUsage+fs.FlagUsages())
+		return 0
+	}
+	srv, err := mcpserver.New(mcpserver.WithTimeout(time.Duration(timeout)), mcpserver.WithKeepJobs(*keep),
+		mcpserver.WithShell(*shell), mcpserver.WithMaxOutput(*maxOutput))
+	if err != nil {
+		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
+		return exitUsage
+	}
+	if err := srv.Serve(context.Background(), mcpserver.Stdio(os.Stdin, os.Stdout)); err != nil && err != io.EOF {
+		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
+		return 1
+	}
+	return 0
+}
