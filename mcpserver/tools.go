@@ -254,4 +254,3 @@ func short(s string) string {
 	}
 	return s
 }
-

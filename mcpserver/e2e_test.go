@@ -1,0 +1,111 @@
+package mcpserver
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// shexecBinary builds cmd/shexec once per test run.
+func shexecBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "shexec")
+	if out, err := osexec.Command("go", "build", "-o", bin, "../cmd/shexec").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestStdioEndToEnd drives the real `shexec mcp` with JSON-RPC lines on its
+// stdin, as an agent does, and counts the processes left when stdin closes.
+func TestStdioEndToEnd(t *testing.T) {
+	bin := shexecBinary(t)
+	mark := fmt.Sprintf("h16mcp-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	cmd := osexec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir())
+	cmd.Stderr = os.Stderr
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	lines := bufio.NewScanner(outPipe)
+	lines.Buffer(nil, 1<<20)
+	send := func(s string) { io.WriteString(in, s+"\n") }
+	// recv reads lines until the response with this id (nil: id null).
+	recv := func(id any) map[string]any {
+		t.Helper()
+		for lines.Scan() {
+			var m map[string]any
+			if err := json.Unmarshal(lines.Bytes(), &m); err != nil {
+				t.Fatalf("server wrote a line that is not JSON: %q", lines.Text())
+			}
+			if fmt.Sprint(m["id"]) == fmt.Sprint(id) {
+				return m
+			}
+		}
+		t.Fatalf("stdout ended before the response %v: %v", id, lines.Err())
+		return nil
+	}
+	call := func(id int, tool string, args string) map[string]any {
+		send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args))
+		return recv(float64(id))
+	}
+
+	send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`)
+	if r := recv(float64(1)); r["result"] == nil {
+		t.Fatalf("initialize: %v", r)
+	}
+	send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+
+	send(`this is not json`)
+	if r := recv(nil); r["error"].(map[string]any)["code"] != float64(-32700) {
+		t.Fatalf("malformed line: %v", r)
+	}
+	send(`{"id":2,"hello":1}`)
+	if r := recv(float64(2)); r["error"].(map[string]any)["code"] != float64(-32600) {
+		t.Fatalf("not JSON-RPC: %v", r)
+	}
+	if r := call(3, "nope", `{}`); r["error"] == nil {
+		t.Fatalf("unknown tool: %v", r)
+	}
+	if r := call(4, "run", `{}`); r["result"].(map[string]any)["isError"] != true {
+		t.Fatalf("missing command: %v", r)
+	}
+	r := call(5, "run", `{"command":"echo hi; exit 7"}`)
+	sc := r["result"].(map[string]any)["structuredContent"].(map[string]any)
+	if sc["status"] != "exited" || sc["exit_code"] != float64(7) || sc["output"] != "hi\n" {
+		t.Fatalf("run: %v", sc)
+	}
+	r = call(6, "run", fmt.Sprintf(`{"command":"sleep 81 & setsid sleep 82 & (sleep 83 &); sleep 84","yield":0.5,"env":{"H16_MARK":%q}}`, mark))
+	sc = r["result"].(map[string]any)["structuredContent"].(map[string]any)
+	if sc["status"] != "running" || sc["job_id"] == "" {
+		t.Fatalf("run: %v", sc)
+	}
+	if n := len(marked(mark)); n < 4 {
+		t.Fatalf("%d marked processes while the job runs, want at least 4", n)
+	}
+
+	in.Close() // the agent quits
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("shexec mcp exit: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("shexec mcp still running 20 s after stdin closed")
+	}
+	if left := marked(mark); len(left) != 0 {
+		t.Fatalf("processes left after stdin closed: %v", left)
+	}
+}

@@ -1,0 +1,281 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/shguard/shguard/exec"
+)
+
+func init() { exec.MaybeSupervise() } // the jobs' supervisors are this test binary re-executed
+
+// session is a client connected in-process to a fresh server.
+type session struct {
+	*mcp.ClientSession
+	srv    *Server
+	served chan error // Serve's result, once the client has gone
+}
+
+func connect(t *testing.T, copts *mcp.ClientOptions, opts ...Option) *session {
+	t.Helper()
+	st, err := exec.OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(append([]Option{WithStore(st)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, stt := mcp.NewInMemoryTransports()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(context.Background(), stt) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, copts).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{ClientSession: cs, srv: srv, served: served}
+	t.Cleanup(func() { cs.Close(); srv.Close() })
+	return s
+}
+
+// call calls a tool and decodes its structured result into out.
+func (s *session) call(t *testing.T, tool string, args map[string]any, out any) *mcp.CallToolResult {
+	t.Helper()
+	res, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: tool, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", tool, err)
+	}
+	if out != nil && !res.IsError {
+		b, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(b, out); err != nil {
+			t.Fatalf("%s: %v in %s", tool, err, b)
+		}
+	}
+	return res
+}
+
+func TestRunExits(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo hi; echo err >&2; exit 3"}, &out)
+	if out.Status != "exited" || out.ExitCode != 3 || !strings.Contains(out.Output, "hi\n") || !strings.Contains(out.Output, "err\n") || out.JobID != "" {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestRunNonInteractiveEnvAndInputs(t *testing.T) {
+	s := connect(t, nil)
+	dir := t.TempDir()
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": `echo "$PAGER $FOO $(pwd)"; cat`, "cwd": dir, "env": map[string]string{"FOO": "bar"}, "stdin": "in\n"}, &out)
+	if want := "cat bar " + dir + "\nin\n"; out.Output != want || out.ExitCode != 0 {
+		t.Fatalf("output %q, want %q (%+v)", out.Output, want, out)
+	}
+}
+
+func TestMissingCommandIsToolError(t *testing.T) {
+	s := connect(t, nil)
+	for _, args := range []map[string]any{{}, {"command": "  "}} {
+		res := s.call(t, "run", args, nil)
+		if !res.IsError || !strings.Contains(res.Content[0].(*mcp.TextContent).Text, "command") {
+			t.Fatalf("%v: got %+v", args, res)
+		}
+	}
+	var out RunOutput // still serving
+	s.call(t, "run", map[string]any{"command": "true"}, &out)
+	if out.Status != "exited" {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestUnknownToolIsProtocolError(t *testing.T) {
+	s := connect(t, nil)
+	if _, err := s.CallTool(context.Background(), &mcp.CallToolParams{Name: "nope"}); err == nil {
+		t.Fatal("unknown tool: no error")
+	}
+}
+
+func TestInvalidShellRunsWithParseFinding(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "if then"}, &out)
+	if out.Status != "exited" || out.ExitCode != 2 || len(out.Findings) != 1 || out.Findings[0].Rule != "parse" {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	s := connect(t, nil)
+	var out CheckOutput
+	s.call(t, "check", map[string]any{"command": "cd app && server &"}, &out)
+	if !out.Changed || out.Fixed != "cd app && exec server &" || len(out.Findings) == 0 || out.Findings[0].Rule != "SG1002" || out.Findings[0].Line != 1 {
+		t.Fatalf("got %+v", out)
+	}
+}
+
+func TestOutputCapped(t *testing.T) {
+	s := connect(t, nil, WithMaxOutput(1000))
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END"}, &out)
+	if !out.Truncated || len(out.Output) > 1200 || !strings.HasSuffix(out.Output, "END\n") || !strings.HasPrefix(out.Output, "aaa") {
+		t.Fatalf("truncated %v, %d bytes, tail %q", out.Truncated, len(out.Output), out.Output[max(0, len(out.Output)-20):])
+	}
+}
+
+func TestQuickRunNotQueuedBehindSlow(t *testing.T) {
+	s := connect(t, nil)
+	slow := make(chan RunOutput, 1)
+	go func() {
+		var out RunOutput
+		s.call(t, "run", map[string]any{"command": "sleep 3", "yield": 20}, &out)
+		slow <- out
+	}()
+	time.Sleep(300 * time.Millisecond) // let the slow call start
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo quick"}, &out)
+	select {
+	case o := <-slow:
+		t.Fatalf("quick run answered after the slow one (%+v)", o)
+	default:
+	}
+	if out.Output != "quick\n" {
+		t.Fatalf("got %+v", out)
+	}
+	if o := <-slow; o.Status != "exited" {
+		t.Fatalf("slow: %+v", o)
+	}
+}
+
+func TestYieldThenJobTools(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo start; read x; echo got $x; sleep 60", "yield": 0.5, "interactive": true}, &out)
+	if out.Status != "running" || out.JobID == "" || out.Output != "start\n" || len(out.Jobs) != 1 {
+		t.Fatalf("got %+v", out)
+	}
+	id := out.JobID
+	var jobs JobsOutput
+	s.call(t, "jobs", nil, &jobs)
+	if len(jobs.Jobs) != 1 || jobs.Jobs[0].ID != id || jobs.Jobs[0].Status != "running" {
+		t.Fatalf("jobs %+v", jobs)
+	}
+	var w WriteOutput
+	s.call(t, "write", map[string]any{"id": id, "data": "hello\n"}, &w)
+	if w.Written != 6 {
+		t.Fatalf("write %+v", w)
+	}
+	var logs LogsOutput
+	for range 100 {
+		s.call(t, "logs", map[string]any{"id": id, "offset": 0}, &logs)
+		if strings.Contains(logs.Output, "got hello") {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if logs.Output != "start\ngot hello\n" || logs.NextOffset != 2 || logs.Status != "running" {
+		t.Fatalf("logs %+v", logs)
+	}
+	var wt WaitOutput
+	s.call(t, "wait", map[string]any{"id": id, "timeout": 0.2}, &wt)
+	if wt.Status != "running" || wt.ExitCode != nil {
+		t.Fatalf("wait %+v", wt)
+	}
+	var k KillOutput
+	s.call(t, "kill", map[string]any{"id": id, "grace": 1}, &k)
+	if !k.Stopped || k.Status != "killed" {
+		t.Fatalf("kill %+v", k)
+	}
+	s.call(t, "wait", map[string]any{"id": id}, &wt)
+	if wt.Status != "killed" || wt.ExitCode == nil {
+		t.Fatalf("wait after kill %+v", wt)
+	}
+	if res := s.call(t, "logs", map[string]any{"id": "nosuchjob"}, nil); !res.IsError {
+		t.Fatalf("logs of an unknown job: %+v", res)
+	}
+}
+
+func TestProgressNotifications(t *testing.T) {
+	var n atomic.Int32
+	s := connect(t, &mcp.ClientOptions{ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) { n.Add(1) }})
+	p := &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": "sleep 2.5"}}
+	p.SetProgressToken("tok")
+	if _, err := s.CallTool(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if n.Load() < 1 {
+		t.Fatal("no progress notification during a 2.5 s run")
+	}
+}
+
+func TestSessionEndStopsJobsEscapeesIncluded(t *testing.T) {
+	s := connect(t, nil)
+	mark := fmt.Sprintf("h16mcp-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "sleep 91 & setsid sleep 92 & (sleep 93 &); nohup sleep 94 >/dev/null 2>&1 & sleep 95",
+		"yield": 0.5, "env": map[string]string{"H16_MARK": mark}}, &out)
+	if out.Status != "running" {
+		t.Fatalf("got %+v", out)
+	}
+	if n := len(marked(mark)); n < 5 {
+		t.Fatalf("%d marked processes before the session ended, want at least 5", n)
+	}
+	s.Close()
+	if err := <-s.served; err != nil {
+		t.Logf("Serve: %v", err)
+	}
+	if left := marked(mark); len(left) != 0 {
+		t.Fatalf("processes left after the session ended: %v", left)
+	}
+}
+
+func TestKeepJobs(t *testing.T) {
+	s := connect(t, nil, WithKeepJobs(true))
+	mark := fmt.Sprintf("h16mcp-keep-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "sleep 96", "yield": 0.3, "env": map[string]string{"H16_MARK": mark}}, &out)
+	s.Close()
+	<-s.served
+	if n := len(marked(mark)); n == 0 {
+		t.Fatal("--keep-jobs: the job was stopped")
+	}
+}
+
+// marked lists the pids whose environment holds H16_MARK=mark.
+func marked(mark string) []int {
+	want := []byte("H16_MARK=" + mark + "\x00")
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		env, err := os.ReadFile(filepath.Join("/proc", e.Name(), "environ"))
+		if err == nil && strings.Contains(string(env), string(want)) {
+			if st, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat")); err == nil && strings.Contains(string(st), ") Z ") {
+				continue // a zombie is gone already, only not yet reaped
+			}
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func killMarked(mark string) {
+	for _, pid := range marked(mark) {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+}
