@@ -246,6 +246,9 @@ func TestKeepJobs(t *testing.T) {
 	t.Cleanup(func() { killMarked(mark) })
 	var out RunOutput
 	s.call(t, "run", map[string]any{"command": "sleep 96", "yield": 0.3, "env": map[string]string{"H16_MARK": mark}}, &out)
+	// Stop the kept job through its supervisor, which then finishes its
+	// record before the store's temporary directory is removed.
+	t.Cleanup(func() { s.srv.store.Kill(context.Background(), out.JobID, 0) })
 	s.Close()
 	<-s.served
 	if n := len(marked(mark)); n == 0 {
