@@ -1,0 +1,117 @@
+// Command mcpbench times a `run` of `true` through a running `shexec mcp`
+// against `shexec -c true` started as a process, alternating samples in
+// one run, and prints medians of wall time and of CPU time per operation.
+// CPU of the MCP side is the server's utime+stime plus that of the
+// children it waited for (cutime+cstime in /proc/PID/stat: supervisors and
+// their shells); CPU of the process side is the child's rusage.
+//
+// Usage: mcpbench SHEXEC [samples]
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: mcpbench SHEXEC [samples]")
+		os.Exit(2)
+	}
+	bin := os.Args[1]
+	n := 50
+	if len(os.Args) > 2 {
+		n, _ = strconv.Atoi(os.Args[2])
+	}
+	srv := exec.Command(bin, "mcp")
+	srv.Stderr = os.Stderr
+	in, _ := srv.StdinPipe()
+	out, _ := srv.StdoutPipe()
+	if err := srv.Start(); err != nil {
+		fail(err)
+	}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 1<<20)
+	id := 0
+	call := func(method, params string) map[string]any {
+		id++
+		fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":%q,"params":%s}`+"\n", id, method, params)
+		for sc.Scan() {
+			var m map[string]any
+			if json.Unmarshal(sc.Bytes(), &m) == nil && m["id"] == float64(id) {
+				return m
+			}
+		}
+		fail(fmt.Errorf("server closed stdout"))
+		return nil
+	}
+	call("initialize", `{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"mcpbench","version":"1"}}`)
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	runTrue := `{"name":"run","arguments":{"command":"true"}}`
+	if r := call("tools/call", runTrue); !strings.Contains(fmt.Sprint(r), "exited") {
+		fail(fmt.Errorf("run true: %v", r))
+	}
+
+	var mcpWall, mcpCPU, procWall, procCPU []float64
+	for range n {
+		c0 := cpuOf(srv.Process.Pid)
+		t0 := time.Now()
+		call("tools/call", runTrue)
+		mcpWall = append(mcpWall, ms(time.Since(t0)))
+		mcpCPU = append(mcpCPU, cpuOf(srv.Process.Pid)-c0)
+
+		t0 = time.Now()
+		p := exec.Command(bin, "-c", "true")
+		if err := p.Run(); err != nil {
+			fail(err)
+		}
+		procWall = append(procWall, ms(time.Since(t0)))
+		ru := p.ProcessState.SysUsage().(*syscall.Rusage)
+		procCPU = append(procCPU, ms(time.Duration(ru.Utime.Nano()+ru.Stime.Nano())))
+	}
+	in.Close()
+	srv.Wait()
+	fmt.Printf("%-34s %10s %10s   (median of %d)\n", "", "wall ms", "cpu ms", n)
+	fmt.Printf("%-34s %10.2f %10.2f\n", "run true via running shexec mcp", median(mcpWall), median(mcpCPU))
+	fmt.Printf("%-34s %10.2f %10.2f\n", "shexec -c true as a process", median(procWall), median(procCPU))
+	fmt.Printf("%-34s %10.2fx %9.2fx\n", "ratio mcp/process", median(mcpWall)/median(procWall), median(mcpCPU)/median(procCPU))
+}
+
+// cpuOf is utime+stime+cutime+cstime of pid, in ms.
+func cpuOf(pid int) float64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		fail(err)
+	}
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	var t float64
+	for _, i := range []int{11, 12, 13, 14} { // fields 14-17 of stat, counted from the state field
+		v, _ := strconv.ParseFloat(f[i], 64)
+		t += v
+	}
+	return t * 1000 / 100 // USER_HZ is 100 on Linux
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func median(a []float64) float64 {
+	sort.Float64s(a)
+	if len(a)%2 == 1 {
+		return a[len(a)/2]
+	}
+	return (a[len(a)/2-1] + a[len(a)/2]) / 2
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "mcpbench:", err)
+	os.Exit(1)
+}
