@@ -282,3 +282,19 @@ func killMarked(mark string) {
 		syscall.Kill(pid, syscall.SIGKILL)
 	}
 }
+
+// A command whose shell exits at once but leaves `sleep &` behind returns
+// at once with the job, not after the whole yield.
+func TestBackgroundWorkBecomesJobWithoutWaitingForYield(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo hi; sleep 97 &", "yield": 30}, &out)
+	if out.Status != "running" || out.JobID == "" || out.Output != "hi\n" || out.DurationMS > 20000 {
+		t.Fatalf("got %+v", out)
+	}
+	var k KillOutput
+	s.call(t, "kill", map[string]any{"id": out.JobID, "grace": 1}, &k)
+	if !k.Stopped {
+		t.Fatalf("kill %+v", k)
+	}
+}
