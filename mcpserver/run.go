@@ -98,13 +98,17 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 
 	stopProgress := s.progress(ctx, req, start)
 	capture := exec.NewCapture(s.maxOutput)
-	fctx, shellDone := afterShellExit(ctx, j.PID)
+	finished := func() bool {
+		jj, err := s.store.Load(id)
+		return err == nil && jj.Finished()
+	}
+	fctx, shellDone := afterShellExit(ctx, j.PID, finished)
 	j, err = s.store.Follow(fctx, id, yield, capture, capture)
 	stopProgress()
 	if err != nil && ctx.Err() == nil {
-		// The shell has exited and left background work: that work is
-		// now the job. Copy the whole output once more (Follow stopped
-		// between two polls) and return.
+		// The shell has exited: the job is finished, or what the shell
+		// left in the background is now the job. Copy the whole output
+		// once more (Follow stopped between two polls) and return.
 		capture = exec.NewCapture(s.maxOutput)
 		j, err = s.store.Follow(ctx, id, time.Millisecond, capture, capture)
 	}
@@ -123,7 +127,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	} else {
 		out.Status, out.JobID, out.Jobs = "running", id, []string{id}
 		out.Message = fmt.Sprintf("still running after %v; continues as job %s (tools: logs, wait, write, kill)", yield, id)
-		if fctx.Err() != nil {
+		if fctx.Err() != nil && ctx.Err() == nil {
 			out.Message = fmt.Sprintf("the shell has exited, but work it started in the background still runs; it continues as job %s (tools: logs, wait, write, kill)", id)
 		}
 	}

@@ -13,11 +13,13 @@ import (
 // the model the whole yield.
 const linger = 250 * time.Millisecond
 
-// afterShellExit returns a context that ends linger after the process pid
-// (a job's shell) has exited, or with ctx. Watching goes through a pidfd,
+// afterShellExit returns a context that ends when finished reports true
+// after the process pid (a job's shell) has exited, or linger after that
+// exit, or with ctx. Checking finished every millisecond once the shell is
+// gone saves a quick command most of the log follower's 10 ms poll. Watching goes through a pidfd,
 // so a recycled pid is never mistaken for the shell; a pid that is already
 // gone when the watch starts counts as exited. stop releases the watch.
-func afterShellExit(ctx context.Context, pid int) (_ context.Context, stop func()) {
+func afterShellExit(ctx context.Context, pid int, finished func() bool) (_ context.Context, stop func()) {
 	cctx, cancel := context.WithCancel(ctx)
 	if pid <= 0 {
 		return cctx, cancel
@@ -35,12 +37,22 @@ func afterShellExit(ctx context.Context, pid int) (_ context.Context, stop func(
 		for cctx.Err() == nil {
 			n, err := unix.Poll(fds, 100)
 			if err == nil && n > 0 {
-				select {
-				case <-time.After(linger):
+				end := time.After(linger)
+				tick := time.NewTicker(time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-tick.C:
+						if !finished() {
+							continue
+						}
+					case <-end:
+					case <-cctx.Done():
+						return
+					}
 					cancel()
-				case <-cctx.Done():
+					return
 				}
-				return
 			}
 		}
 	}()

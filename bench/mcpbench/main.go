@@ -3,7 +3,9 @@
 // one run, and prints medians of wall time and of CPU time per operation.
 // CPU of the MCP side is the server's utime+stime plus that of the
 // children it waited for (cutime+cstime in /proc/PID/stat: supervisors and
-// their shells); CPU of the process side is the child's rusage.
+// their shells); CPU of the process side is the child's rusage. /proc
+// counts in 10 ms ticks, so CPU is the mean over all samples on both
+// sides, not a median.
 //
 // Usage: mcpbench SHEXEC [samples]
 package main
@@ -80,10 +82,10 @@ func main() {
 	}
 	in.Close()
 	srv.Wait()
-	fmt.Printf("%-34s %10s %10s   (median of %d)\n", "", "wall ms", "cpu ms", n)
-	fmt.Printf("%-34s %10.2f %10.2f\n", "run true via running shexec mcp", median(mcpWall), median(mcpCPU))
-	fmt.Printf("%-34s %10.2f %10.2f\n", "shexec -c true as a process", median(procWall), median(procCPU))
-	fmt.Printf("%-34s %10.2fx %9.2fx\n", "ratio mcp/process", median(mcpWall)/median(procWall), median(mcpCPU)/median(procCPU))
+	fmt.Printf("%-34s %14s %12s   (%d samples each)\n", "", "wall ms median", "cpu ms mean", n)
+	fmt.Printf("%-34s %14.2f %12.2f\n", "run true via running shexec mcp", median(mcpWall), mean(mcpCPU))
+	fmt.Printf("%-34s %14.2f %12.2f\n", "shexec -c true as a process", median(procWall), mean(procCPU))
+	fmt.Printf("%-34s %13.2fx %11.2fx\n", "ratio mcp/process", median(mcpWall)/median(procWall), mean(mcpCPU)/mean(procCPU))
 }
 
 // cpuOf is utime+stime+cutime+cstime of pid, in ms.
@@ -102,6 +104,14 @@ func cpuOf(pid int) float64 {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func mean(a []float64) float64 {
+	t := 0.0
+	for _, v := range a {
+		t += v
+	}
+	return t / float64(len(a))
+}
 
 func median(a []float64) float64 {
 	sort.Float64s(a)
