@@ -298,3 +298,23 @@ func TestBackgroundWorkBecomesJobWithoutWaitingForYield(t *testing.T) {
 		t.Fatalf("kill %+v", k)
 	}
 }
+
+// A call the client cancels stops its command: it was in the foreground.
+func TestCancelledRunStopsItsCommand(t *testing.T) {
+	s := connect(t, nil)
+	mark := fmt.Sprintf("h16mcp-cancel-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(500*time.Millisecond, cancel)
+	_, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "run", Arguments: map[string]any{"command": "sleep 98", "yield": 30, "env": map[string]string{"H16_MARK": mark}}})
+	if err == nil {
+		t.Fatal("cancelled call returned no error")
+	}
+	for range 100 {
+		if len(marked(mark)) == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("processes of the cancelled run still there: %v", marked(mark))
+}
