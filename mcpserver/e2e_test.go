@@ -8,6 +8,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,6 +70,10 @@ func TestStdioEndToEnd(t *testing.T) {
 	send(`this is not json`)
 	if r := recv(nil); r["error"].(map[string]any)["code"] != float64(-32700) {
 		t.Fatalf("malformed line: %v", r)
+	}
+	send(string(make([]byte, 17<<20))) // NUL bytes: not JSON, and over the 16 MiB line limit
+	if r := recv(nil); !strings.Contains(fmt.Sprint(r["error"]), "longer than") {
+		t.Fatalf("long line: %v", r)
 	}
 	send(`{"id":2,"hello":1}`)
 	if r := recv(float64(2)); r["error"].(map[string]any)["code"] != float64(-32600) {

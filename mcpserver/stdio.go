@@ -37,13 +37,19 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 
 func (l *lineWriter) Close() error { return l.w.Close() }
 
+// maxLine bounds the memory one inbound line may take, as the SDK's own
+// transport does (mcp.DefaultMaxLineLength).
+const maxLine = mcp.DefaultMaxLineLength
+
 // filterLines copies the valid lines of r to pw and answers the others on
 // out. EOF (or an error) on r closes pw, which ends the session.
 func filterLines(r io.Reader, pw *io.PipeWriter, out io.Writer) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	for {
-		line, err := br.ReadBytes('\n')
-		if t := bytes.TrimSpace(line); len(t) > 0 {
+		line, tooLong, err := readLine(br)
+		if tooLong {
+			out.Write(errorLine(nil, -32700, "parse error: line longer than 16 MiB"))
+		} else if t := bytes.TrimSpace(line); len(t) > 0 {
 			if resp := protocolError(t); resp != nil {
 				out.Write(resp)
 			} else if _, werr := pw.Write(append(t, '\n')); werr != nil {
@@ -89,4 +95,22 @@ func errorLine(id json.RawMessage, code int, msg string) []byte {
 	}
 	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "error": map[string]any{"code": code, "message": msg}})
 	return append(b, '\n')
+}
+
+// readLine reads up to and including the next newline. A line longer than
+// maxLine is read to its end but not kept (tooLong).
+func readLine(br *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(frag) > maxLine {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, frag...)
+			}
+		}
+		if err != bufio.ErrBufferFull {
+			return line, tooLong, err
+		}
+	}
 }
