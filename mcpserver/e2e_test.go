@@ -9,6 +9,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -112,5 +113,41 @@ func TestStdioEndToEnd(t *testing.T) {
 	}
 	if left := marked(mark); len(left) != 0 {
 		t.Fatalf("processes left after stdin closed: %v", left)
+	}
+}
+
+// TestStdioSignalEndsSession: an agent that stops its server with SIGTERM
+// instead of closing stdin leaves nothing behind either.
+func TestStdioSignalEndsSession(t *testing.T) {
+	bin := shexecBinary(t)
+	mark := fmt.Sprintf("h16mcp-sig-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	cmd := osexec.Command(bin, "mcp")
+	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir())
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"setsid sleep 85 & sleep 86","yield":0.5,"env":{"H16_MARK":%q}}}}`, mark)+"\n")
+	lines := bufio.NewScanner(outPipe)
+	for lines.Scan() && !strings.Contains(lines.Text(), `"id":2`) {
+	}
+	if n := len(marked(mark)); n < 2 {
+		t.Fatalf("%d marked processes while the job runs, want at least 2", n)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("shexec mcp still running 20 s after SIGTERM")
+	}
+	if left := marked(mark); len(left) != 0 {
+		t.Fatalf("processes left after SIGTERM: %v", left)
 	}
 }

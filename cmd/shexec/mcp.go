@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/shguard/shguard/mcpserver"
 )
@@ -44,7 +46,11 @@ func runMCP(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
 		return exitUsage
 	}
-	if err := srv.Serve(context.Background(), mcpserver.Stdio(os.Stdin, os.Stdout)); err != nil && err != io.EOF {
+	// An agent that stops its server with a signal instead of closing
+	// stdin ends the session too: the jobs are stopped all the same.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if err := srv.Serve(ctx, mcpserver.Stdio(os.Stdin, os.Stdout)); err != nil && err != io.EOF && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
 		return 1
 	}
