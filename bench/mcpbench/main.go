@@ -1,6 +1,7 @@
 // Command mcpbench times a `run` of `true` through a running `shexec mcp`
-// against `shexec -c true` started as a process, alternating samples in
-// one run, and prints medians of wall time and of CPU time per operation.
+// against `shexec -c true` started as a process, and against
+// `shexec --yield 10 -c true` (the same promise as a run: the command may
+// go on as a job), alternating samples in one run, and prints medians of wall time and of CPU time per operation.
 // CPU of the MCP side is the server's utime+stime plus that of the
 // children it waited for (cutime+cstime in /proc/PID/stat: supervisors and
 // their shells); CPU of the process side is the child's rusage. /proc
@@ -63,7 +64,18 @@ func main() {
 		fail(fmt.Errorf("run true: %v", r))
 	}
 
-	var mcpWall, mcpCPU, procWall, procCPU []float64
+	var mcpWall, mcpCPU, procWall, procCPU, yWall, yCPU []float64
+	process := func(wall, cpu *[]float64, args ...string) {
+		t0 := time.Now()
+		p := exec.Command(bin, args...)
+		if err := p.Run(); err != nil {
+			fail(err)
+		}
+		*wall = append(*wall, ms(time.Since(t0)))
+		ru := p.ProcessState.SysUsage().(*syscall.Rusage)
+		// Utime and Stime of a waited child include its waited children.
+		*cpu = append(*cpu, ms(time.Duration(ru.Utime.Nano()+ru.Stime.Nano())))
+	}
 	for range n {
 		c0 := cpuOf(srv.Process.Pid)
 		t0 := time.Now()
@@ -71,20 +83,15 @@ func main() {
 		mcpWall = append(mcpWall, ms(time.Since(t0)))
 		mcpCPU = append(mcpCPU, cpuOf(srv.Process.Pid)-c0)
 
-		t0 = time.Now()
-		p := exec.Command(bin, "-c", "true")
-		if err := p.Run(); err != nil {
-			fail(err)
-		}
-		procWall = append(procWall, ms(time.Since(t0)))
-		ru := p.ProcessState.SysUsage().(*syscall.Rusage)
-		procCPU = append(procCPU, ms(time.Duration(ru.Utime.Nano()+ru.Stime.Nano())))
+		process(&procWall, &procCPU, "-c", "true")
+		process(&yWall, &yCPU, "--yield", "10", "-c", "true")
 	}
 	in.Close()
 	srv.Wait()
 	fmt.Printf("%-34s %14s %12s   (%d samples each)\n", "", "wall ms median", "cpu ms mean", n)
 	fmt.Printf("%-34s %14.2f %12.2f\n", "run true via running shexec mcp", median(mcpWall), mean(mcpCPU))
 	fmt.Printf("%-34s %14.2f %12.2f\n", "shexec -c true as a process", median(procWall), mean(procCPU))
+	fmt.Printf("%-34s %14.2f %12.2f\n", "shexec --yield 10 -c true", median(yWall), mean(yCPU))
 	fmt.Printf("%-34s %13.2fx %11.2fx\n", "ratio mcp/process", median(mcpWall)/median(procWall), mean(mcpCPU)/mean(procCPU))
 }
 
