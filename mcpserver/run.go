@@ -105,7 +105,8 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	fctx, shellDone := afterShellExit(ctx, j.PID, finished)
 	j, err = s.store.Follow(fctx, id, yield, capture, capture)
 	stopProgress()
-	if err != nil && ctx.Err() == nil {
+	shellExited := fctx.Err() != nil && ctx.Err() == nil
+	if shellExited {
 		// The shell has exited: the job is finished, or what the shell
 		// left in the background is now the job. Copy the whole output
 		// once more (Follow stopped between two polls) and return.
@@ -113,10 +114,15 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 		j, err = s.store.Follow(ctx, id, time.Millisecond, capture, capture)
 	}
 	shellDone()
-	if err != nil {
+	if ctx.Err() != nil {
 		// The client cancelled the call: the command was in its foreground.
 		s.store.Kill(context.Background(), id, time.Second)
 		out.Status, out.ExitCode, out.Message = "killed", 130, "cancelled by the client; job stopped"
+		return textResult(out), out, nil
+	}
+	if err != nil { // the job's record could not be read: say so, keep the job
+		out.Status, out.ExitCode, out.JobID, out.Jobs = "error", 125, id, []string{id}
+		out.Message = fmt.Sprintf("following job %s: %v", id, err)
 		return textResult(out), out, nil
 	}
 	out.Output, out.Truncated = capture.String(), capture.Truncated()
@@ -127,7 +133,7 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 	} else {
 		out.Status, out.JobID, out.Jobs = "running", id, []string{id}
 		out.Message = fmt.Sprintf("still running after %v; continues as job %s (tools: logs, wait, write, kill)", yield, id)
-		if fctx.Err() != nil && ctx.Err() == nil {
+		if shellExited {
 			out.Message = fmt.Sprintf("the shell has exited, but work it started in the background still runs; it continues as job %s (tools: logs, wait, write, kill)", id)
 		}
 	}

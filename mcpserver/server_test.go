@@ -161,7 +161,7 @@ func TestYieldThenJobTools(t *testing.T) {
 	s := connect(t, nil)
 	var out RunOutput
 	s.call(t, "run", map[string]any{"command": "echo start; read x; echo got $x; sleep 60", "yield": 0.5, "interactive": true}, &out)
-	if out.Status != "running" || out.JobID == "" || out.Output != "start\n" || len(out.Jobs) != 1 {
+	if out.Status != "running" || out.JobID == "" || out.Output != "start\n" || len(out.Jobs) != 1 || !strings.HasPrefix(out.Message, "still running after") {
 		t.Fatalf("got %+v", out)
 	}
 	id := out.JobID
@@ -289,7 +289,7 @@ func TestBackgroundWorkBecomesJobWithoutWaitingForYield(t *testing.T) {
 	s := connect(t, nil)
 	var out RunOutput
 	s.call(t, "run", map[string]any{"command": "echo hi; sleep 97 &", "yield": 30}, &out)
-	if out.Status != "running" || out.JobID == "" || out.Output != "hi\n" || out.DurationMS > 20000 {
+	if out.Status != "running" || out.JobID == "" || out.Output != "hi\n" || out.DurationMS > 20000 || !strings.HasPrefix(out.Message, "the shell has exited") {
 		t.Fatalf("got %+v", out)
 	}
 	var k KillOutput
