@@ -13,7 +13,7 @@ import (
 )
 
 func (s *Server) addTools(srv *mcp.Server) {
-	mcp.AddTool(srv, &mcp.Tool{Name: "run", Description: "Run a shell command. It never hangs: after `yield` seconds (default 10) a command still running goes on as a job whose id is returned (see logs, wait, write, kill); `timeout` stops the whole process tree. Background work (`server &`) is tracked and stopped when the session ends. Output is stdout and stderr together, head and tail kept when long. `findings` is shguard's analysis of the command."}, s.run)
+	mcp.AddTool(srv, &mcp.Tool{Name: "run", Description: "Run a shell command. It never hangs: after `yield` seconds (default 10) a command still running goes on as a job whose id is returned (see logs, wait, write, kill); `timeout` (seconds from the start, the server's default unless given) stops the whole process tree, also after the yield: pass timeout 0 for a server or a watcher meant to keep running. Background work (`server &`) is tracked and stopped when the session ends. Output is stdout and stderr together, head and tail kept when long. `findings` is shguard's analysis of the command."}, s.run)
 	mcp.AddTool(srv, &mcp.Tool{Name: "check", Description: "Analyse a shell command without running it: hangs and leaked processes it would cause, and the fixed command when a safe fix exists."}, s.check)
 	mcp.AddTool(srv, &mcp.Tool{Name: "jobs", Description: "List the jobs started in this session."}, s.jobs)
 	mcp.AddTool(srv, &mcp.Tool{Name: "logs", Description: "Read a job's output by lines: `offset` is the first line (default: the last 200 lines), `limit` how many, `stream` stdout (default) or stderr."}, s.logs)
