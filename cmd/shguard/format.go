@@ -28,6 +28,8 @@ func newFormatter(name string) (formatter, bool) {
 		return &jsonFormat{out: []jsonFinding{}}, true
 	case "sarif":
 		return &sarifFormat{}, true
+	case "github":
+		return githubFormat{}, true
 	case "diff", "quiet": // diff is written by the linter itself
 		return quietFormat{}, true
 	}

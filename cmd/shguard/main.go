@@ -62,6 +62,8 @@ Formats (-f):
          end_line, end_column, start_offset, end_offset (bytes), message,
          suggestion, url, fixes (each a message and byte-offset edits)
   sarif  SARIF 2.1.0 for GitHub code scanning and other SARIF viewers
+  github GitHub Actions workflow commands (::error file=...,line=...::message),
+         shown as annotations on the pull request
   diff   a unified diff of the fixes (a/ b/ prefixes: patch -p1, git apply)
   quiet  nothing; the exit status tells
   Stdin is named "-" and a -c command "` + commandName + `".
@@ -122,7 +124,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SortFlags = false
 	var (
 		command   = fs.StringP("command", "c", "", "lint this command string instead of files")
-		format    = fs.StringP("format", "f", "text", "output format: text, gcc, json, sarif, diff or quiet")
+		format    = fs.StringP("format", "f", "text", "output format: text, gcc, json, sarif, github, diff or quiet")
 		severity  = fs.StringP("severity", "S", "info", "report findings of this severity and above: error, warning or info")
 		exclude   = fs.StringSliceP("exclude", "e", nil, "skip these rules (comma-separated IDs or names; repeatable)")
 		include   = fs.StringSliceP("include", "i", nil, "report only these rules (comma-separated IDs or names)")
@@ -183,7 +185,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	out, ok := newFormatter(*format)
 	if !ok {
-		return usageErr("unknown format %q (want text, gcc, json, sarif, diff or quiet)", *format)
+		return usageErr("unknown format %q (want text, gcc, json, sarif, github, diff or quiet)", *format)
 	}
 
 	files := fs.Args()
