@@ -159,7 +159,9 @@ type Store struct {
 	makeErr error
 }
 
-// DefaultHome is $SHEXEC_HOME, else ${XDG_STATE_HOME:-~/.local/state}/shexec.
+// DefaultHome is $SHEXEC_HOME, else ${XDG_STATE_HOME:-~/.local/state}/shexec,
+// else (no HOME, as under some daemons, CI runners and `env -i`) a per-user
+// directory under the temp dir, which makeHome refuses if another user owns it.
 func DefaultHome() (string, error) {
 	if d := os.Getenv(HomeEnv); d != "" {
 		return d, nil
@@ -169,7 +171,7 @@ func DefaultHome() (string, error) {
 	}
 	h, err := os.UserHomeDir()
 	if err != nil {
-		return "", fmt.Errorf("cannot place job records: %w (set %s)", err, HomeEnv)
+		return filepath.Join(os.TempDir(), fmt.Sprintf("shexec-%d", os.Getuid())), nil
 	}
 	return filepath.Join(h, ".local", "state", "shexec"), nil
 }
@@ -215,6 +217,8 @@ func makeHome(dir string) error {
 		return err
 	}
 	if fi, err := os.Stat(dir); err != nil {
+		return err
+	} else if err := checkOwner(dir, fi); err != nil {
 		return err
 	} else if fi.Mode().Perm()&0o077 != 0 {
 		if err := os.Chmod(dir, 0o700); err != nil {
