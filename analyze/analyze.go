@@ -226,7 +226,12 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := &Result{Findings: slices.Clip(p.findings), File: f, Reread: p.reread}
+	res := &Result{File: f, Reread: p.reread}
+	if len(p.findings) > 0 {
+		// p.findings is the pass's scratch, reused by the next pass: the
+		// result gets a copy of exactly its length.
+		res.Findings = append(make([]Finding, 0, len(p.findings)), p.findings...)
+	}
 	if withJobs {
 		res.Jobs = make([]Job, 0, len(p.jobs))
 		for _, j := range p.jobs {
@@ -311,6 +316,7 @@ type pass struct {
 	file     *syntax.File
 	top      *syntax.Stmt // the top-level statement being walked
 	jobs     []*job
+	spare    []*job // jobs of earlier passes, reused by newJob
 	calls    []call
 	marks    []mark
 	findings []Finding
@@ -347,17 +353,19 @@ var passes = sync.Pool{New: func() any { return new(pass) }}
 // never leave Run (ended subshells, the jobs and marks slices).
 func newPass(src []byte) *pass {
 	p := passes.Get().(*pass)
-	free, jobs, marks := p.root.w.free, p.jobs[:0], p.marks[:0]
+	free, jobs, marks, findings := p.root.w.free, p.jobs[:0], p.marks[:0], p.findings[:0]
+	spare := append(p.spare, p.jobs...)
 	clear(jobs[:cap(jobs)])
-	*p = pass{src: src, jobs: jobs, marks: marks}
+	clear(findings[:cap(findings)])
+	*p = pass{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings}
 	p.root.w.free = free
 	return p
 }
 
-// release hands the pass back. The findings slice went to the Result, so
-// it is dropped, not reused.
+// release hands the pass back, with its scratch slices (the Result has
+// copies).
 func (p *pass) release() {
-	p.findings, p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX = nil, nil, nil, nil, nil, nil, nil, nil
+	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX = nil, nil, nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 
@@ -381,9 +389,6 @@ func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, 
 // report adds a finding; positions are outer byte offsets, turned into
 // lines and columns once all rules ran.
 func (p *pass) report(start, end int, msg string) *Finding {
-	if p.findings == nil {
-		p.findings = make([]Finding, 0, 4) // most commands have few
-	}
 	p.findings = append(p.findings, Finding{
 		Rule:     p.rule.ID,
 		Severity: p.rule.Severity,

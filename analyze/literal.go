@@ -14,7 +14,7 @@ func value(w *syntax.Word) string {
 			return l.Value
 		}
 	}
-	v, _, ok := literal(w)
+	v, _, ok := unquote(w, false)
 	if !ok {
 		return ""
 	}
@@ -25,9 +25,16 @@ func value(w *syntax.Word) string {
 // the source offset of every byte of the value (plus one for its end), so
 // that findings inside a `bash -c '…'` string point into the outer source.
 // ok is false when the word expands something.
-func literal(w *syntax.Word) (val string, offs []int, ok bool) {
+func literal(w *syntax.Word) (val string, offs []int, ok bool) { return unquote(w, true) }
+
+// unquote is literal, with the offsets only when wantOffs: most callers
+// want the value alone, and the offsets cost a slice as long as it.
+func unquote(w *syntax.Word, wantOffs bool) (val string, offs []int, ok bool) {
 	if len(w.Parts) == 1 {
 		if l, isLit := w.Parts[0].(*syntax.Lit); isLit && l.ValuePos.Offset() == w.Pos().Offset() && strings.IndexByte(l.Value, '\\') < 0 {
+			if !wantOffs {
+				return l.Value, nil, true
+			}
 			// Fast path, and the shape of a here-document body.
 			base := int(l.Pos().Offset())
 			offs = make([]int, len(l.Value)+1)
@@ -52,16 +59,23 @@ func literal(w *syntax.Word) (val string, offs []int, ok bool) {
 					i++
 				}
 				b.WriteByte(s[i])
-				offs = append(offs, base+i)
+				if wantOffs {
+					offs = append(offs, base+i)
+				}
 			}
 		case *syntax.SglQuoted:
 			if p.Dollar {
 				return "", nil, false
 			}
-			base := int(p.Pos().Offset()) + 1
-			for i := 0; i < len(p.Value); i++ {
-				b.WriteByte(p.Value[i])
-				offs = append(offs, base+i)
+			if !wantOffs && len(w.Parts) == 1 {
+				return p.Value, nil, true
+			}
+			b.WriteString(p.Value)
+			if wantOffs {
+				base := int(p.Pos().Offset()) + 1
+				for i := range len(p.Value) {
+					offs = append(offs, base+i)
+				}
 			}
 		case *syntax.DblQuoted:
 			if p.Dollar {
@@ -85,7 +99,9 @@ func literal(w *syntax.Word) (val string, offs []int, ok bool) {
 						}
 					}
 					b.WriteByte(s[i])
-					offs = append(offs, base+i)
+					if wantOffs {
+						offs = append(offs, base+i)
+					}
 				}
 			}
 		default:
@@ -94,6 +110,9 @@ func literal(w *syntax.Word) (val string, offs []int, ok bool) {
 	}
 	// The end is just past the last byte, inside the closing quote, so
 	// that a range ending there does not take the quote in.
+	if !wantOffs {
+		return b.String(), nil, true
+	}
 	end := int(w.End().Offset())
 	if len(offs) > 0 {
 		end = offs[len(offs)-1] + 1

@@ -108,7 +108,7 @@ func (j *job) escapes() bool {
 
 // startJob records a background statement and walks its body.
 func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
-	j := &job{stmt: s, src: w.src, fds: env.apply(s.Redirs)}
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: env.apply(s.Redirs)})
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
@@ -233,7 +233,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
 	fds := env.apply(s.Redirs)
 	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
-	j := &job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true}
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true})
 	switch c := cc.Stmt.Cmd.(type) {
 	case *syntax.CallExpr:
 	case *syntax.Subshell:
@@ -278,6 +278,23 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 		name = cc.Name.Lit()
 	}
 	w.pidVar(name+"_PID", j)
+}
+
+// newJob returns a job with the value v, reusing one of an earlier pass
+// when it can: a job is a few hundred bytes, and a pass in front of every
+// command should not feed the garbage collector more than it must. Every
+// job a pass makes is in p.jobs (addJob), so none is handed out twice.
+func (p *pass) newJob(v job) *job {
+	if n := len(p.spare); n > 0 {
+		j := p.spare[n-1]
+		p.spare[n-1] = nil
+		p.spare = p.spare[:n-1]
+		*j = v
+		return j
+	}
+	j := new(job) // not &v: that would move v to the heap on every call
+	*j = v
+	return j
 }
 
 func (w *walker) addJob(j *job) {

@@ -226,7 +226,7 @@ func runsLiteral(r resolved) bool {
 	if script == nil {
 		return false
 	}
-	_, _, ok := literal(script)
+	_, _, ok := unquote(script, false)
 	return ok
 }
 

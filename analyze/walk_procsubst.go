@@ -38,7 +38,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 		return
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
-	j := &job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true}
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
 	wk := &worker{fd: 0}
 	if in {
 		wk.fd = 1
