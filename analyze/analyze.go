@@ -210,7 +210,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !p.cfg.keep(f) })
 	}
 	if len(p.findings) > 0 {
-		p.lines = lineStarts(src)
+		p.lines = lineStarts(p.lines[:0], src)
 	}
 	for i := range p.findings {
 		p.findings[i].Start = p.position(p.findings[i].Start.Offset)
@@ -353,11 +353,11 @@ var passes = sync.Pool{New: func() any { return new(pass) }}
 // never leave Run (ended subshells, the jobs and marks slices).
 func newPass(src []byte) *pass {
 	p := passes.Get().(*pass)
-	free, jobs, marks, findings := p.root.w.free, p.jobs[:0], p.marks[:0], p.findings[:0]
+	free, jobs, marks, findings, lines := p.root.w.free, p.jobs[:0], p.marks[:0], p.findings[:0], p.lines[:0]
 	spare := append(p.spare, p.jobs...)
 	clear(jobs[:cap(jobs)])
 	clear(findings[:cap(findings)])
-	*p = pass{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings}
+	*p = pass{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings, lines: lines}
 	p.root.w.free = free
 	return p
 }
@@ -416,8 +416,9 @@ func short(s string) string {
 	return s
 }
 
-func lineStarts(src []byte) []int {
-	ls := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+// lineStarts appends to ls the offset of every line of src.
+func lineStarts(ls []int, src []byte) []int {
+	ls = append(ls, 0)
 	for i, c := range src {
 		if c == '\n' {
 			ls = append(ls, i+1)
