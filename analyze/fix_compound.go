@@ -285,7 +285,11 @@ func (p *pass) scopes(j *job) []*scope {
 	}
 	sc, ok := p.nestedScopes[j.src]
 	if !ok {
-		f, err := p.parseNested(string(j.src.text), p.cfg.lang.variant())
+		// The walk parsed the text as the shell that runs it reads it.
+		f, err := j.src.file, error(nil)
+		if f == nil {
+			f, err = p.parseNested(string(j.src.text), p.cfg.lang.variant())
+		}
 		if err != nil {
 			f, err = p.parseNested(string(j.src.text), syntax.LangBash)
 		}

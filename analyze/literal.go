@@ -130,6 +130,9 @@ type source struct {
 	quote byte
 	// text is the walked text itself.
 	text []byte
+	// file is text as the walk parsed it (nil for the outer source), kept
+	// for the fixes that look at the whole nested script (see scopes).
+	file *syntax.File
 }
 
 func (s *source) outer(off int) int {

@@ -152,7 +152,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 			return
 		}
 	}
-	src := &source{offs: w.mapOffs(offs), text: []byte(code)}
+	src := &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
 	if w.src.offs == nil {
 		src.quote = quote
 	}

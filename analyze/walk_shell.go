@@ -51,7 +51,7 @@ func (w *walker) endShell() {
 			continue
 		}
 		savedSrc := w.src
-		w.src = &source{offs: t.offs, text: []byte(t.code)}
+		w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
 		savedLast := sh.last
 		sh.last = t.last
 		w.stmts(f.Stmts, fdTable{})
