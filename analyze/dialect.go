@@ -31,6 +31,15 @@ type dialect struct {
 	// the shell a process group leader, a `setsid cmd` there forks and
 	// returns at once, leaving cmd with the caller's output.
 	cTail tails
+	// tailKeepsRedirs: a redirected simple command in a cTail position is
+	// still exec'd in place (zsh); bash forks it to restore the
+	// descriptors afterwards, so there `setsid server >log 2>&1` runs in a
+	// child that is not a group leader, and setsid does not fork.
+	tailKeepsRedirs bool
+	// trapsForkTail says which traps set earlier in the -c string make the
+	// shell fork its last command instead of exec'ing it (it must run the
+	// trap afterwards): see trapForksTail.
+	trapsForkTail trapRule
 	// ampGtBackgrounds: `&>` is `&` followed by `>`: `server &>/dev/null`
 	// starts server in the background with the caller's output, and then
 	// truncates /dev/null.
@@ -121,7 +130,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		cTail: tailAndOr, jobsP: true, splitsWords: true,
+		cTail: tailAndOr, trapsForkTail: trapsBash, jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
 	}
 	dialectDash = &dialect{
@@ -139,6 +148,7 @@ var (
 		lang: LangZsh, variant: syntax.LangZsh,
 		bgTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		cTail:         tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
+		trapsForkTail: trapsZsh, tailKeepsRedirs: true,
 		waitsOutSubst: true,
 		multios:       true,
 		bangZero:      true,
@@ -236,7 +246,7 @@ func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
 // markInPlace records the statements of a -c string (or of a nested shell
 // that replaced it) that the shell d execs in place of itself.
 func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
-	if len(list) == 0 || d.cTail == 0 {
+	if len(list) == 0 || d.cTail == 0 || trapsSet(list, d) {
 		return
 	}
 	if d.cTail&tailLone != 0 {
@@ -258,6 +268,9 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 		if len(list) > 0 && d.cTail&t != 0 {
 			p.inPlaceTail(list[len(list)-1], d)
 		}
+	}
+	if len(s.Redirs) > 0 && !d.tailKeepsRedirs {
+		return
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:

@@ -2,6 +2,8 @@ package corpus
 
 import (
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -59,5 +61,40 @@ func TestREADMEShellTable(t *testing.T) {
 	}
 	if rows < 10 {
 		t.Errorf("only %d rows in README's table of shell differences", rows)
+	}
+}
+
+// README gives the corpus size (in all and per shell) as numbers: they are
+// the corpus's, so that one fact has one number.
+func TestREADMECorpusSize(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	es := Load()
+	for _, e := range es {
+		per[e.Shell]++
+	}
+	total := regexp.MustCompile(`\b(\d+) real(?:-shaped)? agent commands|its (\d+) real-shaped commands`)
+	found := 0
+	for _, m := range total.FindAllStringSubmatch(string(b), -1) {
+		found++
+		if n, _ := strconv.Atoi(m[1] + m[2]); n != len(es) {
+			t.Errorf("README says %q: the corpus has %d entries", m[0], len(es))
+		}
+	}
+	if found == 0 {
+		t.Error("README does not give the corpus size")
+	}
+	shells := regexp.MustCompile(`\((\d+) for bash, (\d+) zsh, (\d+) dash, (\d+) mksh\)`)
+	m := shells.FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatal("README does not give the corpus size per shell as (N for bash, N zsh, N dash, N mksh)")
+	}
+	for i, sh := range []string{"bash", "zsh", "dash", "mksh"} {
+		if n, _ := strconv.Atoi(m[i+1]); n != per[sh] {
+			t.Errorf("README gives %d %s entries: the corpus has %d", n, sh, per[sh])
+		}
 	}
 }

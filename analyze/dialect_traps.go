@@ -1,0 +1,110 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// trapRule says which traps keep a shell from exec'ing the last command of
+// a -c string in place: with a trap set, the shell must still be there
+// after the command to run it. Observed by comparing $$ with the pid of
+// the last command (`bash -c 'trap … ; sh -c "echo \$\$"'`):
+//
+//   - bash forks after an EXIT or ERR trap, even an empty one, and after a
+//     signal trap with an action; an ignored signal (`trap "" INT`), a
+//     DEBUG or RETURN trap, or a reset (`trap - EXIT`) does not count;
+//   - zsh forks after any trap with an action, DEBUG included; an empty
+//     action does not count.
+type trapRule uint8
+
+const (
+	trapsNone trapRule = iota
+	trapsBash
+	trapsZsh
+)
+
+// trapsSet reports whether the statements of list, run in order in the
+// shell itself (through and-or lists, { } and if, not subshells or
+// function bodies), leave a trap set that makes the shell fork its last
+// command. Only traps that certainly apply count: a missed trap makes the
+// analysis assume the fork (and a setsid there does not fork), which can
+// only hide a hang, never invent one, when the trap is in doubt.
+func trapsSet(list []*syntax.Stmt, d *dialect) bool {
+	if d.trapsForkTail == trapsNone {
+		return false
+	}
+	set := map[string]bool{}
+	var visit func(list []*syntax.Stmt)
+	visit = func(list []*syntax.Stmt) {
+		for _, s := range list {
+			switch c := s.Cmd.(type) {
+			case *syntax.CallExpr:
+				if s.Background || len(c.Args) < 3 || c.Args[0].Lit() != "trap" {
+					continue
+				}
+				action, _, ok := unquote(c.Args[1], false)
+				if !ok {
+					action = "?" // an expansion: some action
+				}
+				for _, a := range c.Args[2:] {
+					sig := normalSignal(a.Lit())
+					if sig == "" {
+						continue
+					}
+					set[sig] = action != "-" && d.trapsForkTail.forks(sig, action)
+				}
+			case *syntax.BinaryCmd:
+				if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+					visit([]*syntax.Stmt{c.X, c.Y})
+				}
+			case *syntax.Block:
+				visit(c.Stmts)
+			case *syntax.IfClause:
+				for ic := c; ic != nil; ic = ic.Else {
+					visit(ic.Then)
+				}
+			}
+		}
+	}
+	visit(list[:len(list)-1])
+	for _, on := range set {
+		if on {
+			return true
+		}
+	}
+	return false
+}
+
+// forks reports whether a trap on sig with action makes the shell keep
+// itself for it.
+func (r trapRule) forks(sig, action string) bool {
+	switch r {
+	case trapsBash:
+		switch sig {
+		case "EXIT", "ERR":
+			return true
+		case "DEBUG", "RETURN":
+			return false
+		}
+		return action != ""
+	case trapsZsh:
+		return action != ""
+	}
+	return false
+}
+
+// normalSignal is a trap's signal operand as one name: `0` and `EXIT`,
+// `SIGINT`, `int` and `2` name the same traps. "" for what cannot be read.
+func normalSignal(s string) string {
+	s = strings.TrimPrefix(strings.ToUpper(s), "SIG")
+	switch s {
+	case "":
+		return ""
+	case "0":
+		return "EXIT"
+	case "ZERR":
+		return "ERR"
+	}
+	return s
+}
