@@ -34,6 +34,7 @@ const DefaultJobGrace = 2 * time.Second
 type JobSpec struct {
 	Command string   // passed to Shell -c
 	Shell   string   // default "bash"
+	Flags   []string // the shell's options before Command, instead of "-c" (see WithShellFlags)
 	Args    []string // $0 and $1... after -c Command, as with bash -c
 	Dir     string   // working directory; default the caller's
 	Env     []string // environment; default the caller's
@@ -84,7 +85,7 @@ func (s *Store) Start(ctx context.Context, spec JobSpec) (*Job, error) {
 		return nil, fmt.Errorf("unknown stdin mode %q", stdin)
 	}
 	m := JobMeta{
-		Command: spec.Command, Shell: shellPath, Args: spec.Args, Cwd: dir,
+		Command: spec.Command, Shell: shellPath, Flags: spec.Flags, Args: spec.Args, Cwd: dir,
 		Session: spec.Session, Stdin: string(stdin),
 		TimeoutMS: spec.Timeout.Milliseconds(), GraceMS: jobGrace(spec.Grace).Milliseconds(),
 		Origin: spec.Origin,

@@ -11,6 +11,9 @@ type Option func(*config)
 
 type config struct {
 	shell          string
+	shellFlags     []string // before the script; nil means "-c"
+	shellArgs      []string // the whole argument list, with no script
+	hasShellArgs   bool
 	name           string
 	hasName        bool
 	args           []string
@@ -30,6 +33,14 @@ type config struct {
 	maxDrain       time.Duration
 }
 
+// flags are the words before the script.
+func (c *config) flags() []string {
+	if c.shellFlags == nil {
+		return []string{"-c"}
+	}
+	return c.shellFlags
+}
+
 func defaults() config {
 	return config{
 		shell:     "bash",
@@ -44,6 +55,21 @@ func defaults() config {
 // run as `SHELL -c SCRIPT [NAME [ARGS...]]`, so any POSIX shell works
 // (bash, dash, sh, zsh). Default: bash.
 func WithShell(shell string) Option { return func(c *config) { c.shell = shell } }
+
+// WithShellFlags sets the words Run puts between the shell's name and the
+// script, in place of "-c": the caller's own options as written, ending with
+// the one that makes the shell take the next word as its command string
+// (["-eu", "-o", "pipefail", "-c"], ["-lc"], ["-c", "-x"]). Promoted jobs
+// (WithPromotion) run with the same options.
+func WithShellFlags(flags ...string) Option { return func(c *config) { c.shellFlags = flags } }
+
+// WithShellArgs makes Run start the shell as `SHELL ARGS...`, exactly, with
+// no command string: a script file (`-e deploy.sh prod`), a script on stdin
+// (`-s a b`) or an interactive shell. Run's script argument must then be
+// empty; WithArgs, WithShellFlags and WithPromotion do not apply.
+func WithShellArgs(args ...string) Option {
+	return func(c *config) { c.shellArgs, c.hasShellArgs = args, true }
+}
 
 // WithArgs sets $0 to name and $1... to args, like the operands that follow
 // the command string of `bash -c`. Without it $0 is the shell's name.

@@ -89,7 +89,7 @@ func (r *run) promote(ctx context.Context, script string, shellArgs, env []strin
 	}
 	for i, pj := range plan.Jobs {
 		j, err := p.store.Start(ctx, JobSpec{
-			Command: pj.Script, Shell: r.cfg.shell, Args: shellArgs, Dir: r.cfg.dir, Env: env,
+			Command: pj.Script, Shell: r.cfg.shell, Flags: r.cfg.shellFlags, Args: shellArgs, Dir: r.cfg.dir, Env: env,
 			Session: p.session, Grace: r.cfg.grace, Stdin: JobStdinNull, Origin: OriginPromoted,
 		})
 		if err != nil {

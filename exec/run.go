@@ -120,6 +120,9 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.hasShellArgs && script != "" {
+		return nil, &StartError{"start", errors.New("a script with WithShellArgs")}
+	}
 	if cfg.prepare != nil {
 		s, err := cfg.prepare(script)
 		if err != nil {
@@ -159,7 +162,13 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	if !runShell {
 		return &Result{Status: StatusExited, Promoted: r.promoted, Message: promoteMsg}, nil
 	}
-	argv := append([]string{cfg.shell, "-c", script}, shellArgs...)
+	argv := []string{cfg.shell}
+	switch {
+	case cfg.hasShellArgs:
+		argv = append(argv, cfg.shellArgs...)
+	default:
+		argv = append(append(append(argv, cfg.flags()...), script), shellArgs...)
+	}
 	if haveChildren() {
 		r.foreign = map[procKey]bool{}
 		for _, pid := range childrenOf(r.self) {

@@ -57,9 +57,12 @@ const (
 // JobMeta is meta.json: what was started, where, and how to recognize its
 // processes later.
 type JobMeta struct {
-	ID      string   `json:"id"`
-	Command string   `json:"command"`
-	Shell   string   `json:"shell,omitempty"`
+	ID      string `json:"id"`
+	Command string `json:"command"`
+	Shell   string `json:"shell,omitempty"`
+	// Flags are the shell's options before Command, ending with the one
+	// that makes it read Command ("-lc"); empty means "-c".
+	Flags   []string `json:"flags,omitempty"`
 	Args    []string `json:"args,omitempty"`
 	Cwd     string   `json:"cwd"`
 	Session string   `json:"session,omitempty"`

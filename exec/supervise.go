@@ -181,7 +181,11 @@ func (sv *supervisor) runCommand(report func(error), sigs chan os.Signal, outLog
 	if err != nil {
 		return err
 	}
-	cmd := osexec.Command(m.Shell, append([]string{"-c", m.Command}, m.Args...)...)
+	flags := m.Flags
+	if len(flags) == 0 {
+		flags = []string{"-c"}
+	}
+	cmd := osexec.Command(m.Shell, append(append(append([]string(nil), flags...), m.Command), m.Args...)...)
 	cmd.Dir = m.Cwd
 	cmd.Env = append(append([]string(nil), sv.spec.Env...), JobIDEnv+"="+m.ID)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, outW, errW

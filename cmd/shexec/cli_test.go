@@ -297,13 +297,11 @@ func TestUsageErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{}, 125, "-c CMD is required"},
-		{[]string{"echo", "hi"}, 125, "-c CMD is required"},
-		{[]string{"-c"}, 125, "needs a command string"},
+		{[]string{"--timeout"}, 125, "flag needs an argument: --timeout"},
+		{[]string{"--yield", "1", "script.sh"}, 125, "--yield run a command string"},
 		{[]string{"--timeout", "soon", "-c", "true"}, 125, "neither a duration"},
 		{[]string{"--timeout", "-1", "-c", "true"}, 125, "negative"},
 		{[]string{"--leftovers", "adopt-maybe", "-c", "true"}, 125, "unknown leftover policy"},
-		{[]string{"--bogus", "-c", "true"}, 125, "unknown flag"},
 		{[]string{"--shell", "no-such-shell-xyz", "-c", "true"}, 127, "no-such-shell-xyz"},
 		{[]string{"--shell", notExec, "-c", "true"}, 126, "permission denied"},
 	} {

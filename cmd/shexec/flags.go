@@ -173,6 +173,44 @@ func (f *flagSet) set(d *flagDef, spelled, value string, hasValue bool, rest []s
 	return rest, nil
 }
 
+// OwnFlags returns how many words at the start of args are this set's own
+// long flags (--name, --name=value, --name value): shexec's settings come
+// first, and the first word that is not one of them starts the shell's
+// arguments, whatever it looks like (-c, -lc, --norc, a file).
+func (f *flagSet) OwnFlags(args []string) int {
+	i := 0
+	for i < len(args) {
+		a := args[i]
+		if !strings.HasPrefix(a, "--") {
+			break
+		}
+		name, _, hasValue := strings.Cut(a[2:], "=")
+		d := f.byName[name]
+		if d == nil {
+			break
+		}
+		i++
+		if _, isBool := d.value.(*boolValue); !isBool && !hasValue && i < len(args) {
+			i++
+		}
+	}
+	return i
+}
+
+// SetFromEnv sets a flag from an environment variable; a flag also given
+// on the command line is set again by Parse, so the command line wins.
+func (f *flagSet) SetFromEnv(name, value string) error {
+	d := f.byName[name]
+	if d == nil {
+		return fmt.Errorf("unknown flag: --%s", name)
+	}
+	if err := d.value.Set(value); err != nil {
+		return fmt.Errorf("invalid value %q: %v", value, err)
+	}
+	f.changedByName[name] = true
+	return nil
+}
+
 // FlagUsages lists the flags in pflag's layout and order (by name).
 func (f *flagSet) FlagUsages() string {
 	flags := slices.SortedFunc(slices.Values(f.flags), func(a, b *flagDef) int { return strings.Compare(a.name, b.name) })

@@ -124,6 +124,9 @@ func shexec(t *testing.T, stdin string, args ...string) result {
 	case err == nil:
 	case errors.As(err, &ee):
 		res.code = ee.ExitCode()
+		if ws := ee.Sys().(syscall.WaitStatus); ws.Signaled() {
+			res.code = -int(ws.Signal()) // as Python's returncode shows it
+		}
 	default:
 		t.Fatalf("shexec %q: %v", args, err)
 	}

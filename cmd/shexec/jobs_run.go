@@ -17,6 +17,7 @@ import (
 // jobRun is a command run as a managed job: --background or --yield.
 type jobRun struct {
 	script, shell  string
+	flags          []string // the shell's options up to -c, as written
 	args           []string // $0 and $@, when given
 	timeout, grace time.Duration
 	yield          time.Duration // 0 with background
@@ -46,7 +47,7 @@ func runAsJob(jr jobRun, stdin *os.File, stdout, stderr io.Writer) int {
 		stdinMode = exec.JobStdinNull
 	}
 	j, err := st.Start(context.Background(), exec.JobSpec{
-		Command: jr.script, Shell: jr.shell, Args: jr.args, Env: env, Session: jr.session,
+		Command: jr.script, Shell: jr.shell, Flags: jr.flags, Args: jr.args, Env: env, Session: jr.session,
 		Timeout: jr.timeout, Grace: jr.grace, Stdin: stdinMode,
 	})
 	if err != nil {

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/shguard/shguard/exec"
-	"github.com/shguard/shguard/internal/version"
 )
 
 // exitUsage is shexec's own failure status. 124 (timeout), 126 and 127
@@ -24,16 +23,34 @@ import (
 // both bash and timeout(1) for "the wrapper itself failed".
 const exitUsage = 125
 
-const usageHead = `shexec runs a shell command like 'bash -c', but cannot hang its caller and
-leaves no process behind.
+const usageHead = `shexec runs a shell like the shell itself would run, but cannot hang its
+caller and leaves no process behind.
 
 Usage:
-  shexec [flags] -c CMD [NAME [ARG...]]
+  shexec [--flags...] SHELL-ARGS...
+  shexec [--flags...] -c CMD [NAME [ARG...]]
+  shexec [--flags...] [-eu -o pipefail -lc ...] CMD [NAME [ARG...]]
+  shexec [--flags...] [SHELL-OPTIONS] SCRIPT-FILE [ARG...]
+  shexec [--flags...] [SHELL-OPTIONS] [-s [ARG...]]  (script on stdin, or an
+                                                    interactive shell on a tty)
 
-CMD, NAME and ARGs are exactly those of 'bash -c CMD NAME ARG...': NAME is $0,
-the ARGs are $1..., stdin, stdout, stderr and the exit status pass through
-unchanged. Flags go before CMD; everything after CMD is an operand, even if
-it starts with '-'.
+SHELL-ARGS are exactly the arguments of the shell shexec runs (--shell,
+default bash), read by that shell's grammar and passed to it unchanged:
+-c, -l, -lc, -eu, -euxc, -o OPT, +o OPT, -O/+O SHOPT, --norc, --login,
+--posix, --, -s, a script file and its arguments, a script on stdin, -i.
+$0 and $@, stdin, stdout, stderr and the exit status are the shell's. So
+shexec can be given where only a shell's path is taken: make SHELL (with
+.SHELLFLAGS), npm script-shell, Python's executable=, Node's shell option,
+tmux's default-shell (started as '-shexec', it runs a login shell).
+
+shexec's own settings are the long flags below, before the shell's
+arguments (the first word that is not one of them starts those), or
+SHEXEC_<FLAG> environment variables for hosts that take only a path:
+SHEXEC_SHELL, SHEXEC_TIMEOUT, SHEXEC_GRACE, SHEXEC_LEFTOVERS,
+SHEXEC_PROMOTE, SHEXEC_NON_INTERACTIVE (the command line wins).
+Background statements of a -c command can be promoted to jobs; a script
+file or a script on stdin runs unchanged; an interactive shell runs under
+supervision without analysis.
 
 What it adds:
   * The shell runs in its own process group, and shexec is a child subreaper:
@@ -85,6 +102,10 @@ Exit status:
 
 Examples:
   shexec -c 'make test'                       # like bash -c, never hangs
+  shexec -eu -o pipefail -lc 'npm ci && npm test'
+  make SHELL=shexec .SHELLFLAGS='-eu -o pipefail -c'
+  SHEXEC_TIMEOUT=600 python3 -c 'import subprocess; subprocess.run("make", shell=True, executable="shexec")'
+  shexec -e ./deploy.sh prod                  # a script file and its arguments
   shexec --timeout 30 -c 'npm test' tool      # $0 is "tool"; exit 124 after 30s
   shexec --json --non-interactive -c 'git log'
   shexec -c 'cd app && ./server &>/dev/null & sleep 1; curl localhost:8080'
@@ -104,115 +125,92 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if isJobsCommand(args) {
 		return runJobsCommand(args[0], args[1:], stdout, stderr)
 	}
-	fs := newFlagSet("shexec")
-	fs.SetInterspersed(false) // the first operand is CMD; the rest belong to the shell
-	var (
-		cmdMode        = fs.BoolP("command", "c", false, "read the command from the first operand (required)")
-		shell          = fs.String("shell", "bash", "shell to run CMD with: a name in $PATH or a path (bash, dash, sh, ...)")
-		timeout        = durationFlag(0)
-		grace          = durationFlag(2 * time.Second)
-		leftovers      = fs.String("leftovers", "adopt", "what to do with processes still alive when the shell exits:\nadopt (they become a managed job, see 'shexec jobs --help'),\nkill (SIGTERM, grace, SIGKILL) or keep (leave them running)")
-		promote        = fs.Bool("promote", false, "start the command's leading background statements ('server &') as managed jobs\nbefore the rest runs, so their output goes to job logs (default: on with\n--leftovers adopt, off with kill or keep; --promote=false turns it off)")
-		background     = fs.Bool("background", false, "start CMD as a managed job and print its id at once")
-		yield          = durationFlag(0)
-		session        = fs.String("session", os.Getenv(exec.SessionEnv), "session recorded in the jobs this run creates (default $"+exec.SessionEnv+")")
-		asJSON         = fs.Bool("json", false, "print one JSON object with status, exit code and capped output")
-		maxOutput      = fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
-		nonInteractive = fs.Bool("non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
-		help           = fs.BoolP("help", "h", false, "show this help")
-		ver            = fs.Bool("version", false, "print the version (module version, VCS revision) and exit")
-	)
-	fs.Var(&timeout, "timeout", "stop everything after this long and exit 124 (default: no limit)")
-	fs.Var(&grace, "grace", "time between SIGTERM and SIGKILL")
-	fs.Var(&yield, "yield", "if CMD still runs after this long, return and let it go on as a managed job")
-
+	o, own, code := parseOptions(args, stdout, stderr)
+	if o == nil {
+		return code
+	}
+	inv := parseInvocation(grammarFor(o.shell), args[own:])
+	if o.login {
+		inv.flags = append([]string{"-l"}, inv.flags...)
+	}
 	usageErr := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "shexec: "+format+"\nRun 'shexec --help' for usage.\n", a...)
 		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
-		return usageErr("%v", err)
-	}
-	if *help {
-		fmt.Fprint(stdout, usageHead+fs.FlagUsages()+usageTail)
-		return 0
-	}
-	if *ver {
-		fmt.Fprintln(stdout, version.String("shexec"))
-		return 0
-	}
-	if !*cmdMode {
-		return usageErr("-c CMD is required (shexec only runs command strings, like 'bash -c')")
-	}
-	operands := fs.Args()
-	if len(operands) == 0 {
-		return usageErr("-c needs a command string")
-	}
-	if *background || yield > 0 {
-		jr := jobRun{script: operands[0], shell: *shell, timeout: time.Duration(timeout), grace: time.Duration(grace),
-			yield: time.Duration(yield), background: *background, json: *asJSON, nonInteractive: *nonInteractive,
-			session: *session, maxOutput: *maxOutput}
-		if len(operands) > 1 {
-			jr.args = operands[1:]
+	if o.background || o.yield > 0 {
+		if inv.mode != modeCommand {
+			return usageErr("--background and --yield run a command string: -c CMD")
 		}
+		jr := jobRun{script: inv.command, flags: inv.flags, args: inv.operands, shell: o.shell, timeout: o.timeout, grace: o.grace,
+			yield: o.yield, background: o.background, json: o.json, nonInteractive: o.nonInteractive,
+			session: o.session, maxOutput: o.maxOutput}
 		return runAsJob(jr, stdin, stdout, stderr)
 	}
 	// Promotion and adoption both create job records; whoever asked for
 	// --leftovers kill or keep asked for none, unless --promote says so.
-	promoting := *leftovers == "adopt"
-	if fs.Changed("promote") {
-		promoting = *promote
+	promoting := o.leftovers == "adopt"
+	if o.promoteSet {
+		promoting = o.promote
 	}
+	// An interactive shell has no script to analyse; a shell that only
+	// reads its script (-n) must not have any of it started by us either.
+	analysing := !inv.interactive && !inv.noexec
+	promoting = promoting && analysing && inv.mode == modeCommand
 	var store *exec.Store
-	if promoting || *leftovers == "adopt" {
+	if promoting || o.leftovers == "adopt" {
 		var err error
 		// Made on disk only if a job is created: most commands create none.
 		if store, err = exec.StoreAt(""); err != nil {
 			return usageErr("job store: %v", err)
 		}
 	}
-	var policy exec.LeftoverPolicy
+
+	opts := []exec.Option{
+		exec.WithShell(o.shell),
+		exec.WithTimeout(o.timeout),
+		exec.WithGrace(o.grace),
+		exec.WithSignalChannel(forwardedSignals()),
+	}
+	opts = append(opts, exec.WithStdin(stdin))
+	command := ""
+	if inv.mode == modeCommand {
+		command = inv.command
+		opts = append(opts, exec.WithShellFlags(inv.flags...))
+		if len(inv.operands) > 0 {
+			opts = append(opts, exec.WithArgs(inv.operands[0], inv.operands[1:]...))
+		}
+	} else {
+		opts = append(opts, exec.WithShellArgs(inv.args()...))
+	}
+
 	var adopt *exec.AdoptPolicy
-	if *leftovers == "adopt" {
-		adopt = &exec.AdoptPolicy{Store: store, Session: *session}
+	var policy exec.LeftoverPolicy
+	if o.leftovers == "adopt" {
+		adopt = &exec.AdoptPolicy{Store: store, Session: o.session}
 		policy = adopt
 	} else {
-		p, err := exec.ParseLeftoverPolicy(*leftovers)
+		p, err := exec.ParseLeftoverPolicy(o.leftovers)
 		if err != nil {
 			return usageErr("--leftovers: %v", err)
 		}
 		policy = p
 	}
-	if *maxOutput < 2 {
-		return usageErr("--max-output must be at least 2")
-	}
-
-	opts := []exec.Option{
-		exec.WithShell(*shell),
-		exec.WithTimeout(time.Duration(timeout)),
-		exec.WithGrace(time.Duration(grace)),
-		exec.WithLeftovers(policy),
-		exec.WithStdin(stdin),
-		exec.WithSignalChannel(forwardedSignals()),
-	}
-	if len(operands) > 1 {
-		opts = append(opts, exec.WithArgs(operands[1], operands[2:]...))
-	}
-	if *nonInteractive {
+	opts = append(opts, exec.WithLeftovers(policy))
+	if o.nonInteractive {
 		opts = append(opts, exec.WithNonInteractive())
 	}
-	if plan := planner(*shell); promoting && plan != nil {
-		opts = append(opts, exec.WithPromotion(store, plan, *session))
+	if plan := planner(o.shell); promoting && plan != nil {
+		opts = append(opts, exec.WithPromotion(store, plan, o.session))
 	}
 	var outCap, errCap *exec.Capture
-	if *asJSON {
-		outCap, errCap = exec.NewCapture(*maxOutput), exec.NewCapture(*maxOutput)
+	if o.json {
+		outCap, errCap = exec.NewCapture(o.maxOutput), exec.NewCapture(o.maxOutput)
 		opts = append(opts, exec.WithStdout(outCap), exec.WithStderr(errCap))
 	} else {
 		opts = append(opts, exec.WithStdout(stdout), exec.WithStderr(stderr))
 	}
 
-	res, err := exec.Run(context.Background(), operands[0], opts...)
+	res, err := exec.Run(context.Background(), command, opts...)
 	if err != nil {
 		code := exitUsage
 		var se *exec.StartError
@@ -220,7 +218,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 			code = se.ExitCode()
 		}
 		fmt.Fprintf(stderr, "shexec: %v\n", err)
-		if *asJSON {
+		if o.json {
 			writeJSON(stdout, jsonResult{Status: "error", ExitCode: code, Message: err.Error(), Leftovers: []exec.Leftover{}})
 		}
 		return code
@@ -233,7 +231,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	for _, j := range res.Promoted {
 		jobIDs = append(jobIDs, j.ID)
 		// After a timeout the jobs were stopped, and the message says so.
-		if res.Status != exec.StatusTimeout && !*asJSON {
+		if res.Status != exec.StatusTimeout && !o.json {
 			fmt.Fprintf(stderr, "shexec: started job %s: %s (shexec logs %s, shexec kill %s)\n", j.ID, scriptLine(j.Command), j.ID, j.ID)
 		}
 	}
@@ -243,7 +241,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if line := describeLeftovers(res.Leftovers); line != "" {
 		fmt.Fprintf(stderr, "shexec: %s\n", line)
 	}
-	if *asJSON {
+	if o.json {
 		j := jsonResult{
 			Status:      string(res.Status),
 			ExitCode:    res.ExitCode,
