@@ -40,6 +40,10 @@ func TestLikeBash(t *testing.T) {
 		{script: `kill -TERM $$`},
 		{script: `kill -KILL $$`},
 		{script: `kill -INT $$`},
+		{script: `echo out; echo err >&2; kill -QUIT $$`},
+		{script: `echo out; kill -SEGV $$`},
+		{script: `echo out; kill -ABRT $$`},
+		{script: `kill -USR1 $$`},
 		{script: `cat; echo done`, stdin: "line 1\nline 2\x00\xff"},
 		{script: `read a; read b; echo "$b/$a"; exit 7`, stdin: "x\ny\n"},
 		{script: `for i in 1 2 3; do echo out$i; echo err$i >&2; done`},
@@ -56,7 +60,7 @@ func TestLikeBash(t *testing.T) {
 			bash.Run()
 			want := result{stdout: bout.String(), stderr: berr.String(), code: bash.ProcessState.ExitCode()}
 			if ws := bash.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() {
-				want.code = 128 + int(ws.Signal())
+				want.code = -int(ws.Signal()) // shexec must die of it too
 			}
 			got := shexec(t, c.stdin, append([]string{"-c", c.script}, c.args...)...)
 			got.elapsed = 0
@@ -192,7 +196,7 @@ func TestExitOnSignalOfShell(t *testing.T) {
 	if err := json.Unmarshal([]byte(got.stdout), &j); err != nil {
 		t.Fatal(err)
 	}
-	if got.code != 143 || j.Status != "killed" || j.ExitCode != 143 || j.Signal != "SIGTERM" {
+	if got.code != -int(syscall.SIGTERM) || j.Status != "killed" || j.ExitCode != 143 || j.Signal != "SIGTERM" {
 		t.Errorf("exit %d, json %+v", got.code, j)
 	}
 }

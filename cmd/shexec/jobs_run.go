@@ -109,6 +109,12 @@ func runAsJob(jr jobRun, stdin *os.File, stdout, stderr io.Writer) int {
 		res.Truncated = outCap.Truncated() || errCap.Truncated()
 		writeJSON(stdout, res)
 	}
+	// Finished within the yield by a signal: die of it, as a plain run does.
+	if j.Finished() && j.Status == exec.JobKilled && j.Signal != "" {
+		if sig := unix.SignalNum(j.Signal); sig != 0 {
+			return -int(sig)
+		}
+	}
 	return res.ExitCode
 }
 

@@ -77,7 +77,11 @@ const usageTail = `
 Durations are Go durations (500ms, 30s, 1m30s) or bare seconds (5, 0.5).
 
 Exit status:
-  N        the shell's status; 128+N if the shell died of signal N
+  N        the shell's status
+  signal N if the shell died of signal N, shexec dies of it too, once the
+           output is delivered and leftovers are handled (no core dump):
+           its caller sees what the shell's caller would see (Python's
+           returncode -N); 128+N only where the signal cannot end it
   124      --timeout expired (a line on stderr says what was stopped)
   125      shexec itself failed: bad usage, cannot set up the run
   126      the shell cannot be executed
@@ -114,10 +118,15 @@ Examples:
 
 func main() {
 	exec.MaybeSupervise() // a job's supervisor is shexec re-executed
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	if code < 0 {
+		dieOfSignal(syscall.Signal(-code))
+	}
+	os.Exit(code)
 }
 
-// run is the whole command, separated from main for tests.
+// run is the whole command, separated from main for tests. It returns the
+// exit status, or -N when shexec must die of signal N as the shell did.
 func run(args []string, stdin, stdout, stderr *os.File) int {
 	if len(args) > 0 && args[0] == "mcp" {
 		return runMCP(args[1:], stdout, stderr)
@@ -263,6 +272,9 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 			j.Leftovers = []exec.Leftover{}
 		}
 		writeJSON(stdout, j)
+	}
+	if res.Status == exec.StatusKilled && res.Signal != 0 {
+		return -int(res.Signal)
 	}
 	return res.ExitCode
 }

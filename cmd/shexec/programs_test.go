@@ -99,6 +99,29 @@ except subprocess.TimeoutExpired:
 	}
 }
 
+// TestPythonSignalDeath: a shell that dies of a signal is a signal death
+// for Python too (returncode -N), as with bash; --json still reports it.
+func TestPythonSignalDeath(t *testing.T) {
+	t.Parallel()
+	needProgram(t, "python3")
+	prog := `
+import json, subprocess, sys
+shexec = sys.argv[1]
+for sig in ["TERM", "INT", "SEGV"]:
+    b = subprocess.run(["bash", "-c", "echo out; kill -%s $$" % sig], capture_output=True)
+    s = subprocess.run("echo out; kill -%s $$" % sig, shell=True, executable=shexec, capture_output=True)
+    print(sig, b.returncode, s.returncode, s.returncode == b.returncode, s.stdout == b.stdout, s.stderr == b.stderr)
+s = subprocess.run([shexec, "--json", "-c", "kill -TERM $$"], capture_output=True)
+o = json.loads(s.stdout)
+print("json", s.returncode, o["status"], o["exit_code"], o["signal"])
+`
+	out, err := runProgram(t, "", nil, "python3", "-c", prog, shexecBin)
+	want := "TERM -15 -15 True True True\nINT -2 -2 True True True\nSEGV -11 -11 True True True\njson -15 killed 143 SIGTERM\n"
+	if err != nil || out != want {
+		t.Errorf("python: %v\n%s\nwant:\n%s", err, out, want)
+	}
+}
+
 // TestNodeExecSync: child_process.execSync with shell: shexec.
 func TestNodeExecSync(t *testing.T) {
 	t.Parallel()
