@@ -24,6 +24,12 @@ type dialect struct {
 	// subshell becomes the server, whose output goes to the log); in bash
 	// the subshell waits for the server holding the caller's output.
 	bgTail tails
+	// substTail are the compounds through which a process substitution's
+	// worker execs its last simple command (the last of its own list
+	// always): bash only through and-or lists, zsh as its background
+	// subshells. `cat <(true; server >log 2>&1)` then holds nothing of the
+	// caller's, `cat <({ true; server >log 2>&1; })` does in bash.
+	substTail tails
 	// cTail are the tail positions of a -c string whose simple command
 	// replaces the shell (exec in place): bash's last command of the list
 	// and of an and-or list; zsh's also inside if, { } and ( ); mksh's
@@ -130,7 +136,8 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		cTail: tailAndOr, trapsForkTail: trapsBash, jobsP: true, splitsWords: true,
+		substTail: tailAndOr, cTail: tailAndOr, trapsForkTail: trapsBash,
+		jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
 	}
 	dialectDash = &dialect{
@@ -146,12 +153,14 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
-		bgTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:         tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
-		trapsForkTail: trapsZsh, tailKeepsRedirs: true,
-		waitsOutSubst: true,
-		multios:       true,
-		bangZero:      true,
+		bgTail:          tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		substTail:       tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		cTail:           tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
+		trapsForkTail:   trapsZsh,
+		tailKeepsRedirs: true,
+		waitsOutSubst:   true,
+		multios:         true,
+		bangZero:        true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,

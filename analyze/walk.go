@@ -66,6 +66,9 @@ type walker struct {
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
+	// idleConsumer: the words being walked belong to a command that does
+	// not read or write a file it is given (see walker.procSubst).
+	idleConsumer bool
 }
 
 const maxNested = 8
@@ -119,6 +122,18 @@ func ends(s *syntax.Stmt) bool {
 	return false
 }
 
+// idleCommand reports whether a simple command is one that finishes at
+// once without reading the files it is given (a quick builtin or instant
+// program): a process substitution in its words or redirections is left
+// to run on its own.
+func idleCommand(ce *syntax.CallExpr) bool {
+	if len(ce.Args) == 0 {
+		return false
+	}
+	r := resolve(ce.Args)
+	return len(r.all) > 0 && r.kind&kQuick != 0 && !r.wrapped
+}
+
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
@@ -131,8 +146,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		return env
 	}
 	inner := env.apply(s.Redirs)
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	savedIdle := w.idleConsumer
+	w.idleConsumer = isCall && idleCommand(ce)
+	defer func() { w.idleConsumer = savedIdle }()
 	w.words(redirWords(s.Redirs), env)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
+	if isCall {
 		w.funcEnv = nil
 		r := w.call(s, ce, env, inner)
 		if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {

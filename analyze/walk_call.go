@@ -31,7 +31,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			w.slow++
 		}
-		w.workerCall(r, inner)
+		w.workerCall(s, r, inner)
 	}
 	c := call{
 		start: w.src.outer(int(s.Pos().Offset())),

@@ -132,7 +132,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.forks = true
 			// A body that ends in exec makes the subshell that program,
 			// with the descriptors the exec gives it.
-			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash, j.fds, false, nil); ok && len(ts) > 0 {
+			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
 				j.forks = false
 				j.fds = fdTable{}
 				for _, t := range ts {
@@ -185,7 +185,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// `A && exec B &`, and in dash and zsh `A && B &`: the subshell
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
-		if ts, ok := w.execdTails(s.Cmd, saved.d, j.fds, true, nil); ok && len(ts) > 0 {
+		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, true, nil); ok && len(ts) > 0 {
 			j.kind = jobSimple
 			j.fds = fdTable{}
 			for _, t := range ts {
@@ -437,14 +437,14 @@ type tailExec struct {
 // group, an if… ok is false when some way through c ends in something
 // the subshell forks and waits for. implicit: every compound passed so
 // far execs its tail in d.
-func (w *walker) execdTails(c syntax.Command, d *dialect, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
-	through := func(t tails) bool { return implicit && d.bgTail&t != 0 }
+func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+	through := func(t tails) bool { return implicit && via&t != 0 }
 	last := func(list []*syntax.Stmt, t tails) bool {
 		if len(list) == 0 {
 			return true // nothing runs: the subshell just ends
 		}
 		var ok bool
-		out, ok = w.execdTail(list[len(list)-1], d, fds, through(t), out)
+		out, ok = w.execdTail(list[len(list)-1], via, fds, through(t), out)
 		return ok
 	}
 	switch c := c.(type) {
@@ -452,7 +452,7 @@ func (w *walker) execdTails(c syntax.Command, d *dialect, fds fdTable, implicit 
 		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
 			return out, false
 		}
-		return w.execdTail(c.Y, d, fds, through(tailAndOr), out)
+		return w.execdTail(c.Y, via, fds, through(tailAndOr), out)
 	case *syntax.Subshell:
 		return out, last(c.Stmts, tailSubshell)
 	case *syntax.Block:
@@ -482,14 +482,14 @@ func (w *walker) execdTails(c syntax.Command, d *dialect, fds fdTable, implicit 
 	return out, false
 }
 
-func (w *walker) execdTail(s *syntax.Stmt, d *dialect, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
-	if s.Background || s.Coprocess || s.Negated && d.bgTail&tailNegated == 0 {
+func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+	if s.Background || s.Coprocess || s.Negated && via&tailNegated == 0 {
 		return out, false
 	}
 	fds = fds.apply(s.Redirs)
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
-		return w.execdTails(s.Cmd, d, fds, implicit, out)
+		return w.execdTails(s.Cmd, via, fds, implicit, out)
 	}
 	r := resolve(ce.Args)
 	if len(r.all) == 0 || !(r.exec || implicit && w.execsTail(ce)) {

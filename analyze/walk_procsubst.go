@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -20,11 +21,33 @@ import (
 // `<(…)`, commands whose stdout is not the pipe; for `>(…)`, commands that
 // do not read the pipe, literal durations (`sleep 2`) and servers.
 
+//
+// Two things change that. A command that does not read the `<(…)` it is
+// given (`:`, `echo`, `test`: the quick builtins) leaves the worker on its
+// own: all it does then takes time off the pipe (`echo <(server)` hangs
+// the caller). (A `>(…)` worker reads the pipe, which ends when the
+// command and the shell close it, whatever the command does.)
+// And the worker execs its last command in place (dialect.substTail): from
+// then on it holds only what that command holds, so `cat <(server >log
+// 2>&1)` leaks the server but lets the caller go.
+
 // worker is the walk's account of one process substitution worker.
 type worker struct {
-	fd       int // the worker's end of the pipe: 1 for <(…), 0 for >(…)
-	detached int // commands that may take a while off the pipe
+	fd       int  // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	idle     bool // the command it serves does not read or write it
+	detached int  // commands that may take a while off the pipe
 	dur      time.Duration
+	// tails are the commands the worker execs in place, and tailDetached
+	// and tailDur their part of detached and dur.
+	tails        []tailExec
+	tailDetached int
+	tailDur      time.Duration
+}
+
+// beforeTail reports whether commands before the tail exec take a while:
+// the worker holds what it inherited until the exec.
+func (wk *worker) beforeTail() bool {
+	return wk.detached > wk.tailDetached || wk.dur-wk.tailDur >= briefJob
 }
 
 // procSubst walks a process substitution and records its worker as a job
@@ -39,11 +62,16 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
 	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
-	wk := &worker{fd: 0}
+	wk := &worker{fd: 0, idle: in && w.idleConsumer}
 	if in {
 		wk.fd = 1
 	}
 	j.fds[wk.fd] = tWorker
+	if n := len(ps.Stmts); n > 0 && !trapsSet(ps.Stmts, w.sh.d) {
+		if ts, ok := w.execdTail(ps.Stmts[n-1], w.sh.d.substTail, j.fds, true, nil); ok {
+			wk.tails = ts
+		}
+	}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 
@@ -56,6 +84,12 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 
 	j.quick = wk.detached == 0 && wk.dur < briefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
 	j.dur = wk.dur
+	if len(wk.tails) > 0 && !wk.beforeTail() {
+		j.fds = fdTable{}
+		for _, t := range wk.tails {
+			j.fds = j.fds.union(t.fds)
+		}
+	}
 	w.slow, w.bounded = slow, bounded
 	w.sh, w.job, w.worker = saved, savedJob, savedWorker
 	w.p.jobs = append(w.p.jobs, j) // not in the job table: wait and %N do not reach it
@@ -63,22 +97,29 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 
 // workerCall counts a command of a process substitution's worker that may
 // take a while, if it does so with the pipe out of the way.
-func (w *walker) workerCall(r resolved, inner fdTable) {
+func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 	wk := w.worker
 	if wk == nil {
 		return
 	}
 	d, bounded := r.bound()
 	switch {
-	case inner[wk.fd] != tWorker || serverKind(r) != "":
+	case wk.idle || inner[wk.fd] != tWorker || serverKind(r) != "":
 	case wk.fd == 0 && bounded:
 		// >(sleep 2; cat): a pause does not read the pipe.
 	default:
 		return
 	}
+	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	if bounded {
 		wk.dur += d
+		if tail {
+			wk.tailDur += d
+		}
 	} else {
 		wk.detached++
+		if tail {
+			wk.tailDetached++
+		}
 	}
 }
