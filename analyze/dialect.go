@@ -325,9 +325,10 @@ func (w *walker) saving(env, inner fdTable, walk func()) {
 }
 
 // inheritSaved gives a job that forks a subshell the saved copies the
-// shell holds when it starts.
+// shell holds when it starts. (A pipeline's elements are forked one by
+// one: pipeElem gives them to those that keep them.)
 func (w *walker) inheritSaved(j *job) {
-	if j.quick || !(j.kind == jobCompound || j.forks || j.kind == jobPipeline) {
+	if j.quick || !(j.kind == jobCompound || j.forks) {
 		return
 	}
 	if w.sh.d.savedTailExec && j.kind == jobCompound && j.tail != nil {

@@ -72,6 +72,17 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 				j.fds[fd] = el[fd]
 			}
 		}
+		// An element that is a program is exec'd in its child, which
+		// closes the saved copies the shell holds (close-on-exec); any
+		// other element is a forked subshell that keeps them while it
+		// runs (see dialect.childrenKeepSaved).
+		if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
+			for fd, t := range w.saved {
+				if t != tNone {
+					j.fds[fd] = t
+				}
+			}
+		}
 	}
 	return long, feeds || long && el.has(outPipe)
 }
