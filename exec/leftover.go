@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -90,6 +91,47 @@ func (s *LeftoverSet) Terminate() {
 		}
 	}
 }
+
+// WaitGone waits up to d for every leftover that descends from the run to
+// end by itself (they are reaped as they go: the caller is their
+// subreaper), and reports whether they all did; their Action is then
+// "exited", the others' "ignored". It is how a policy waits out brief work
+// (`sleep 0.2 & echo hi`) as the shell's caller would have, instead of
+// handling it. If some are still there at the end, Procs becomes what is
+// there now, children started meanwhile included.
+func (s *LeftoverSet) WaitGone(d time.Duration) bool {
+	deadline := time.Now().Add(d)
+	for {
+		reapOrphans()
+		alive := false
+		for _, p := range descendants(s.r.self, s.r.foreign) {
+			if !p.dead() {
+				alive = true
+				break
+			}
+		}
+		if !alive {
+			for _, l := range s.Procs {
+				l.Action = "ignored"
+				if l.Descendant {
+					l.Action = "exited"
+				}
+			}
+			return true
+		}
+		if time.Now().After(deadline) {
+			if found := s.r.findLeftovers(); len(found) > 0 {
+				s.Procs = found
+			}
+			return false
+		}
+		time.Sleep(waitGonePoll)
+	}
+}
+
+// waitGonePoll is how often WaitGone looks: a brief job's end is seen
+// within this much.
+const waitGonePoll = 5 * time.Millisecond
 
 // KillLeftovers stops every leftover descendant (SIGTERM, grace, SIGKILL):
 // after Run nothing it started is alive.

@@ -47,7 +47,8 @@ shexec's own settings are the long flags below, before the shell's
 arguments (the first word that is not one of them starts those), or
 SHEXEC_<FLAG> environment variables for hosts that take only a path:
 SHEXEC_SHELL, SHEXEC_TIMEOUT, SHEXEC_GRACE, SHEXEC_LEFTOVERS,
-SHEXEC_PROMOTE, SHEXEC_NON_INTERACTIVE (the command line wins).
+SHEXEC_PROMOTE, SHEXEC_NON_INTERACTIVE, SHEXEC_QUIET (the command line
+wins).
 Background statements of a -c command can be promoted to jobs; a script
 file or a script on stdin runs unchanged; an interactive shell runs under
 supervision without analysis.
@@ -59,8 +60,16 @@ What it adds:
   * shexec returns as soon as the shell has exited and its output is
     delivered, even if a background process still holds the output pipe
     (with 'bash -c', a reader waiting for EOF would hang until that process
-    exits). Processes still there at that moment are "leftovers"; --leftovers
-    decides their fate, and a line on stderr names them.
+    exits). Processes still there at that moment are "leftovers". If every
+    background statement of the script is brief (the analysis says it ends
+    within a moment: a quick builtin, a sleep under a second), they are
+    waited for up to 1s, as the shell's caller would have, and those that
+    end are neither reported nor adopted; the rest goes to --leftovers
+    (--json lists them all).
+  * Quiet: nothing on stderr that the shell would not have written, except
+    one line when a job now holds work the command started (its id, what
+    it runs, how to read and stop it), and the reason for a timeout.
+    --quiet (SHEXEC_QUIET=1) silences those too.
   * Background statements at the start of CMD ('server & sleep 1; curl ...')
     are started as managed jobs before the rest runs (--promote): their
     output goes to job logs, and a line on stderr names each job.
@@ -180,7 +189,11 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		exec.WithGrace(o.grace),
 		exec.WithSignalChannel(forwardedSignals()),
 	}
-	opts = append(opts, exec.WithStdin(stdin))
+	script, shellStdin := newScriptSource(inv, stdin)
+	if !analysing {
+		script, shellStdin = nil, stdin
+	}
+	opts = append(opts, exec.WithStdin(shellStdin))
 	command := ""
 	if inv.mode == modeCommand {
 		command = inv.command
@@ -204,7 +217,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		}
 		policy = p
 	}
-	opts = append(opts, exec.WithLeftovers(policy))
+	opts = append(opts, exec.WithLeftovers(&leftoverPolicy{next: policy, adopt: adopt, script: script, shell: o.shell, promoting: promoting}))
 	if o.nonInteractive {
 		opts = append(opts, exec.WithNonInteractive())
 	}
@@ -233,22 +246,29 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		return code
 	}
 
+	// Nothing on stderr that the shell would not have written, except
+	// where work the command started goes on in a job (the caller must
+	// hear of that) and the reason for an abnormal end; --quiet silences
+	// those too.
+	note := func(format string, a ...any) {
+		if !o.quiet && !o.json {
+			fmt.Fprintf(stderr, "shexec: "+format+"\n", a...)
+		}
+	}
 	if res.Message != "" {
-		fmt.Fprintf(stderr, "shexec: %s\n", res.Message)
+		note("%s", res.Message)
 	}
 	var jobIDs []string
 	for _, j := range res.Promoted {
 		jobIDs = append(jobIDs, j.ID)
 		// After a timeout the jobs were stopped, and the message says so.
-		if res.Status != exec.StatusTimeout && !o.json {
-			fmt.Fprintf(stderr, "shexec: started job %s: %s (shexec logs %s, shexec kill %s)\n", j.ID, scriptLine(j.Command), j.ID, j.ID)
+		if res.Status != exec.StatusTimeout {
+			note("started job %s: %s (shexec logs %s, shexec kill %s)", j.ID, scriptLine(j.Command), j.ID, j.ID)
 		}
 	}
 	if adopt != nil && adopt.Job != nil {
 		jobIDs = append(jobIDs, adopt.Job.ID)
-	}
-	if line := describeLeftovers(res.Leftovers); line != "" {
-		fmt.Fprintf(stderr, "shexec: %s\n", line)
+		note("%s", jobLine(adopt.Job))
 	}
 	if o.json {
 		j := jsonResult{
@@ -310,40 +330,6 @@ func writeJSON(w io.Writer, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.Encode(v)
-}
-
-// describeLeftovers is the stderr line about leftovers: they are what
-// `bash -c` would have hung on or leaked, so the caller should hear of them.
-func describeLeftovers(ls []exec.Leftover) string {
-	if len(ls) == 0 {
-		return ""
-	}
-	byAction := map[string][]string{}
-	var actions []string
-	for _, l := range ls {
-		if _, ok := byAction[l.Action]; !ok {
-			actions = append(actions, l.Action)
-		}
-		d := fmt.Sprintf("%s (pid %d", short(l.Command), l.PID)
-		if l.HoldsOutput {
-			d += ", held the output"
-		}
-		byAction[l.Action] = append(byAction[l.Action], d+")")
-	}
-	var parts []string
-	for _, a := range actions {
-		list := byAction[a]
-		more := ""
-		if len(list) > 5 {
-			list, more = list[:5], fmt.Sprintf(" and %d more", len(list)-5)
-		}
-		parts = append(parts, a+": "+strings.Join(list, ", ")+more)
-	}
-	n := "1 process"
-	if len(ls) > 1 {
-		n = strconv.Itoa(len(ls)) + " processes"
-	}
-	return fmt.Sprintf("%s outlived the shell; %s", n, strings.Join(parts, "; "))
 }
 
 // scriptLine shows a promoted job's script (its prelude's statements, then

@@ -25,6 +25,7 @@ type options struct {
 	json           bool
 	maxOutput      int
 	nonInteractive bool
+	quiet          bool
 	// login: shexec was started as a login shell, with a '-' before its
 	// name (tmux's default-shell, login(1)); the shell gets -l.
 	login bool
@@ -36,7 +37,7 @@ type options struct {
 // change what shexec prints (--json, --yield, --background) or are commands
 // of their own (--help) are left out: a variable inherited by every nested
 // shell must not change a drop-in shell's output contract.
-var fromEnv = []string{"shell", "timeout", "grace", "leftovers", "promote", "non-interactive"}
+var fromEnv = []string{"shell", "timeout", "grace", "leftovers", "promote", "non-interactive", "quiet"}
 
 // envName is the variable that sets a flag.
 func envName(flag string) string {
@@ -62,6 +63,7 @@ func parseOptions(args []string, stdout, stderr io.Writer) (*options, int, int) 
 	fs.BoolVar(&o.json, "json", false, "print one JSON object with status, exit code and capped output")
 	maxOutput := fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
 	fs.BoolVar(&o.nonInteractive, "non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
+	fs.BoolVar(&o.quiet, "quiet", false, "write nothing to stderr but the shell's own output and shexec's errors:\nnot even the line naming a job that holds work the command started")
 	help := fs.Bool("help", false, "show this help")
 	ver := fs.Bool("version", false, "print the version (module version, VCS revision) and exit")
 

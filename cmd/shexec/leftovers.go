@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/exec"
+	"github.com/shguard/shguard/rewrite"
+)
+
+// briefWait bounds how long leftovers of brief work are waited for: the
+// analyzer calls a background statement brief when it ends by itself within
+// a moment (a quick builtin, a sleep under a second), so a second is its
+// whole life.
+const briefWait = time.Second
+
+// leftoverPolicy is what shexec does with leftovers. The rule for brief
+// work: when every background statement of the script that the shell ran
+// (the -c command after promotion, the script file, the script on stdin)
+// is one the analysis calls brief and none is waited for, the leftovers are
+// waited for up to briefWait, as the shell's caller would have waited for
+// the output's end; those that end in that time are neither reported nor
+// adopted. Anything still there after it, or left by a script with other
+// background work, or by a script shexec cannot analyse (interactive, too
+// long, not parsed), goes to the --leftovers policy at once.
+type leftoverPolicy struct {
+	next  exec.LeftoverPolicy
+	adopt *exec.AdoptPolicy // next, when it is adopt: its job gets the script's name
+	// script is nil when there is nothing to analyse (an interactive shell,
+	// -n); shell picks the analyzer's language.
+	script *scriptSource
+	shell  string
+	// promoting: the -c command's leading background statements were
+	// started as jobs, so the shell ran the plan's foreground.
+	promoting bool
+}
+
+func (p *leftoverPolicy) Name() string { return p.next.Name() }
+
+func (p *leftoverPolicy) Handle(ctx context.Context, set *exec.LeftoverSet) error {
+	var jobs []analyze.Job
+	if p.script != nil {
+		if t, ok := p.script.text(); ok {
+			_, jobs = p.analyse(t)
+		}
+	}
+	if allBrief(jobs) && set.WaitGone(briefWait) {
+		return nil
+	}
+	return p.next.Handle(ctx, set)
+}
+
+// analyse returns the script the shell ran and its background statements.
+// A script that does not parse, or an analyzer panic, gives none: shexec
+// must run any command the shell would, and a planner bug may cost the
+// waiting, never the run.
+func (p *leftoverPolicy) analyse(script string) (ran string, jobs []analyze.Job) {
+	lang, ok := shellLang(p.shell)
+	if !ok {
+		return script, nil
+	}
+	defer func() {
+		if recover() != nil {
+			jobs = nil
+		}
+	}()
+	if p.promoting && strings.Contains(script, "&") {
+		if plan, err := rewrite.Plan([]byte(script), analyze.WithLang(lang)); err == nil && len(plan.Jobs) > 0 {
+			script = plan.Foreground
+		}
+	}
+	res, err := analyze.Run([]byte(script), analyze.WithLang(lang))
+	if err != nil {
+		return script, nil
+	}
+	return script, res.Jobs
+}
+
+// allBrief reports whether the script's background work is all brief: at
+// least one background statement the shell does not wait for, and each
+// such statement brief.
+func allBrief(jobs []analyze.Job) bool {
+	n := 0
+	for _, j := range jobs {
+		if j.Resolved {
+			continue
+		}
+		if !j.Brief {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// jobLine is the one line shexec writes about an adopted job: the caller
+// must know that work of its command goes on, and where to read it.
+func jobLine(j *exec.Job) string {
+	return fmt.Sprintf("job %s holds what the command left running: %s (shexec logs %s, shexec kill %s)", j.ID, short(scriptLine(j.Command)), j.ID, j.ID)
+}
