@@ -174,6 +174,7 @@ func jobGrace(d time.Duration) time.Duration {
 // launch creates the job directory and starts its supervisor, handing it sp
 // through a pipe and waiting for its answer. extra files become fds 5, 6...
 func (s *Store) launch(ctx context.Context, sp superviseSpec, extra []*os.File) (*Job, error) {
+	s.prune()
 	id, dir, err := s.newJobDir()
 	if err != nil {
 		return nil, err
@@ -349,6 +350,7 @@ func (s *Store) Kill(ctx context.Context, id string, grace time.Duration) (*Job,
 		return j, nil // the supervisor saw the whole tree end
 	}
 	grace = jobGrace(grace)
+	recordStop(j.Dir, unix.SIGTERM)
 	sent := map[ProcRef]bool{}
 	termAll := func() int {
 		procs := s.jobProcs(j)
@@ -366,10 +368,14 @@ func (s *Store) Kill(ctx context.Context, id string, grace time.Duration) (*Job,
 			return j, err
 		}
 	}
-	for {
+	for forced := false; ; {
 		procs := s.jobProcs(j)
 		if len(procs) == 0 {
 			break
+		}
+		if !forced {
+			forced = true
+			recordStop(j.Dir, unix.SIGKILL)
 		}
 		for _, r := range procs {
 			signalExact(r, unix.SIGKILL)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -17,7 +18,7 @@ import (
 type AdoptPolicy struct {
 	Store   *Store
 	Command string // recorded as the job's command; default: the leftovers' command lines
-	Dir     string // recorded as the job's directory; default: the caller's, read when there is a job
+	Dir     string // recorded as the job's directory; default: the first leftover's working directory
 	Session string
 	Job     *Job
 }
@@ -53,7 +54,7 @@ func (p *AdoptPolicy) Handle(ctx context.Context, set *LeftoverSet) error {
 	}
 	dir := p.Dir
 	if dir == "" {
-		dir, _ = os.Getwd()
+		dir = workingDir(pids)
 	}
 	j, err := p.Store.Adopt(ctx, AdoptSpec{
 		Command: command, Dir: dir, Session: p.Session, PIDs: pids,
@@ -93,4 +94,17 @@ func samePipe(a, b *os.File) bool {
 	sa, err1 := stat(a)
 	sb, err2 := stat(b)
 	return err1 == nil && err2 == nil && sa.Dev == sb.Dev && sa.Ino == sb.Ino
+}
+
+// workingDir is the working directory of the first of pids that has a
+// readable one: where the work runs (`cd /tmp && server &` runs in /tmp,
+// whatever directory shexec was started in). The caller's is the fallback.
+func workingDir(pids []int) string {
+	for _, pid := range pids {
+		if d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && strings.HasPrefix(d, "/") {
+			return d
+		}
+	}
+	d, _ := os.Getwd()
+	return d
 }

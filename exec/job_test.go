@@ -305,8 +305,49 @@ func TestAdopt(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if j.Status != JobExited || j.ExitCode != nil || j.WaitCode() != 125 {
-		t.Errorf("adopted job after kill: %s %v", j.Status, j.ExitCode)
+	// Stopped by the kill: its record says so and names the signal, though
+	// the kernel never told anyone an exit status.
+	if j.Status != JobKilled || j.Signal != "SIGTERM" || j.ExitCode != nil || j.WaitCode() != 128+int(unix.SIGTERM) {
+		t.Errorf("adopted job after kill: %s %q %v", j.Status, j.Signal, j.ExitCode)
+	}
+}
+
+// TestStoppedJobRecordsSignal: a job whose shell exited by itself (0) but
+// whose work went on (setsid) is recorded as stopped, with the signal, when
+// `shexec kill` or its timeout ends that work; a job that ends by itself
+// is not.
+func TestStoppedJobRecordsSignal(t *testing.T) {
+	t.Parallel()
+	s := newTestStore(t)
+	for _, c := range []struct {
+		name string
+		spec JobSpec
+		kill bool
+		how  JobState
+		sig  string
+		note string
+	}{
+		{"kill", JobSpec{Command: "setsid sleep 212 & exit 0"}, true, JobKilled, "SIGTERM", "stopped by shexec kill"},
+		{"kill forced", JobSpec{Command: "setsid bash -c 'trap \"\" TERM; sleep 213' & exit 0"}, true, JobKilled, "SIGKILL", "stopped by shexec kill"},
+		{"timeout", JobSpec{Command: "setsid sleep 214 & exit 0", Timeout: 300 * time.Millisecond}, false, JobTimedOut, "SIGTERM", "timed out after 300ms"},
+		{"own end", JobSpec{Command: "setsid sleep 0.2 & exit 0"}, false, JobExited, "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			j := startJob(t, s, c.spec)
+			if c.kill {
+				time.Sleep(200 * time.Millisecond) // the shell has exited 0 by then
+				var err error
+				if j, err = s.Kill(ctxT(t, 10*time.Second), j.ID, 300*time.Millisecond); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				j = waitJob(t, s, j.ID)
+			}
+			if j.Status != c.how || j.Signal != c.sig || j.Note != c.note || j.ExitCode == nil || *j.ExitCode != 0 {
+				t.Errorf("got %s %q %q exit %v; want %s %q %q exit 0", j.Status, j.Signal, j.Note, j.ExitCode, c.how, c.sig, c.note)
+			}
+		})
 	}
 }
 

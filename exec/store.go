@@ -132,7 +132,8 @@ type Job struct {
 func (j *Job) Finished() bool { return j.Status != JobRunning }
 
 // WaitCode is the exit code `shexec wait` returns for the job: the job's own
-// code; 124 for a timeout as with `shexec --timeout`; 125 when it is unknown
+// code; 124 for a timeout as with `shexec --timeout`; 128+N for a job
+// without an exit status stopped by signal N; 125 when it is unknown
 // (lost, or an adopted job), so an unknown result never reads as success.
 func (j *Job) WaitCode() int {
 	switch {
@@ -140,6 +141,10 @@ func (j *Job) WaitCode() int {
 		return 124
 	case j.ExitCode != nil:
 		return *j.ExitCode
+	case j.Status == JobKilled && j.Signal != "":
+		if sig := unix.SignalNum(j.Signal); sig != 0 {
+			return 128 + int(sig) // an adopted job stopped by shexec kill
+		}
 	}
 	return 125
 }
@@ -155,6 +160,13 @@ var ErrJobBusy = errors.New("job still has live processes; kill it first")
 type Store struct {
 	// Dir holds one sub-directory per job.
 	Dir string
+
+	// KeepFor and Keep bound the records of finished jobs: those that
+	// ended longer than KeepFor ago, and the oldest beyond Keep, are
+	// removed when the next job is created. Zero means the default
+	// (DefaultKeepFor, DefaultKeep); a negative value, no limit.
+	KeepFor time.Duration
+	Keep    int
 
 	// lazy: Dir is made when the first job is created (see StoreAt).
 	lazy    bool

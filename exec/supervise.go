@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -102,6 +103,15 @@ type supervisor struct {
 
 	drains sync.WaitGroup
 	logs   []*rotatingLog
+	// lastSignal is the last signal the supervisor sent to stop the job
+	// (terminate runs in its own goroutine).
+	lastSignal atomic.Value
+}
+
+// sent is the name of the last signal sent to stop the job, or "".
+func (sv *supervisor) sent() string {
+	s, _ := sv.lastSignal.Load().(string)
+	return s
 }
 
 // run does the supervisor's whole life. report is called exactly once when
@@ -288,7 +298,7 @@ loop:
 		ex.How, ex.Note = JobLost, "the supervisor never saw the job exit"
 	case timedOut:
 		ex.How = JobTimedOut
-	case ws.Signaled():
+	case ws.Signaled() || stopping:
 		ex.How = JobKilled
 	default:
 		ex.How = JobExited
@@ -301,6 +311,7 @@ loop:
 		}
 		ex.ExitCode = &code
 	}
+	stopped(sv.dir, &ex, sv.sent())
 	sv.removeFIFOs()
 	return writeJSONAtomic(filepath.Join(sv.dir, statusFile), ex)
 }
@@ -366,6 +377,7 @@ func (sv *supervisor) removeFIFOs() {
 func (sv *supervisor) terminate(grace time.Duration, done <-chan struct{}) {
 	me := os.Getpid()
 	signalTree := func(sig unix.Signal) {
+		sv.lastSignal.Store(unix.SignalName(sig))
 		if sv.meta.PGID > 0 {
 			unix.Kill(-sv.meta.PGID, sig)
 		}
@@ -493,7 +505,15 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 	}
 	sv.finishDrains()
 	ex := JobExit{How: how, Ended: time.Now().UTC(), Note: note}
-	if note == "" {
+	last := ""
+	switch {
+	case !killAt.IsZero() && time.Now().After(killAt):
+		last = "SIGKILL"
+	case !termAt.IsZero():
+		last = "SIGTERM"
+	}
+	stopped(sv.dir, &ex, last)
+	if ex.Note == "" {
 		ex.Note = "adopted processes are not shexec's children; their exit status is unknown"
 	}
 	return writeJSONAtomic(filepath.Join(sv.dir, statusFile), ex)

@@ -26,6 +26,8 @@ type jobRun struct {
 	nonInteractive bool
 	session        string
 	maxOutput      int
+	keepFor        time.Duration // the store's retention (exec.Store.KeepFor, Keep)
+	keep           int
 }
 
 // runAsJob starts the command under a job supervisor. With --background it
@@ -40,6 +42,7 @@ func runAsJob(jr jobRun, stdin *os.File, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "shexec: %v\n", err)
 		return exitUsage
 	}
+	st.KeepFor, st.Keep = jr.keepFor, jr.keep
 	env := os.Environ()
 	stdinMode := exec.JobStdinPipe
 	if jr.nonInteractive {
@@ -99,7 +102,7 @@ func runAsJob(jr jobRun, stdin *os.File, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "shexec: %s\n", j.Note)
 		}
 	} else {
-		res.Status, res.ExitCode, res.JobID, res.Jobs = "running", 0, j.ID, []string{j.ID}
+		res.Status, res.ExitCode, res.JobID, res.Jobs = "running", exitRunning, j.ID, []string{j.ID}
 		res.Message = fmt.Sprintf("still running after %v; continues as job %s", jr.yield, j.ID)
 		fmt.Fprintf(stderr, "shexec: %s (shexec logs %s, shexec wait %s, shexec kill %s)\n", res.Message, j.ID, j.ID, j.ID)
 	}

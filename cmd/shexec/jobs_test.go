@@ -139,8 +139,8 @@ func TestCLIYieldThenWaitAndLogs(t *testing.T) {
 	if r.elapsed < 900*time.Millisecond || r.elapsed > 1800*time.Millisecond {
 		t.Errorf("--yield 1s returned after %v", r.elapsed)
 	}
-	if r.stdout != "before\n" || r.code != 0 {
-		t.Errorf("output so far %q, exit %d", r.stdout, r.code)
+	if r.stdout != "before\n" || r.code != exitRunning {
+		t.Errorf("output so far %q, exit %d, want %d (still running)", r.stdout, r.code, exitRunning)
 	}
 	j := findJob(t, home, "sleep 2")
 	if !strings.Contains(r.stderr, "job "+j.ID) {
@@ -159,11 +159,12 @@ func TestCLIYieldJSONThenWrite(t *testing.T) {
 	home := newHome(t)
 	r := shexecJob(t, home, "--yield", "0.5s", "--json", "-c", "read x; echo got:$x")
 	var res struct {
-		Status string `json:"status"`
-		JobID  string `json:"job_id"`
+		Status   string `json:"status"`
+		ExitCode int    `json:"exit_code"`
+		JobID    string `json:"job_id"`
 	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Status != "running" || res.JobID == "" {
-		t.Fatalf("--json yield output %q (%v)", r.stdout, err)
+	if err := json.Unmarshal([]byte(r.stdout), &res); err != nil || res.Status != "running" || res.JobID == "" || res.ExitCode != exitRunning || r.code != exitRunning {
+		t.Fatalf("--json yield output %q (%v), exit %d", r.stdout, err, r.code)
 	}
 	if w := shexecJob(t, home, "write", res.JobID, "hello", "--eof"); w.code != 0 {
 		t.Fatalf("write: %d %s", w.code, w.stderr)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,15 +43,47 @@ func (p *leftoverPolicy) Name() string { return p.next.Name() }
 
 func (p *leftoverPolicy) Handle(ctx context.Context, set *exec.LeftoverSet) error {
 	var jobs []analyze.Job
+	var ran string
 	if p.script != nil {
 		if t, ok := p.script.text(); ok {
-			_, jobs = p.analyse(t)
+			ran, jobs = p.analyse(t)
 		}
 	}
 	if allBrief(jobs) && set.WaitGone(briefWait) {
 		return nil
 	}
+	if p.adopt != nil && p.adopt.Command == "" && p.script != nil {
+		p.adopt.Command = jobName(ran, jobs)
+	}
 	return p.next.Handle(ctx, set)
+}
+
+// jobName names the job that adopts leftovers after what started them, as
+// the user wrote it: the background statements of the script that the
+// shell does not wait for and that are not brief, or, when there is none
+// (a program that daemonizes itself, nohup in the foreground), the script
+// itself; "" (the leftovers' command lines) when there is no script.
+func jobName(ran string, jobs []analyze.Job) string {
+	var parts []string
+	for _, j := range jobs {
+		if j.Resolved || j.Brief {
+			continue
+		}
+		end := j.End
+		if j.Amp >= 0 {
+			end = j.Amp
+		}
+		if j.Start < 0 || end > len(ran) || j.Start >= end {
+			continue
+		}
+		if s := scriptLine(ran[j.Start:end]); s != "" && !slices.Contains(parts, s) {
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 0 {
+		return scriptLine(ran)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // analyse returns the script the shell ran and its background statements.

@@ -23,6 +23,12 @@ import (
 // both bash and timeout(1) for "the wrapper itself failed".
 const exitUsage = 125
 
+// exitRunning is the status of --yield when the command is still running
+// at the yield and goes on as a job: not 0, which a caller would read as
+// success, and next to timeout(1)'s 124-127 block, which holds shexec's
+// other statuses of its own.
+const exitRunning = 123
+
 const usageHead = `shexec runs a shell like the shell itself would run, but cannot hang its
 caller and leaves no process behind.
 
@@ -47,8 +53,8 @@ shexec's own settings are the long flags below, before the shell's
 arguments (the first word that is not one of them starts those), or
 SHEXEC_<FLAG> environment variables for hosts that take only a path:
 SHEXEC_SHELL, SHEXEC_TIMEOUT, SHEXEC_GRACE, SHEXEC_LEFTOVERS,
-SHEXEC_PROMOTE, SHEXEC_NON_INTERACTIVE, SHEXEC_QUIET (the command line
-wins).
+SHEXEC_PROMOTE, SHEXEC_NON_INTERACTIVE, SHEXEC_QUIET, SHEXEC_KEEP_JOBS,
+SHEXEC_KEEP_JOBS_FOR (the command line wins).
 Background statements of a -c command can be promoted to jobs; a script
 file or a script on stdin runs unchanged; an interactive shell runs under
 supervision without analysis.
@@ -91,6 +97,8 @@ Exit status:
            output is delivered and leftovers are handled (no core dump):
            its caller sees what the shell's caller would see (Python's
            returncode -N); 128+N only where the signal cannot end it
+  123      --yield: the command still runs and goes on as a job (its id on
+           stderr, or job_id with --json)
   124      --timeout expired (a line on stderr says what was stopped)
   125      shexec itself failed: bad usage, cannot set up the run
   126      the shell cannot be executed
@@ -161,7 +169,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		}
 		jr := jobRun{script: inv.command, flags: inv.flags, args: inv.operands, shell: o.shell, timeout: o.timeout, grace: o.grace,
 			yield: o.yield, background: o.background, json: o.json, nonInteractive: o.nonInteractive,
-			session: o.session, maxOutput: o.maxOutput}
+			session: o.session, maxOutput: o.maxOutput, keepFor: o.keepFor, keep: o.keep}
 		return runAsJob(jr, stdin, stdout, stderr)
 	}
 	// Promotion and adoption both create job records; whoever asked for
@@ -181,6 +189,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		if store, err = exec.StoreAt(""); err != nil {
 			return usageErr("job store: %v", err)
 		}
+		store.KeepFor, store.Keep = o.keepFor, o.keep
 	}
 
 	opts := []exec.Option{

@@ -26,6 +26,10 @@ type options struct {
 	maxOutput      int
 	nonInteractive bool
 	quiet          bool
+	// keepFor and keep bound the finished jobs' records (exec.Store's
+	// KeepFor and Keep: negative is no limit).
+	keepFor time.Duration
+	keep    int
 	// login: shexec was started as a login shell, with a '-' before its
 	// name (tmux's default-shell, login(1)); the shell gets -l.
 	login bool
@@ -37,7 +41,7 @@ type options struct {
 // change what shexec prints (--json, --yield, --background) or are commands
 // of their own (--help) are left out: a variable inherited by every nested
 // shell must not change a drop-in shell's output contract.
-var fromEnv = []string{"shell", "timeout", "grace", "leftovers", "promote", "non-interactive", "quiet"}
+var fromEnv = []string{"shell", "timeout", "grace", "leftovers", "promote", "non-interactive", "quiet", "keep-jobs", "keep-jobs-for"}
 
 // envName is the variable that sets a flag.
 func envName(flag string) string {
@@ -64,6 +68,9 @@ func parseOptions(args []string, stdout, stderr io.Writer) (*options, int, int) 
 	maxOutput := fs.Int("max-output", 64<<10, "with --json: bytes kept of stdout and of stderr each (head and tail)")
 	fs.BoolVar(&o.nonInteractive, "non-interactive", false, "stdin from /dev/null; pagers, editors, prompts and colours off\n(PAGER=cat GIT_PAGER=cat GIT_EDITOR=true EDITOR=true VISUAL=true\nGIT_TERMINAL_PROMPT=0 TERM=dumb NO_COLOR=1 DEBIAN_FRONTEND=noninteractive)")
 	fs.BoolVar(&o.quiet, "quiet", false, "write nothing to stderr but the shell's own output and shexec's errors:\nnot even the line naming a job that holds work the command started")
+	keepFor := durationFlag(exec.DefaultKeepFor)
+	fs.Var(&keepFor, "keep-jobs-for", "remove a finished job's record this long after its end, when a job is\ncreated (0: no limit)")
+	keep := fs.Int("keep-jobs", exec.DefaultKeep, "keep the records of at most this many finished jobs, the latest ended,\nwhen a job is created (0: no limit)")
 	help := fs.Bool("help", false, "show this help")
 	ver := fs.Bool("version", false, "print the version (module version, VCS revision) and exit")
 
@@ -98,6 +105,13 @@ func parseOptions(args []string, stdout, stderr io.Writer) (*options, int, int) 
 	}
 	o.timeout, o.grace, o.yield = time.Duration(timeout), time.Duration(grace), time.Duration(yield)
 	o.maxOutput = *maxOutput
+	o.keepFor, o.keep = time.Duration(keepFor), *keep
+	if o.keepFor == 0 {
+		o.keepFor = -1
+	}
+	if o.keep <= 0 {
+		o.keep = -1
+	}
 	o.promoteSet = fs.Changed("promote")
 	return o, n, 0
 }
