@@ -236,3 +236,20 @@ func TestPromotedJobGetsShellFlags(t *testing.T) {
 		return shexecJob(t, home, "logs", "--stderr", j.ID).stdout == "+ sleep "+m+"\n"
 	})
 }
+
+// TestJobRunsGetShellFlags: --yield and --background run the command with
+// the shell's options too.
+func TestJobRunsGetShellFlags(t *testing.T) {
+	t.Parallel()
+	home := newHome(t)
+	r := shexecJob(t, home, "--yield", "5", "-eu", "-o", "pipefail", "-c", "false | true; echo unreached")
+	if r.stdout != "" || r.code != 1 {
+		t.Errorf("--yield with -eu -o pipefail: %q exit %d, stderr %q", r.stdout, r.code, r.stderr)
+	}
+	r = shexecJob(t, home, "--background", "-xc", "echo hi")
+	id := strings.TrimSpace(r.stdout)
+	shexecJob(t, home, "wait", id)
+	if l := shexecJob(t, home, "logs", "--stderr", id); l.stdout != "+ echo hi\n" {
+		t.Errorf("--background -xc: stderr log %q", l.stdout)
+	}
+}

@@ -163,3 +163,65 @@ func asExit(err error, ee **osexec.ExitError) bool {
 	*ee = e
 	return ok
 }
+
+// TestInteractiveOnTerminal: with no command and a terminal for stdin,
+// shexec runs an interactive shell (prompt, job control, the terminal in
+// its foreground) that a user cannot tell from the shell itself.
+func TestInteractiveOnTerminal(t *testing.T) {
+	t.Parallel()
+	script := needProgram(t, "script")
+	in := "echo \"flags=$-\"\ntty >/dev/null && echo on-a-tty\nexit 3\n"
+	run := func(shell string) (string, error) {
+		cmd := osexec.Command(script, "-qec", shell+" --norc", "/dev/null")
+		cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir(), "PS1=$ ")
+		cmd.Stdin = strings.NewReader(in)
+		cmd.WaitDelay = time.Second
+		timer := time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
+		defer timer.Stop()
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	want, werr := run("bash")
+	got, gerr := run(shexecBin)
+	// The terminal echoes what arrives before the shell turns echo off, a
+	// race with script(1) feeding the input; from the first command's
+	// output on, everything is the shell's.
+	fromPrompt := func(s string) string {
+		if i := strings.LastIndex(s, "flags="); i >= 0 {
+			return s[i:]
+		}
+		return s
+	}
+	got, want = fromPrompt(got), fromPrompt(want)
+	var ee *osexec.ExitError
+	if got != want || !asExit(gerr, &ee) || ee.ExitCode() != 3 || !strings.Contains(want, "flags=himBHs") || !strings.Contains(want, "on-a-tty") {
+		t.Errorf("bash: %q (%v)\nshexec: %q (%v)", want, werr, got, gerr)
+	}
+}
+
+// TestTmuxDefaultShell: tmux starts its default-shell as "-NAME", a login
+// shell, on a terminal: shexec runs an interactive login bash there.
+func TestTmuxDefaultShell(t *testing.T) {
+	t.Parallel()
+	tmux := needProgram(t, "tmux")
+	dir := t.TempDir()
+	sock, out := filepath.Join(dir, "sock"), filepath.Join(dir, "out")
+	cmd := osexec.Command(tmux, "-S", sock, "-f", "/dev/null", "new-session", "-d", "-x", "80", "-y", "20",
+		";", "set-option", "-g", "default-shell", shexecBin,
+		";", "new-window",
+		";", "send-keys", `shopt login_shell > `+out+`.tmp; echo "$-" >> `+out+`.tmp; mv `+out+`.tmp `+out, "Enter")
+	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+filepath.Join(dir, "home"))
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("tmux: %v: %s", err, b)
+	}
+	t.Cleanup(func() { osexec.Command(tmux, "-S", sock, "kill-server").Run() })
+	var b []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if b, _ = os.ReadFile(out); len(b) > 0 {
+			break
+		}
+	}
+	if got := string(b); !strings.HasPrefix(got, "login_shell    \ton\n") || !strings.Contains(got, "i") || !strings.Contains(got, "m") {
+		t.Errorf("in tmux: %q", got)
+	}
+}
