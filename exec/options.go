@@ -66,7 +66,8 @@ func WithShellFlags(flags ...string) Option { return func(c *config) { c.shellFl
 // WithShellArgs makes Run start the shell as `SHELL ARGS...`, exactly, with
 // no command string: a script file (`-e deploy.sh prod`), a script on stdin
 // (`-s a b`) or an interactive shell. Run's script argument must then be
-// empty; WithArgs, WithShellFlags and WithPromotion do not apply.
+// empty; WithArgs, WithShellFlags, WithPrepare and WithPromotion do not
+// apply.
 func WithShellArgs(args ...string) Option {
 	return func(c *config) { c.shellArgs, c.hasShellArgs = args, true }
 }

@@ -92,7 +92,8 @@ func (e *StartError) ExitCode() int {
 // runMu serialises runs: see Run.
 var runMu sync.Mutex
 
-// Run runs script with `SHELL -c` and returns when the shell has exited and
+// Run runs script with `SHELL -c` (or the caller's own options, see
+// WithShellFlags and WithShellArgs) and returns when the shell has exited and
 // its output has been delivered, whatever the processes it started are still
 // doing; those are handled by the leftover policy before Run returns.
 //
@@ -123,7 +124,7 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	if cfg.hasShellArgs && script != "" {
 		return nil, &StartError{"start", errors.New("a script with WithShellArgs")}
 	}
-	if cfg.prepare != nil {
+	if cfg.prepare != nil && !cfg.hasShellArgs {
 		s, err := cfg.prepare(script)
 		if err != nil {
 			return nil, &StartError{"prepare", err}

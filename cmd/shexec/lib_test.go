@@ -45,6 +45,33 @@ func TestRunPrepareHook(t *testing.T) {
 	}
 }
 
+// TestRunShellFlagsAndArgs: WithShellFlags puts the shell's options before
+// the script; WithShellArgs runs the shell with exactly the given words.
+func TestRunShellFlagsAndArgs(t *testing.T) {
+	var out bytes.Buffer
+	res, err := exec.Run(context.Background(), `echo "$-" "$0" "$1"; false | true; echo unreached`,
+		exec.WithShellFlags("-eu", "-o", "pipefail", "-c"), exec.WithArgs("name", "one"), exec.WithStdout(&out))
+	if err != nil || res.ExitCode != 1 || out.String() != "ehuBc name one\n" {
+		t.Errorf("WithShellFlags: %+v, %v, stdout %q", res, err, out.String())
+	}
+
+	file := filepath.Join(t.TempDir(), "s.sh")
+	os.WriteFile(file, []byte(`echo "${0##*/} $*"; exit 4`), 0o644)
+	out.Reset()
+	res, err = exec.Run(context.Background(), "", exec.WithShellArgs("-e", file, "a", "b"), exec.WithStdout(&out))
+	if err != nil || res.ExitCode != 4 || out.String() != "s.sh a b\n" {
+		t.Errorf("WithShellArgs (file): %+v, %v, stdout %q", res, err, out.String())
+	}
+	out.Reset()
+	res, err = exec.Run(context.Background(), "", exec.WithShellArgs("-s", "x"), exec.WithStdin(strings.NewReader(`echo "stdin $1"`)), exec.WithStdout(&out))
+	if err != nil || res.ExitCode != 0 || out.String() != "stdin x\n" {
+		t.Errorf("WithShellArgs (stdin): %+v, %v, stdout %q", res, err, out.String())
+	}
+	if _, err := exec.Run(context.Background(), "echo both", exec.WithShellArgs("-c", "true")); err == nil {
+		t.Error("a script with WithShellArgs was accepted")
+	}
+}
+
 // TestRunWriters: any io.Writer works, and one writer for both streams gets
 // them in the order the shell wrote them.
 func TestRunWriters(t *testing.T) {
