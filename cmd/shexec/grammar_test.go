@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -149,19 +148,13 @@ func TestInvocationLikeShells(t *testing.T) {
 	}
 }
 
-// runShell runs the real shell; a signal death is code -N.
+// runShell runs the real shell as the tests run shexec; its stderr is
+// normalized as shexec's is.
 func runShell(t *testing.T, sh string, args []string, stdin string) result {
 	t.Helper()
-	cmd := osexec.Command(sh, args...)
-	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir())
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	cmd.Run()
-	res := result{stdout: out.String(), stderr: normalizePIDs(errb.String()), code: cmd.ProcessState.ExitCode()}
-	if ws := cmd.ProcessState.Sys().(syscall.WaitStatus); ws.Signaled() {
-		res.code = -int(ws.Signal())
-	}
+	res := runBounded(t, sh, stdin, args...)
+	res.elapsed = 0
+	res.stderr = normalizePIDs(res.stderr)
 	return res
 }
 

@@ -100,7 +100,15 @@ type result struct {
 // if it has not finished after 20s.
 func shexec(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
-	cmd := osexec.Command(shexecBin, args...)
+	return runBounded(t, shexecBin, stdin, args...)
+}
+
+// runBounded runs a program as shexec is run by the tests: stdin from a
+// pipe, stdout and stderr into pipes, killed after 20s; a signal death is
+// code -N.
+func runBounded(t *testing.T, name, stdin string, args ...string) result {
+	t.Helper()
+	cmd := osexec.Command(name, args...)
 	// Jobs that --leftovers adopt (the default) would create go to a
 	// private store, not the user's.
 	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir())
@@ -128,7 +136,7 @@ func shexec(t *testing.T, stdin string, args ...string) result {
 			res.code = -int(ws.Signal()) // as Python's returncode shows it
 		}
 	default:
-		t.Fatalf("shexec %q: %v", args, err)
+		t.Fatalf("%s %q: %v", name, args, err)
 	}
 	return res
 }

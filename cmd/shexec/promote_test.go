@@ -14,11 +14,21 @@ import (
 // SHEXEC_HOME and stdin /dev/null.
 func shexecIn(t *testing.T, home, dir string, args ...string) shexecResult {
 	t.Helper()
+	return runAsMain(t, home, dir, nil, "", args...)
+}
+
+// runAsMain runs the test binary as shexec from dir with home as
+// SHEXEC_HOME, env added to the environment and stdin ("" for /dev/null).
+func runAsMain(t *testing.T, home, dir string, env []string, stdin string, args ...string) shexecResult {
+	t.Helper()
 	cmd := osexec.Command(os.Args[0], args...)
 	cmd.Dir = dir
 	// GORACE: under -race every process otherwise sleeps 1s at exit, which
 	// would distort the timing checks.
-	cmd.Env = append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0")
+	cmd.Env = append(append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0"), env...)
+	if stdin != "" {
+		cmd.Stdin = strings.NewReader(stdin)
+	}
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()

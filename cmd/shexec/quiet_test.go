@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	osexec "os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,29 +81,11 @@ func TestJobLine(t *testing.T) {
 // shexecStdin is shexecJob with stdin.
 func shexecStdin(t *testing.T, home, stdin string, args ...string) shexecResult {
 	t.Helper()
-	return runAsMain(t, home, nil, stdin, args...)
+	return runAsMain(t, home, "", nil, stdin, args...)
 }
 
 // shexecEnv is shexecJob with more environment.
 func shexecEnv(t *testing.T, home string, env []string, args ...string) shexecResult {
 	t.Helper()
-	return runAsMain(t, home, env, "", args...)
-}
-
-func runAsMain(t *testing.T, home string, env []string, stdin string, args ...string) shexecResult {
-	t.Helper()
-	cmd := osexec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), asMainEnv+"=1", "SHEXEC_HOME="+home, "SHEXEC_SESSION=", "GORACE=atexit_sleep_ms=0"), env...)
-	cmd.Stdin = strings.NewReader(stdin)
-	var out, errb strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	start := time.Now()
-	err := cmd.Run()
-	r := shexecResult{stdout: out.String(), stderr: errb.String(), elapsed: time.Since(start)}
-	if ee, ok := err.(*osexec.ExitError); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatalf("shexec %q: %v", args, err)
-	}
-	return r
+	return runAsMain(t, home, "", env, "", args...)
 }
