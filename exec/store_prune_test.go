@@ -54,6 +54,21 @@ func TestPruneAtJobCreation(t *testing.T) {
 		t.Errorf("kept %v, want %v", ids, want)
 	}
 
+	// Within Keep, the age limit is applied once per pruneEvery: a pass
+	// reads every record.
+	s.Keep = 100
+	record("aaaaaaaz", 72*time.Hour, true)
+	startJob(t, s, JobSpec{Command: "true"})
+	if _, err := s.Load("aaaaaaaz"); err != nil {
+		t.Errorf("pruned again within pruneEvery: %v", err)
+	}
+	old := time.Now().Add(-pruneEvery - time.Minute)
+	os.Chtimes(filepath.Join(s.Dir, pruneStamp), old, old)
+	startJob(t, s, JobSpec{Command: "true"})
+	if _, err := s.Load("aaaaaaaz"); err == nil {
+		t.Error("an old record outlived the next pass")
+	}
+
 	// Negative: no limit.
 	s.Keep, s.KeepFor = -1, -1
 	record("aaaaaaab", 100*time.Hour, true)
