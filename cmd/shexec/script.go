@@ -45,11 +45,14 @@ func newScriptSource(inv invocation, stdin *os.File) (*scriptSource, io.Reader) 
 			src.file, src.offset = stdin, off
 		}
 		return src, stdin
-	case unix.S_IFIFO, unix.S_IFSOCK:
+	case unix.S_IFIFO:
 		src.tee = &teeReader{r: stdin}
 		return src, src.tee
 	}
-	return src, stdin // a terminal: an interactive shell, not analysed
+	// A terminal (an interactive shell: not analysed), or a socket, which
+	// the shell's commands may also write back to: handed over as is, and
+	// the script goes unanalysed.
+	return src, stdin
 }
 
 // text returns the script, and false when there is none to analyse.
