@@ -103,7 +103,8 @@ Exit status:
   125      shexec itself failed: bad usage, cannot set up the run
   126      the shell cannot be executed
   127      the shell was not found
-  With --json the status is the same, and also in the object.
+  With --json the status is the same (a signal death too), and also in the
+  object ("exit_code": 128+N and "signal" for a signal death).
 
 --json prints exactly one object on stdout:
   {"status": "exited"|"timeout"|"killed"|"running" (--yield)|"error",
