@@ -51,6 +51,8 @@ func TestMake(t *testing.T) {
 	mk := `SHELL := $(SH)
 .SHELLFLAGS := -eu -o pipefail -c
 all: ok piped
+sig:
+	@echo before; kill -TERM $$$$
 ok:
 	@echo "flags $$-"; x=1; echo "x=$$x"
 	@echo second line >&2
@@ -67,6 +69,12 @@ piped:
 	}
 	if !strings.Contains(want, "flags ehuBc") || werr == nil {
 		t.Errorf("the Makefile does not test what it should: %q (%v)", want, werr)
+	}
+	// A recipe's shell that dies of a signal: make says so ("Terminated").
+	want, werr = runProgram(t, dir, nil, "make", "-s", "SH="+bash, "sig")
+	got, gerr = runProgram(t, dir, nil, "make", "-s", "SH="+shexecBin, "sig")
+	if got != want || !strings.Contains(want, "Terminated") || (werr == nil) != (gerr == nil) {
+		t.Errorf("signal death under make: bash %q (%v), shexec %q (%v)", want, werr, got, gerr)
 	}
 }
 
@@ -131,9 +139,10 @@ const cp = require("child_process");
 const shell = process.argv[1];
 process.stdout.write(cp.execSync('echo "hello $0"; echo err >&2', {shell, stdio: ["pipe", "pipe", "ignore"]}).toString());
 try { cp.execSync("echo out; exit 7", {shell, stdio: "pipe"}); } catch (e) { console.log("status", e.status, JSON.stringify(e.stdout.toString())); }
+try { cp.execSync("kill -TERM $$", {shell, stdio: "pipe"}); } catch (e) { console.log("signal", e.signal, e.status); }
 `
 	out, err := runProgram(t, "", nil, "node", "-e", prog, shexecBin)
-	want := "hello bash\nstatus 7 \"out\\n\"\n"
+	want := "hello bash\nstatus 7 \"out\\n\"\nsignal SIGTERM null\n"
 	if err != nil || out != want {
 		t.Errorf("node: %v\n%s\nwant:\n%s", err, out, want)
 	}
