@@ -32,7 +32,8 @@ type dialect struct {
 	substTail tails
 	// cTail are the tail positions of a -c string whose simple command
 	// replaces the shell (exec in place): bash's last command of the list
-	// and of an and-or list; zsh's also inside if, { } and ( ); mksh's
+	// and of an and-or list; zsh's also inside if, case, { }, ( ) and the
+	// last round of a for loop; mksh's
 	// only when the string is that one command. With a caller that makes
 	// the shell a process group leader, a `setsid cmd` there forks and
 	// returns at once, leaving cmd with the caller's output.
@@ -88,6 +89,10 @@ type dialect struct {
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended.
 	currentSkipsDone bool
+	// waitPidOnly: `wait $!` of a pipeline job waits for its last
+	// process only (zsh), not the whole job as bash, dash and mksh do:
+	// `server | tee log & …; wait $!` goes on while the server runs.
+	waitPidOnly bool
 	// bangZero: $! is 0 before the first job (zsh), so `kill $!` then
 	// signals the shell's whole process group.
 	bangZero bool
@@ -155,12 +160,13 @@ var (
 		lang: LangZsh, variant: syntax.LangZsh,
 		bgTail:          tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		substTail:       tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:           tailAndOr | tailIf | tailBlock | tailSubshell | tailCase,
+		cTail:           tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
 		trapsForkTail:   trapsZsh,
 		tailKeepsRedirs: true,
 		waitsOutSubst:   true,
 		multios:         true,
 		bangZero:        true,
+		waitPidOnly:     true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
@@ -300,6 +306,8 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 		for _, it := range c.Items {
 			last(it.Stmts, tailCase)
 		}
+	case *syntax.ForClause:
+		last(c.Do, tailFor) // in the last round (zsh: `for i in 1 2; do …; done`)
 	}
 }
 

@@ -190,6 +190,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 		return w.andOr(b, env) // so does an and-or list
 	}
+	if ic, ok := s.Cmd.(*syntax.IfClause); ok && len(s.Redirs) == 0 {
+		return w.ifClause(ic, env) // and an if
+	}
 	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.keepsSaved&savedCompound == 0 {
 		// Forked first: the redirections are the child's own (mksh's
 		// child saves them all the same).
@@ -214,16 +217,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		w.pipeline(c, env, tBlock)
 	case *syntax.IfClause:
-		b := w.branches()
-		hasElse := false
-		for ic := c; ic != nil; ic = ic.Else {
-			w.stmts(ic.Cond, env)
-			b.start()
-			w.stmts(ic.Then, env)
-			b.end()
-			hasElse = hasElse || (ic.Else != nil && len(ic.Else.Cond) == 0)
-		}
-		b.done(!hasElse)
+		w.ifClause(c, env)
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, env)
 		if neverLoops(c) {
@@ -269,6 +263,45 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		w.nodeSubsts(c, env)
 	}
+}
+
+// ifClause walks an if and returns the shell's descriptors after it. A
+// condition whose status is known (true, false, :) decides for sure: `if
+// false; then server & fi` starts nothing, after `if true` the else
+// branches never run, and an exec redirection in a branch that runs for
+// sure redirects the shell for good. The branches that may run are
+// alternatives for $! (see branchSet); an exec in one of them may not
+// have happened, so the descriptors before it are kept (they are the ones
+// that can hang the caller).
+func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
+	b := w.branches()
+	ran, fallThrough := 0, true
+	for ic := c; ic != nil; ic = ic.Else {
+		st := 1 // an else runs when every condition before it failed
+		if len(ic.Cond) > 0 {
+			w.stmts(ic.Cond, env)
+			st = status(ic.Cond[len(ic.Cond)-1])
+		}
+		if st < 0 {
+			continue // the branch never runs
+		}
+		if st > 0 && ran == 0 {
+			// Every condition before this one failed for sure.
+			return w.stmts(ic.Then, env)
+		}
+		b.start()
+		w.stmts(ic.Then, env)
+		b.end()
+		ran++
+		if st > 0 {
+			fallThrough = false // no branch after this one runs
+			break
+		}
+	}
+	if ran > 0 {
+		b.done(fallThrough)
+	}
+	return env
 }
 
 func (w *walker) loopHeader(l syntax.Loop, env fdTable) {

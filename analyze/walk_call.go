@@ -14,15 +14,44 @@ type call struct {
 	async      bool // part of a background job
 }
 
+// readsQuickWorkers reports whether r is a filter (cat, grep, sort…)
+// whose only operands are `<(…)` whose pipes close at once: it reads them
+// to their end, and so ends at once too (`cat <(echo x)`).
+func readsQuickWorkers(r resolved, started []*job) bool {
+	if !filters.has(r.name) || r.wrapped {
+		return false
+	}
+	n := 0
+	for _, a := range r.args {
+		if strings.HasPrefix(a.Lit(), "-") {
+			continue
+		}
+		if len(a.Parts) != 1 {
+			return false
+		}
+		if ps, ok := a.Parts[0].(*syntax.ProcSubst); !ok || ps.Op != syntax.CmdIn {
+			return false
+		}
+		n++
+	}
+	for _, j := range started {
+		if j.worker && !j.pipeBrief {
+			return false // its pipe stays open a while: the filter reads on
+		}
+	}
+	return n > 0
+}
+
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
 func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
 	for _, a := range ce.Assigns {
 		w.assign(a, env)
 	}
+	njobs := len(w.p.jobs)
 	w.words(ce.Args, env)
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)

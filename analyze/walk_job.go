@@ -45,6 +45,12 @@ type job struct {
 	topLevel bool
 
 	nohup, setsid, coproc bool
+	// pipeBrief: a process substitution's worker (see worker) whose
+	// pipe closes at once: a command that reads it to the end ends too.
+	pipeBrief bool
+	// leadsGroup: the first process of a pipeline job is setsid's: the
+	// job's process group exists (see dialect.specsSignalGroup).
+	leadsGroup bool
 	disowned              bool // removed from the job table: wait no longer waits for it
 	orphaned              bool // started in a subshell that exited without waiting for it
 	waited, killed        bool
@@ -159,6 +165,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			// elements that do not finish at once hold.
 			j.kind = jobPipeline
 			j.fds = fdTable{}
+			j.leadsGroup = firstIsSetsid(c)
 			w.pipeline(c, env.apply(s.Redirs), tPipe)
 		} else {
 			j.kind = jobCompound
@@ -370,6 +377,24 @@ func (w *walker) pidVar(name string, j *job) {
 		w.sh.pidVars = map[string][]*job{}
 	}
 	w.sh.pidVars[name] = append(w.sh.pidVars[name], j)
+}
+
+// firstIsSetsid reports whether the first element of a pipeline is a
+// setsid that makes its own session (and so its own process group).
+func firstIsSetsid(c *syntax.BinaryCmd) bool {
+	for {
+		x, ok := c.X.Cmd.(*syntax.BinaryCmd)
+		if !ok || (x.Op != syntax.Pipe && x.Op != syntax.PipeAll) {
+			break
+		}
+		c = x
+	}
+	ce, ok := c.X.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	r := resolve(ce.Args)
+	return r.setsid && !r.fork
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a

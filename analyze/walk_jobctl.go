@@ -32,8 +32,9 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			js := w.jobSpec(lit)
 			if w.sh.d.specsSignalGroup {
 				// dash: kill %N signals the job's process group, which only
-				// a job that made itself a group leader (setsid) has.
-				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid })
+				// a job that made itself a group leader (setsid) has, or a
+				// pipeline whose first process did.
+				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid && !j.leadsGroup })
 			}
 			named = append(named, js...)
 			continue
@@ -88,7 +89,19 @@ func (w *walker) wait(args []*syntax.Word) {
 			w.waitedFor(j)
 		}
 	default:
+		var bySpec []*job // named by a job spec (%1), not a pid
+		if w.sh.d.waitPidOnly {
+			for _, a := range args {
+				if strings.HasPrefix(a.Lit(), "%") {
+					js, _, _ := w.jobsNamed([]*syntax.Word{a})
+					bySpec = append(bySpec, js...)
+				}
+			}
+		}
 		for _, j := range named {
+			if j.kind == jobPipeline && w.sh.d.waitPidOnly && !slices.Contains(bySpec, j) {
+				continue // only its last process is waited for
+			}
 			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
 				w.waitedFor(j) // only a child of this shell can be waited for
 			}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -137,19 +138,20 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	defer func() { w.nextLeads = false }()
 	f, err := w.p.parseNested(code, d.variant)
 	if err != nil {
-		// Read it as that shell does (parseAmpGt, parseLoneBang), or a
-		// sh string with bash syntax as bash.
+		// Read it as that shell does (parseAmpGt, parseLoneBang).
 		switch {
 		case d.ampGtBackgrounds:
 			f, _, _, err = parseAmpGt([]byte(code), d.variant)
 		case d.variant == syntax.LangBash:
 			f, err = parseLoneBang([]byte(code), d.variant)
 		}
-		if err != nil && d.variant == syntax.LangPOSIX {
-			f, err = parse([]byte(code), syntax.LangBash)
-		}
 		if err != nil {
-			return
+			// The shell reads its string a line at a time and stops at
+			// the line it cannot parse: `sh -c 'a & b <(c)'` runs nothing
+			// in dash, `sh -c $'a &\nb <(c)'` runs a.
+			if f = parsedLines(w.p, code, d.variant, err); f == nil {
+				return
+			}
 		}
 	}
 	src := &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
@@ -172,6 +174,36 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	}
 	w.depth--
 	w.src, w.sh = savedSrc, savedSh
+}
+
+// parsedLines parses the lines of code before the one a parse error
+// (err, from parsing code) is on, or returns nil.
+func parsedLines(p *pass, code string, lang syntax.LangVariant, err error) *syntax.File {
+	off := -1
+	var own *ParseError
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &own):
+		off = own.offset
+	case errors.As(err, &pe) && pe.Pos.IsValid():
+		off = int(pe.Pos.Offset())
+	case errors.As(err, &le) && le.Pos.IsValid():
+		off = int(le.Pos.Offset())
+	}
+	if off < 0 {
+		return nil
+	}
+	off = min(off, len(code))
+	start := strings.LastIndexByte(code[:off], '\n') + 1
+	if start == 0 {
+		return nil
+	}
+	f, err := p.parseNested(code[:start], lang)
+	if err != nil {
+		return nil
+	}
+	return f
 }
 
 // literalWithParams is literal for trap strings: a double-quoted "kill $pid"

@@ -33,6 +33,7 @@ import (
 
 // worker is the walk's account of one process substitution worker.
 type worker struct {
+	job      *job // the worker as a job
 	fd       int  // the worker's end of the pipe: 1 for <(…), 0 for >(…)
 	idle     bool // the command it serves does not read or write it
 	detached int  // commands that may take a while off the pipe
@@ -42,6 +43,10 @@ type worker struct {
 	tails        []tailExec
 	tailDetached int
 	tailDur      time.Duration
+	// slow and bounded are all its commands take, on the pipe or not:
+	// how long a command that reads it to the end lasts.
+	slow    int
+	bounded time.Duration
 }
 
 // beforeTail reports whether commands before the tail exec take a while:
@@ -62,7 +67,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
 	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
-	wk := &worker{fd: 0, idle: in && w.idleConsumer}
+	wk := &worker{job: j, fd: 0, idle: in && w.idleConsumer}
 	if in {
 		wk.fd = 1
 	}
@@ -84,6 +89,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 
 	j.quick = wk.detached == 0 && wk.dur < briefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
 	j.dur = wk.dur
+	j.pipeBrief = wk.slow == 0 && wk.bounded < briefJob && !w.keepOpen(w.p.jobs[njobs:], tWorker)
 	if len(wk.tails) > 0 && !wk.beforeTail() {
 		j.fds = fdTable{}
 		for _, t := range wk.tails {
@@ -99,10 +105,15 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 // take a while, if it does so with the pipe out of the way.
 func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 	wk := w.worker
-	if wk == nil {
-		return
+	if wk == nil || w.job != wk.job {
+		return // (a job the worker starts does not delay it)
 	}
 	d, bounded := r.bound()
+	if bounded {
+		wk.bounded += d
+	} else {
+		wk.slow++
+	}
 	switch {
 	case wk.idle || inner[wk.fd] != tWorker || serverKind(r) != "":
 	case wk.fd == 0 && bounded:

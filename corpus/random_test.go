@@ -15,8 +15,9 @@ import (
 // TestRandomPrograms is a differential test of the analyzer against each
 // real shell (bash, zsh, dash, mksh):
 // random programs made of the shapes the analyzer models (jobs of long and
-// short sleeps, redirections, ( ), { }, && and ||, pipelines, $( ), exec
-// redirections, nested bash -c, nohup, setsid, functions, kill $!/%1/%%,
+// short sleeps, redirections, ( ), { }, if, for, && and ||, pipelines,
+// $( ), <(…) and >(…), exec redirections, nested bash -c, nohup, setsid
+// in the foreground and the background, traps, functions, kill $!/%1/%%,
 // kill then wait, disown, nested bash, sh, zsh, dash and mksh -c) run
 // under the shell by Observe, and the analyzer's verdict for that shell
 // must be the shell's. A program whose verdict under bash
@@ -155,11 +156,31 @@ func (g *progGen) short() string {
 func (g *progGen) known() string { return g.pick("true", "false", ":", "sleep 0.1") }
 
 func (g *progGen) cmd(depth int, long bool) string {
-	k := g.r.Intn(13)
+	k := g.r.Intn(17)
 	if depth >= 2 {
 		k = g.r.Intn(4)
 	}
 	switch {
+	case k == 13:
+		return "if " + g.known() + "; then " + g.body(depth+1, long) + " fi " + g.redir()
+	case k == 14:
+		return "for i in " + g.pick("1", "1 2") + "; do " + g.body(depth+1, long) + " done " + g.redir()
+	case k == 15 && long && (g.shell == "bash" || g.shell == "zsh"):
+		// The worker of a process substitution, read to the end, given
+		// to a command that never reads it, or written to.
+		inner := g.list(depth+1, long)
+		if g.shell == "zsh" {
+			// zsh waits for >(…): a long one blocks the shell, which says
+			// nothing about the analyzer.
+			return g.pick("cat <(", ": < <(", "echo <(") + inner + ")"
+		}
+		return g.pick("cat <(", ": < <(", "echo <(", "echo x > >(") + inner + ")"
+	case k == 16 && !long:
+		// Under a group-leading shell setsid forks where the shell execs
+		// it in place (the last command, unless something must run after
+		// it); elsewhere it runs the program in place. 1.5s tells them
+		// apart (see Options.Linger).
+		return "setsid sleep 1.5 " + g.redir()
 	case k == 10 && long:
 		left := g.cmd(depth+1, long)
 		if g.shell == "zsh" && strings.Contains(left, ">") {
@@ -205,11 +226,26 @@ func (g *progGen) cmd(depth int, long bool) string {
 	return g.short()
 }
 
+// body is a list as the body of an if or for: terminated.
+func (g *progGen) body(depth int, long bool) string {
+	b := g.list(depth, long)
+	if !strings.HasSuffix(b, "&") {
+		b += ";"
+	}
+	return b
+}
+
 func (g *progGen) item(depth int, bg bool) string {
 	if !bg {
 		return g.cmd(depth, false)
 	}
-	switch g.r.Intn(8) {
+	switch g.r.Intn(9) {
+	case 8:
+		if depth == 0 {
+			// A trap makes bash and zsh fork their last command instead
+			// of exec'ing it (some traps: see analyze.trapsSet).
+			return g.pick("trap 'echo t' EXIT", "trap '' INT", "trap 'echo t' INT", "trap '' EXIT", "trap 'echo t' EXIT; trap - EXIT")
+		}
 	case 0, 1, 2, 3:
 		return g.cmd(depth, true) + " &"
 	case 4:
