@@ -89,6 +89,9 @@ type dialect struct {
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended.
 	currentSkipsDone bool
+	// coprocWord: `coproc cmd` is a coprocess though mvdan.cc/sh parses
+	// it as a call of a command named coproc (zsh).
+	coprocWord bool
 	// waitPidOnly: `wait $!` of a pipeline job waits for its last
 	// process only (zsh), not the whole job as bash, dash and mksh do:
 	// `server | tee log & …; wait $!` goes on while the server runs.
@@ -167,6 +170,7 @@ var (
 		multios:         true,
 		bangZero:        true,
 		waitPidOnly:     true,
+		coprocWord:      true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,

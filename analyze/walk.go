@@ -122,6 +122,21 @@ func ends(s *syntax.Stmt) bool {
 	return false
 }
 
+// coprocWord reads zsh's `coproc cmd`, which mvdan.cc/sh parses as a
+// call of a command named coproc, as the coprocess it is (a simple
+// command only: zsh's `coproc { … }` does not parse as zsh there).
+func (w *walker) coprocWord(s *syntax.Stmt) *syntax.CoprocClause {
+	if !w.sh.d.coprocWord || s.Background {
+		return nil
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || ce.Args[0].Lit() != "coproc" {
+		return nil
+	}
+	body := &syntax.Stmt{Position: ce.Args[1].Pos(), Cmd: &syntax.CallExpr{Args: ce.Args[1:]}}
+	return &syntax.CoprocClause{Coproc: ce.Args[0].Pos(), Stmt: body}
+}
+
 // idleCommand reports whether a simple command is one that finishes at
 // once without reading the files it is given (a quick builtin or instant
 // program): a process substitution in its words or redirections is left
@@ -142,6 +157,10 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		return env
 	}
 	if cc, ok := s.Cmd.(*syntax.CoprocClause); ok {
+		w.startCoproc(s, cc, env)
+		return env
+	}
+	if cc := w.coprocWord(s); cc != nil {
 		w.startCoproc(s, cc, env)
 		return env
 	}

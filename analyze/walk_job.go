@@ -272,7 +272,11 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob
-	if w.slow != slow || w.bounded-bounded >= briefJob {
+	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	j.dur = w.bounded - bounded
+	// However long it runs, the shell that starts it goes on at once.
+	w.slow, w.bounded = slow, bounded
+	if !j.quick {
 		for fd, t := range kept {
 			if t == tCaller || t == tBlock {
 				j.fds[fd] = t
