@@ -38,6 +38,12 @@ type dialect struct {
 	// the shell a process group leader, a `setsid cmd` there forks and
 	// returns at once, leaving cmd with the caller's output.
 	cTail tails
+	// ampEndsTail: the last command of the -c string is not exec'd in
+	// place when a `&` on its line comes right before it (bash parses `a
+	// & b` as one connection, whose second command it does not optimize;
+	// `a & :; b` and `a &` then a new line do not count). Checked by timing
+	// `true & setsid sleep 1.5` under a group-leading bash.
+	ampEndsTail bool
 	// tailKeepsRedirs: a redirected simple command in a cTail position is
 	// still exec'd in place (zsh); bash forks it to restore the
 	// descriptors afterwards, so there `setsid server >log 2>&1` runs in a
@@ -144,7 +150,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		substTail: tailAndOr, cTail: tailAndOr, trapsForkTail: trapsBash,
+		substTail: tailAndOr, cTail: tailAndOr, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
 	}
@@ -266,6 +272,9 @@ func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
 // that replaced it) that the shell d execs in place of itself.
 func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
 	if len(list) == 0 || d.cTail == 0 || trapsSet(list, d) {
+		return
+	}
+	if n := len(list); d.ampEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
 		return
 	}
 	if d.cTail&tailLone != 0 {

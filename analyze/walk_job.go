@@ -50,13 +50,13 @@ type job struct {
 	pipeBrief bool
 	// leadsGroup: the first process of a pipeline job is setsid's: the
 	// job's process group exists (see dialect.specsSignalGroup).
-	leadsGroup bool
-	disowned              bool // removed from the job table: wait no longer waits for it
-	orphaned              bool // started in a subshell that exited without waiting for it
-	waited, killed        bool
-	quick                 bool // a builtin that finishes at once
-	trap                  bool // the job's body sets a trap, which exec would skip
-	remote                bool // runs on another machine (ssh): only what it holds matters here
+	leadsGroup     bool
+	disowned       bool // removed from the job table: wait no longer waits for it
+	orphaned       bool // started in a subshell that exited without waiting for it
+	waited, killed bool
+	quick          bool // a builtin that finishes at once
+	trap           bool // the job's body sets a trap, which exec would skip
+	remote         bool // runs on another machine (ssh): only what it holds matters here
 	// prog are the words of a one-process job from its program's name on,
 	// for commandLine; nil for other jobs.
 	prog []*syntax.Word
@@ -125,6 +125,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document
 	// or a file name runs there, with the job's descriptors.
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	savedIdle := w.idleConsumer
+	w.idleConsumer = isCall && idleCommand(ce)
 	w.words(redirWords(s.Redirs), env)
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -181,6 +184,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		w.command(s.Cmd, j.fds)
 	}
 	w.endShell()
+	w.idleConsumer = savedIdle
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
