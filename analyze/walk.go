@@ -50,6 +50,11 @@ type walker struct {
 	// nextLeads: the nested shell about to be walked leads its process
 	// group (see shell.leads).
 	nextLeads bool
+	// nextJobShell: the nested shell about to be walked is the process of
+	// this background job (see walk_shelljob.go).
+	nextJobShell *job
+	// tailWatch: the walk is in such a shell's script.
+	tailWatch *tailWatch
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable

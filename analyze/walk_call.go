@@ -55,11 +55,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
-		if d, ok := r.bound(); ok {
+		d, ok := r.bound()
+		if ok {
 			w.bounded += d
 		} else {
 			w.slow++
 		}
+		w.countTail(s, d, ok)
 		w.workerCall(s, r, inner)
 	}
 	c := call{

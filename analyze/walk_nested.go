@@ -65,6 +65,9 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
 		w.nextLeads = w.leads(s, r)
+		if j := w.job; j != nil && j.stmt == s && j.kind == jobSimple && !j.forks && j.sh == w.sh {
+			w.nextJobShell = j // the job's process is this shell
+		}
 		w.nested(script, d, env, shNested)
 		return
 	}
@@ -135,6 +138,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
+	jobShell := w.nextJobShell
+	w.nextJobShell = nil
 	defer func() { w.nextLeads = false }()
 	f, err := w.p.parseNested(code, d.variant)
 	if err != nil {
@@ -167,6 +172,9 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		if w.sh.leads = w.nextLeads; w.sh.leads {
 			w.p.markInPlace(f.Stmts, d)
 		}
+	}
+	if jobShell != nil && kind != 0xff {
+		defer w.watchJobShell(jobShell, f, d, env)()
 	}
 	w.stmts(f.Stmts, env)
 	if kind != 0xff {

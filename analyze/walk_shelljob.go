@@ -1,0 +1,93 @@
+package analyze
+
+import (
+	"slices"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A background job that is a shell given a literal script (`bash -c 'cd
+// app; exec ./server >log 2>&1' &`) is that shell's process until the
+// shell execs its last command in place: from then on the job holds only
+// what that command holds. Which commands a shell execs in place is its
+// dialect's (cTail, tailKeepsRedirs, trapsForkTail, ampEndsTail; an
+// explicit exec in every shell). What runs before the exec runs with the
+// job's descriptors, so the job lets go of them only if that is brief.
+
+// tailWatch counts what the tail commands of a job's shell take, apart
+// from what the commands before them take.
+type tailWatch struct {
+	tails   []tailExec
+	slow    int
+	bounded time.Duration
+}
+
+func (tw *tailWatch) has(s *syntax.Stmt) bool {
+	return slices.ContainsFunc(tw.tails, func(t tailExec) bool { return t.stmt == s })
+}
+
+// count adds a command's time to the watch when it is a tail.
+func (w *walker) countTail(s *syntax.Stmt, d time.Duration, bounded bool) {
+	tw := w.tailWatch
+	if tw == nil || !tw.has(s) {
+		return
+	}
+	if bounded {
+		tw.bounded += d
+	} else {
+		tw.slow++
+	}
+}
+
+// shellTails returns the commands the shell d execs in place of itself
+// at the end of its -c string list (with the descriptors each runs with),
+// or nil when it ends by forking and waiting.
+func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tailExec {
+	n := len(list)
+	if n == 0 {
+		return nil
+	}
+	implicit := d.cTail != 0 && !trapsSet(list, d)
+	if d.ampEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
+		implicit = false
+	}
+	via := d.cTail &^ tailLone
+	if d.cTail&tailLone != 0 {
+		// mksh: only a string that is one plain simple command.
+		ce, ok := list[0].Cmd.(*syntax.CallExpr)
+		implicit = implicit && n == 1 && ok && len(ce.Assigns) == 0 && len(list[0].Redirs) == 0
+	}
+	ts, ok := w.execdTail(list[n-1], via, env, implicit, nil)
+	if !ok {
+		return nil
+	}
+	for _, t := range ts {
+		if len(t.stmt.Redirs) > 0 && !d.tailKeepsRedirs && !resolve(t.stmt.Cmd.(*syntax.CallExpr).Args).exec {
+			return nil // bash forks a redirected last command to restore its descriptors
+		}
+	}
+	return ts
+}
+
+// watchJobShell starts watching the tails of the script f that the job j's
+// own shell runs (see shellJob); done applies what was seen to j.
+func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) (done func()) {
+	ts := w.shellTails(f.Stmts, d, env)
+	if len(ts) == 0 {
+		return func() {}
+	}
+	saved, slow, bounded := w.tailWatch, w.slow, w.bounded
+	tw := &tailWatch{tails: ts}
+	w.tailWatch = tw
+	return func() {
+		w.tailWatch = saved
+		if w.slow-slow > tw.slow || w.bounded-bounded-tw.bounded >= briefJob {
+			return // the shell holds the job's descriptors a while first
+		}
+		j.fds = fdTable{}
+		for _, t := range ts {
+			j.fds = j.fds.union(t.fds)
+		}
+	}
+}
