@@ -71,9 +71,10 @@ type walker struct {
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
-	// idleConsumer: the words being walked belong to a command that does
-	// not read or write a file it is given (see walker.procSubst).
-	idleConsumer bool
+	// consumer is the simple command whose words are being walked, if
+	// any: the command a process substitution there serves (see
+	// walker.procSubst).
+	consumer *syntax.CallExpr
 }
 
 const maxNested = 8
@@ -171,9 +172,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	}
 	inner := env.apply(s.Redirs)
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
-	savedIdle := w.idleConsumer
-	w.idleConsumer = isCall && idleCommand(ce)
-	defer func() { w.idleConsumer = savedIdle }()
+	savedConsumer := w.consumer
+	w.consumer = nil
+	if isCall {
+		w.consumer = ce
+	}
+	defer func() { w.consumer = savedConsumer }()
 	w.words(redirWords(s.Redirs), env)
 	if isCall {
 		w.funcEnv = nil

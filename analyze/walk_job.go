@@ -125,9 +125,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document
 	// or a file name runs there, with the job's descriptors.
-	ce, isCall := s.Cmd.(*syntax.CallExpr)
-	savedIdle := w.idleConsumer
-	w.idleConsumer = isCall && idleCommand(ce)
+	savedConsumer := w.consumer
+	w.consumer, _ = s.Cmd.(*syntax.CallExpr)
 	w.words(redirWords(s.Redirs), env)
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -184,7 +183,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		w.command(s.Cmd, j.fds)
 	}
 	w.endShell()
-	w.idleConsumer = savedIdle
+	w.consumer = savedConsumer
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.

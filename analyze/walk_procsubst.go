@@ -67,7 +67,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
 	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
-	wk := &worker{job: j, fd: 0, idle: in && w.idleConsumer}
+	wk := &worker{job: j, fd: 0, idle: in && w.consumer != nil && idleCommand(w.consumer)}
 	if in {
 		wk.fd = 1
 	}
