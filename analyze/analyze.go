@@ -206,6 +206,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.dropMovedFixes()
 	p.applyDirectives()
+	p.dropSubsumed()
 	if p.cfg.keep != nil {
 		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !p.cfg.keep(f) })
 	}

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,7 +99,7 @@ func (p *pass) applyDirectives() {
 		text := p.text(d.start, d.end)
 		if d.invalid != "" {
 			p.rule = InvalidDirective
-			p.report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` on the line above the statement")
+			p.report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` (a rule ID or name) on the line above the statement")
 			continue
 		}
 		p.rule = UnusedDirective
@@ -119,6 +120,26 @@ func (p *pass) applyDirectives() {
 		}
 	}
 	p.rule = nil
+}
+
+// dropSubsumed drops the SG2001 finding of a job that also has an error
+// finding (it holds the caller's output, which says more), once the
+// directives have run: silencing exactly the error leaves the leak
+// reported, as a directive silences exactly the rules it names.
+func (p *pass) dropSubsumed() {
+	if !slices.ContainsFunc(p.findings, func(f Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
+		return
+	}
+	type span struct{ start, end int }
+	errs := map[span]bool{}
+	for _, f := range p.findings {
+		if f.Severity == Error {
+			errs[span{f.Start.Offset, f.End.Offset}] = true
+		}
+	}
+	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool {
+		return f.Rule == UnmanagedBackground.ID && errs[span{f.Start.Offset, f.End.Offset}]
+	})
 }
 
 // suppress reports whether a valid directive covers the finding, and marks
@@ -226,7 +247,10 @@ func parseDirective(c syntax.Comment) *directive {
 	start := int(c.Hash.Offset())
 	d := &directive{start: start, end: start + 1 + len(c.Text)}
 	for _, id := range strings.Split(list, ",") {
-		if id = strings.ToUpper(strings.TrimSpace(id)); id != "" {
+		if id = strings.TrimSpace(id); id != "" {
+			if r := Lookup(id); r != nil {
+				id = r.ID // or a name, as -e takes: disable=unmanaged-background
+			}
 			d.ids = append(d.ids, id)
 		}
 	}

@@ -68,8 +68,14 @@ func TestDirectives(t *testing.T) {
 			[]string{"SG2001@4"}},
 		{"covers a whole compound", "true\n# shguard disable=SG2001 -- why\nfor i in 1 2; do\n  " + bg + "\ndone",
 			[]string{}},
-		{"covers a bash -c string", "true\n# shguard disable=SG1001 -- why\nbash -c 'sleep 100 &'",
+		{"covers a bash -c string", "true\n# shguard disable=SG1001,SG2001 -- why\nbash -c 'sleep 100 &'",
 			[]string{}},
+		{"silences exactly the rules it names: the job still leaks", "true\n# shguard disable=SG1001 -- why\nbash -c 'sleep 100 &'",
+			[]string{"SG2001@3"}},
+		{"takes rule names, as -e does", "true\n# shguard disable=background-holds-output,Unmanaged-Background -- why\nsleep 100 &",
+			[]string{}},
+		{"an unknown name is invalid", "true\n# shguard disable=no-such-rule -- why\nsleep 100 &",
+			[]string{"SG3101@2", "SG1001@3"}},
 		{"prose mentioning shguard is no directive", "# shguard keeps this clean\n" + bg,
 			[]string{"SG2001@2"}},
 		{"only a file with comments", "# shguard disable=SG2001 -- why\n",
@@ -87,7 +93,7 @@ func TestDirectives(t *testing.T) {
 // A directive covers the here-document its statement reads: a finding
 // inside the body is silenced too.
 func TestDirectiveCoversHeredoc(t *testing.T) {
-	src := "true\n# shguard disable=SG1001 -- why\nbash <<'EOF'\nsleep 100 &\nEOF\nsleep 200 &"
+	src := "true\n# shguard disable=SG1001,SG2001 -- why\nbash <<'EOF'\nsleep 100 &\nEOF\nsleep 200 &"
 	got := rulesAt(t, src)
 	if diff := cmp.Diff([]string{"SG1001@6"}, got); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)

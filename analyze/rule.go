@@ -71,5 +71,16 @@ func buildRules() []*Rule {
 	return rs
 }
 
-// Lookup returns the rule with the given ID (case-insensitive), or nil.
-func Lookup(id string) *Rule { return registry[strings.ToUpper(id)] }
+// Lookup returns the rule with the given ID or name (case-insensitive:
+// SG1001, background-output), or nil.
+func Lookup(idOrName string) *Rule {
+	if r := registry[strings.ToUpper(idOrName)]; r != nil {
+		return r
+	}
+	for _, r := range sortedRules() {
+		if strings.EqualFold(r.Name, idOrName) {
+			return r
+		}
+	}
+	return nil
+}

@@ -170,21 +170,9 @@ func RuleList(s string) ([]string, error) {
 		}
 		r := analyze.Lookup(w)
 		if r == nil {
-			r = byName(w)
-		}
-		if r == nil {
 			return nil, fmt.Errorf("unknown rule %q (see shguard --list-rules)", w)
 		}
 		ids = append(ids, r.ID)
 	}
 	return ids, nil
-}
-
-func byName(name string) *analyze.Rule {
-	for _, r := range analyze.Rules() {
-		if strings.EqualFold(r.Name, name) {
-			return r
-		}
-	}
-	return nil
 }
