@@ -213,6 +213,15 @@ func (l *linter) lintAll(inputs []input, diff bool) int {
 			continue
 		}
 		fs, err := analyze.Analyze(in.src, opts...)
+		var pe *analyze.ParseError
+		if errors.As(err, &pe) {
+			// A finding in every format, as ShellCheck reports its parse
+			// errors; the exit status stays 2.
+			linted++
+			l.out.add(l.stdout, in.name, in.src, []analyze.Finding{pe.Finding()})
+			worse(exitInput)
+			continue
+		}
 		if err != nil {
 			worse(l.failed(in, err))
 			continue
