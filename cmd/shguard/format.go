@@ -18,10 +18,11 @@ type formatter interface {
 	flush(w io.Writer)
 }
 
-func newFormatter(name string) (formatter, bool) {
+// newFormatter returns the format called name; color applies to text.
+func newFormatter(name string, color bool) (formatter, bool) {
 	switch name {
 	case "text":
-		return textFormat{}, true
+		return textFormat{color: color}, true
 	case "gcc":
 		return gccFormat{}, true
 	case "json":
@@ -30,6 +31,8 @@ func newFormatter(name string) (formatter, bool) {
 		return &sarifFormat{}, true
 	case "github":
 		return githubFormat{}, true
+	case "checkstyle":
+		return &checkstyleFormat{}, true
 	case "diff", "quiet": // diff is written by the linter itself
 		return quietFormat{}, true
 	}
@@ -64,19 +67,20 @@ func (gccFormat) flush(io.Writer) {}
 
 // textFormat is gcc's line with the severity's own name, then the source
 // line with a caret under the finding, then the fix or suggestion.
-type textFormat struct{}
+type textFormat struct{ color bool }
 
-func (textFormat) add(w io.Writer, name string, src []byte, fs []analyze.Finding) {
+func (t textFormat) add(w io.Writer, name string, src []byte, fs []analyze.Finding) {
 	for _, f := range fs {
-		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", name, f.Start.Line, f.Start.Col, f.Severity, oneLine(f.Message), f.Rule)
+		sev := severityColor(f.Severity)
+		fmt.Fprintf(w, "%s:%d:%d: %s: %s [%s]\n", name, f.Start.Line, f.Start.Col, paint(t.color, sev, f.Severity.String()), oneLine(f.Message), f.Rule)
 		line, caret := excerpt(src, f)
 		if line != "" || caret != "" {
-			fmt.Fprintf(w, "    %s\n    %s\n", line, caret)
+			fmt.Fprintf(w, "    %s\n    %s\n", line, paint(t.color, sev, caret))
 		}
 		if len(f.Fixes) > 0 {
-			fmt.Fprintf(w, "    fix (--fix): %s\n", oneLine(f.Fixes[0].Message))
+			fmt.Fprintf(w, "    %s %s\n", paint(t.color, sgrFix, "fix (--fix):"), oneLine(f.Fixes[0].Message))
 		} else if f.Suggestion != "" {
-			fmt.Fprintf(w, "    suggestion: %s\n", oneLine(f.Suggestion))
+			fmt.Fprintf(w, "    %s %s\n", paint(t.color, sgrFix, "suggestion:"), oneLine(f.Suggestion))
 		}
 	}
 }

@@ -62,6 +62,8 @@ Formats (-f):
          end_line, end_column, start_offset, end_offset (bytes), message,
          suggestion, url, fixes (each a message and byte-offset edits)
   sarif  SARIF 2.1.0 for GitHub code scanning and other SARIF viewers
+  checkstyle  Checkstyle XML, as ShellCheck writes it (reviewdog, Jenkins,
+         GitLab converters); source="shguard.SGxxxx"
   github GitHub Actions workflow commands (::error file=...,line=...::message),
          shown as annotations on the pull request
   diff   a unified diff of the fixes (a/ b/ prefixes: patch -p1, git apply)
@@ -78,8 +80,9 @@ Fixing:
 
 Directives:
   # shguard disable=SG2001 -- the watcher must outlive this script
-  silences the statement after it (before the first statement: the file).
-  The reason after ' -- ' is required.
+  silences exactly the rules it names (IDs or names) in the statement after
+  it (before the first statement: the file). The reason after ' -- ' is
+  required.
 
 Configuration:
   A .shguardrc in the file's directory or the nearest parent (the current
@@ -101,7 +104,8 @@ Shell:
 Exit status:
   0  no finding at or above the -S severity
   1  findings
-  2  an input is unreadable or not valid shell (file:line:col on stderr)
+  2  an input is unreadable (on stderr) or not valid shell (an SG1000
+     finding in the output format)
   3  bad usage or a bad .shguardrc
 `
 
@@ -124,7 +128,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.SortFlags = false
 	var (
 		command   = fs.StringP("command", "c", "", "lint this command string instead of files")
-		format    = fs.StringP("format", "f", "text", "output format: text, gcc, json, sarif, github, diff or quiet")
+		format    = fs.StringP("format", "f", "text", "output format: text, gcc, json, sarif, checkstyle, github, diff or quiet")
 		severity  = fs.StringP("severity", "S", "info", "report findings of this severity and above: error, warning or info")
 		exclude   = fs.StringSliceP("exclude", "e", nil, "skip these rules (comma-separated IDs or names; repeatable)")
 		include   = fs.StringSliceP("include", "i", nil, "report only these rules (comma-separated IDs or names)")
@@ -132,6 +136,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		write     = fs.BoolP("write", "w", false, "write the fixes into the files, atomically")
 		style     = fs.String("style", "default", "fix style for 'A && B &': default ('A && exec B &') or brace ('A && { B & }')")
 		lang      = fs.StringP("lang", "s", "", "the shell that runs it: bash, zsh, dash, sh, mksh or ksh (default: a\n'# shguard shell=' line, .shguardrc, the shebang, else bash)")
+		color     = fs.String("color", "auto", "colour the text format: auto (a terminal, and NO_COLOR unset), always or never")
 		norc      = fs.Bool("norc", false, "ignore .shguardrc files")
 		listRules = fs.Bool("list-rules", false, "list the rules and exit")
 		help      = fs.BoolP("help", "h", false, "show this help")
@@ -183,9 +188,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		flags.lang = &l
 	}
-	out, ok := newFormatter(*format)
+	colored, err := useColor(*color, stdout)
+	if err != nil {
+		return usageErr("--color: %v", err)
+	}
+	out, ok := newFormatter(*format, colored)
 	if !ok {
-		return usageErr("unknown format %q (want text, gcc, json, sarif, github, diff or quiet)", *format)
+		return usageErr("unknown format %q (want text, gcc, json, sarif, checkstyle, github, diff or quiet)", *format)
 	}
 
 	files := fs.Args()
