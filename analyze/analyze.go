@@ -396,6 +396,7 @@ func (p *pass) report(start, end int, msg string) *Finding {
 		Start:    Position{Offset: start},
 		End:      Position{Offset: end},
 		Message:  msg,
+		URL:      p.rule.url,
 	})
 	return &p.findings[len(p.findings)-1]
 }

@@ -102,6 +102,8 @@ type Finding struct {
 	// Fixes keep behaviour apart from the removed hang or leak; --fix
 	// applies them.
 	Fixes []Fix `json:"fixes,omitempty"`
+	// URL is the rule's documentation page (Rule.URL).
+	URL string `json:"url,omitempty"`
 }
 
 func (f Finding) String() string {

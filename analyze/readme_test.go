@@ -15,7 +15,7 @@ func TestREADMERuleTable(t *testing.T) {
 	}
 	readme := string(b)
 	for _, r := range Rules() {
-		row := "| <a id=\"" + strings.ToLower(r.ID) + "\"></a>" + r.ID + " | " + r.Severity.String() + " | " + r.Name + " | " + r.Summary + " |"
+		row := "| <a id=\"" + strings.ToLower(r.ID) + "\"></a>[" + r.ID + "](docs/rules/" + r.ID + ".md) | " + r.Severity.String() + " | " + r.Name + " | " + r.Summary + " |"
 		if !strings.Contains(readme, row) {
 			t.Errorf("README.md lacks the row\n%s", row)
 		}

@@ -29,17 +29,46 @@ type Rule struct {
 	Shell Lang
 
 	check func(*pass)
+	url   string // URL, made once
 }
 
-// URL is where the rule is documented (the README's rule table).
+// URL is the rule's own page, docs/rules/SGxxxx.md in the repository,
+// written from the rule's documentation (Markdown) and kept up to date by
+// a test (go test ./analyze -run TestRulePages -update rewrites them).
 func (r *Rule) URL() string {
-	return "https://github.com/shguard/shguard#" + strings.ToLower(r.ID)
+	if r.url == "" {
+		return ruleURL(r.ID)
+	}
+	return r.url
+}
+
+func ruleURL(id string) string {
+	return "https://github.com/shguard/shguard/blob/main/docs/rules/" + id + ".md"
+}
+
+// Markdown is the rule's page: what it reports, why, and a WRONG and a
+// RIGHT example.
+func (r *Rule) Markdown() string {
+	var b strings.Builder
+	b.WriteString("# " + r.ID + " " + r.Name + "\n\n")
+	b.WriteString("Severity: " + r.Severity.String())
+	if r.Shell != LangBash {
+		b.WriteString(" · shell: " + r.Shell.String())
+	}
+	b.WriteString("\n\n" + r.Summary + ".\n\n")
+	b.WriteString(r.Doc + "\n\n")
+	b.WriteString("## Wrong\n\n```sh\n" + r.Wrong + "\n```\n\n")
+	b.WriteString("## Right\n\n```sh\n" + r.Right + "\n```\n\n")
+	b.WriteString("Silence it for one statement with `# shguard disable=" + r.ID + " -- reason` (or `disable=" + r.Name + "`), for a project with `exclude=" + r.ID + "` in `.shguardrc`.\n\n")
+	b.WriteString("_Generated from the rule's declaration in `analyze/` (`go test ./analyze -run TestRulePages -update`)._\n")
+	return b.String()
 }
 
 var registry = map[string]*Rule{}
 
 // register is called by each rule file's package-level var.
 func register(r *Rule) *Rule {
+	r.url = ruleURL(r.ID)
 	if _, dup := registry[r.ID]; dup {
 		panic("duplicate rule " + r.ID)
 	}

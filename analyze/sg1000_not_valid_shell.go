@@ -24,5 +24,5 @@ it with -s, a '# shguard shell=NAME' line or the shebang.`,
 // position (Offset -1 when the parser did not give one).
 func (e *ParseError) Finding() Finding {
 	pos := Position{Offset: e.offset, Line: e.Line, Col: e.Col}
-	return Finding{Rule: NotValidShell.ID, Severity: Error, Start: pos, End: pos, Message: e.Msg}
+	return Finding{Rule: NotValidShell.ID, Severity: Error, Start: pos, End: pos, Message: e.Msg, URL: NotValidShell.URL()}
 }

@@ -29,14 +29,14 @@ func lang(shell string) analyze.Lang {
 }
 
 // analyzeCommand returns the findings of a command and its fixed text. A
-// command that does not parse gets one "parse" error finding: the shell
+// command that does not parse gets one SG1000 (not-valid-shell) finding: the shell
 // will reject it too, and the model should know why.
 func analyzeCommand(cmd, shell string) (fs []Finding, fixed string) {
 	fs = []Finding{}
 	res, err := rewrite.Fix([]byte(cmd), analyze.WithLang(lang(shell)))
 	var pe *analyze.ParseError
 	if errors.As(err, &pe) {
-		return append(fs, Finding{Rule: "parse", Severity: "error", Message: pe.Msg, Line: pe.Line, Column: pe.Col}), cmd
+		return append(fs, Finding{Rule: analyze.NotValidShell.ID, Severity: "error", Message: pe.Msg, Line: pe.Line, Column: pe.Col}), cmd
 	}
 	if err != nil {
 		return append(fs, Finding{Rule: "internal", Severity: "info", Message: err.Error()}), cmd

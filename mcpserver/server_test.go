@@ -110,7 +110,7 @@ func TestInvalidShellRunsWithParseFinding(t *testing.T) {
 	s := connect(t, nil)
 	var out RunOutput
 	s.call(t, "run", map[string]any{"command": "if then"}, &out)
-	if out.Status != "exited" || out.ExitCode != 2 || len(out.Findings) != 1 || out.Findings[0].Rule != "parse" {
+	if out.Status != "exited" || out.ExitCode != 2 || len(out.Findings) != 1 || out.Findings[0].Rule != "SG1000" {
 		t.Fatalf("got %+v", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
@@ -28,7 +29,8 @@ func newFormatter(name string, color bool) (formatter, bool) {
 	case "json":
 		return &jsonFormat{out: []jsonFinding{}}, true
 	case "sarif":
-		return &sarifFormat{}, true
+		wd, _ := os.Getwd() // "" (absolute URIs only) if it cannot be had
+		return &sarifFormat{wd: wd}, true
 	case "github":
 		return githubFormat{}, true
 	case "checkstyle":

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/version"
 )
 
 // SARIF 2.1.0, the subset GitHub code scanning reads: the tool with its
@@ -26,6 +27,7 @@ type sarifRun struct {
 	Tool struct {
 		Driver struct {
 			Name           string      `json:"name"`
+			Version        string      `json:"version"`
 			InformationURI string      `json:"informationUri"`
 			Rules          []sarifRule `json:"rules"`
 		} `json:"driver"`
@@ -64,7 +66,8 @@ type sarifResult struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifLocation struct {
@@ -101,7 +104,10 @@ type sarifReplacement struct {
 	} `json:"insertedContent"`
 }
 
-type sarifFormat struct{ results []sarifResult }
+type sarifFormat struct {
+	wd      string // the working directory, for relative artifact URIs
+	results []sarifResult
+}
 
 func sarifLevel(s analyze.Severity) string {
 	switch s {
@@ -113,16 +119,39 @@ func sarifLevel(s analyze.Severity) string {
 	return "note"
 }
 
-// sarifURI is the artifact URI of an input: its relative path with
-// slashes, escaped.
-func sarifURI(name string) string {
+// srcRoot is the base the artifact URIs of files under the working
+// directory are relative to: code scanning resolves it to the checkout.
+const srcRoot = "%SRCROOT%"
+
+// sarifArtifactOf is the artifact location of an input: a file under the
+// working directory by its path relative to it (uriBaseId %SRCROOT%),
+// whether given as a relative or an absolute path, so that the report does
+// not carry the paths of the machine that ran it; any other file by its
+// absolute file:// URI; stdin and -c by a name of their own.
+func sarifArtifactOf(name, wd string) sarifArtifact {
 	switch name {
 	case "-":
-		name = "stdin"
+		return sarifArtifact{URI: "stdin"}
 	case commandName:
-		name = "command"
+		return sarifArtifact{URI: "command"}
 	}
-	return escapePath(strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "./"))
+	abs := name
+	if !filepath.IsAbs(abs) && wd != "" {
+		abs = filepath.Join(wd, name)
+	}
+	if wd != "" {
+		if rel, err := filepath.Rel(wd, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return sarifArtifact{URI: escapePath(filepath.ToSlash(rel)), URIBaseID: srcRoot}
+		}
+	}
+	if filepath.IsAbs(abs) {
+		p := filepath.ToSlash(abs)
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // C:/x on Windows
+		}
+		return sarifArtifact{URI: "file://" + escapePath(p)}
+	}
+	return sarifArtifact{URI: escapePath(strings.TrimPrefix(filepath.ToSlash(filepath.Clean(name)), "./"))}
 }
 
 // escapePath percent-encodes what a URI path may not hold as is (like
@@ -149,7 +178,7 @@ func codePointColumn(src []byte, off int) int {
 }
 
 func (s *sarifFormat) add(_ io.Writer, name string, src []byte, fs []analyze.Finding) {
-	uri := sarifURI(name)
+	art := sarifArtifactOf(name, s.wd)
 	index := map[string]int{}
 	for i, r := range analyze.Rules() {
 		index[r.ID] = i
@@ -160,14 +189,14 @@ func (s *sarifFormat) add(_ io.Writer, name string, src []byte, fs []analyze.Fin
 			r.Message.Text += " Suggestion: " + f.Suggestion
 		}
 		var loc sarifLocation
-		loc.PhysicalLocation.ArtifactLocation.URI = uri
+		loc.PhysicalLocation.ArtifactLocation = art
 		loc.PhysicalLocation.Region = sarifRegion{
 			StartLine: f.Start.Line, StartColumn: codePointColumn(src, f.Start.Offset),
 			EndLine: f.End.Line, EndColumn: codePointColumn(src, f.End.Offset),
 		}
 		r.Locations = []sarifLocation{loc}
 		for _, fx := range f.Fixes {
-			change := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: uri}}
+			change := sarifArtifactChange{ArtifactLocation: art}
 			for _, e := range fx.Edits {
 				var rp sarifReplacement
 				rp.DeletedRegion.ByteOffset, rp.DeletedRegion.ByteLength = e.Start, e.End-e.Start
@@ -183,6 +212,7 @@ func (s *sarifFormat) add(_ io.Writer, name string, src []byte, fs []analyze.Fin
 func (s *sarifFormat) flush(w io.Writer) {
 	var run sarifRun
 	run.Tool.Driver.Name = "shguard"
+	run.Tool.Driver.Version = version.Short()
 	run.Tool.Driver.InformationURI = "https://github.com/shguard/shguard"
 	run.ColumnKind = "unicodeCodePoints"
 	for _, r := range analyze.Rules() {

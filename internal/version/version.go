@@ -9,6 +9,32 @@ import (
 	"runtime/debug"
 )
 
+// Short is the module version alone ("v1.2.0"), or for a build from a
+// clone "(devel)" followed by the revision ("(devel)+0123abcd4567",
+// "+dirty" when the tree had changes): what a SARIF driver.version says.
+func Short() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	if v != "(devel)" {
+		return v
+	}
+	for _, s := range bi.Settings {
+		switch {
+		case s.Key == "vcs.revision" && len(s.Value) >= 12:
+			v += "+" + s.Value[:12]
+		case s.Key == "vcs.modified" && s.Value == "true":
+			v += "+dirty"
+		}
+	}
+	return v
+}
+
 // String is "NAME VERSION (REVISION[, dirty], TIME) GOVERSION".
 func String(name string) string {
 	bi, ok := debug.ReadBuildInfo()
