@@ -31,6 +31,7 @@ type config struct {
 	signalCh       <-chan os.Signal
 	quiet          time.Duration
 	maxDrain       time.Duration
+	watchdog       bool
 }
 
 // flags are the words before the script.

@@ -149,6 +149,13 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	if cfg.nonInteractive {
 		env = mergeEnv(env, NonInteractiveEnv)
 	}
+	var runID string
+	if cfg.watchdog {
+		if b, err := randomBytes(); err == nil {
+			runID = fmt.Sprintf("%x", b)
+			env = mergeEnv(env, []string{RunIDEnv + "=" + runID})
+		}
+	}
 
 	runMu.Lock()
 	defer runMu.Unlock()
@@ -179,6 +186,7 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		}
 	}
 	defer r.release()
+	r.runID = runID
 	res, err := r.run(ctx, path, argv, env)
 	if err != nil {
 		// The shell never ran; neither may the jobs promoted out of it.
@@ -258,6 +266,9 @@ type run struct {
 	// statements (WithPromotion).
 	promoted []*Job
 
+	// runID is the run's marker (RunIDEnv) when it has a watchdog.
+	runID string
+
 	// foreign are the children the process had before the run, with
 	// everything below them: not ours to report or stop. A command run as
 	// `shexec ... > >(tee log)` has one: bash forks the tee, then execs
@@ -319,6 +330,14 @@ func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result
 	}
 
 	res := &Result{Status: StatusExited}
+	var watch <-chan time.Time
+	if r.runID != "" {
+		t := time.NewTimer(WatchdogDelay)
+		defer t.Stop()
+		watch = t.C
+	}
+	var wd *watchdogHandle
+	defer func() { wd.done() }()
 	var timeout <-chan time.Time
 	if r.cfg.timeout > 0 {
 		t := time.NewTimer(r.cfg.timeout)
@@ -332,6 +351,9 @@ wait:
 		select {
 		case ws = <-exited:
 			break wait
+		case <-watch:
+			watch = nil
+			wd = r.startWatchdog(r.runID)
 		case sig := <-sigs:
 			if s, ok := sig.(syscall.Signal); ok {
 				r.signalGroup(s)

@@ -91,6 +91,16 @@ Flags:
 const usageTail = `
 Durations are Go durations (500ms, 30s, 1m30s) or bare seconds (5, 0.5).
 
+If shexec itself is killed (kill -9, the OOM killer, Python's timeout=):
+  once the shell has run for 50ms a watchdog process (shexec-watchdog, in
+  a session of its own) reads the run's processes every 100ms; when shexec
+  dies without saying it is done, the watchdog SIGKILLs within a second
+  what it last saw (same pid and start time) and what is below it, the
+  shell's process group, and every process with the run's SHEXEC_RUN_ID.
+  Managed jobs are left to their supervisors. Needs Linux 5.3 (pidfd);
+  what the command started in its first 50ms, and a process that both
+  scrubbed its environment and escaped between two readings, can survive.
+
 Exit status:
   N        the shell's status
   signal N if the shell died of signal N, shexec dies of it too, once the
@@ -136,6 +146,7 @@ Examples:
 
 func main() {
 	exec.MaybeSupervise() // a job's supervisor is shexec re-executed
+	exec.MaybeWatchdog()  // and so is a run's watchdog
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	if code < 0 {
 		dieOfSignal(syscall.Signal(-code))
@@ -198,6 +209,7 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		exec.WithTimeout(o.timeout),
 		exec.WithGrace(o.grace),
 		exec.WithSignalChannel(forwardedSignals()),
+		exec.WithWatchdog(),
 	}
 	script, shellStdin := newScriptSource(inv, stdin)
 	if !analysing {

@@ -93,7 +93,7 @@ print("no-home", r.returncode, repr(r.stdout), repr(r.stderr))
 r = subprocess.run("echo fast", shell=True, executable=shexec, capture_output=True, text=True, timeout=20)
 print("in-time", r.returncode, repr(r.stdout), repr(r.stderr))
 try:
-    subprocess.run("sleep ` + m + `", shell=True, executable=shexec, capture_output=True, timeout=0.3)
+    subprocess.run("(sleep ` + m + ` &); sleep ` + m + `", shell=True, executable=shexec, capture_output=True, timeout=0.4)
     print("expired: no")
 except subprocess.TimeoutExpired:
     print("expired: yes")
@@ -105,6 +105,13 @@ except subprocess.TimeoutExpired:
 	if err != nil || out != want {
 		t.Errorf("python: %v\n%s\nwant:\n%s", err, out, want)
 	}
+	// The expired timeout SIGKILLed shexec: its watchdog stops the
+	// background sleep that Pdeathsig (the shell's only) does not reach.
+	deadline := time.Now().Add(1500 * time.Millisecond)
+	for len(survivors(m)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	assertNoSurvivors(t, m)
 }
 
 // TestPythonSignalDeath: a shell that dies of a signal is a signal death

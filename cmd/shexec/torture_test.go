@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	osexec "os/exec"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/shguard/shguard/exec"
 )
 
 // escapes are ways for a command to leave processes behind: in the
@@ -81,6 +85,37 @@ func TestTortureLeftovers(t *testing.T) {
 			}
 			if got.elapsed > 5*time.Second {
 				t.Errorf("took %v", got.elapsed)
+			}
+			assertNoSurvivors(t, m)
+		})
+	}
+}
+
+// TestTortureKill9: each escape, then a foreground sleep; shexec gets
+// SIGKILL while it runs (as under Python's subprocess timeout or the OOM
+// killer). Its watchdog must leave nothing of the run within a second.
+func TestTortureKill9(t *testing.T) {
+	t.Parallel()
+	for _, e := range escapes {
+		t.Run(e, func(t *testing.T) {
+			t.Parallel()
+			m := marker(t)
+			script := strings.ReplaceAll(e, "@M", m) + "\nsleep " + m
+			cmd := osexec.Command(shexecBin, "--leftovers", "kill", "-c", script)
+			cmd.Env = append(os.Environ(), "SHEXEC_HOME="+t.TempDir(), "SHEXEC_PROMOTE=0")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			defer cmd.Wait()
+			// Long enough for the watchdog to start and read the tree.
+			time.Sleep(exec.WatchdogDelay + 4*exec.WatchdogPoll)
+			if len(survivors(m)) == 0 {
+				t.Fatal("the escape did not start")
+			}
+			cmd.Process.Kill()
+			deadline := time.Now().Add(1500 * time.Millisecond)
+			for len(survivors(m)) > 0 && time.Now().Before(deadline) {
+				time.Sleep(50 * time.Millisecond)
 			}
 			assertNoSurvivors(t, m)
 		})
