@@ -65,9 +65,15 @@ func TestREADMEShellTable(t *testing.T) {
 }
 
 // README gives the corpus size (in all and per shell) as numbers: they are
-// the corpus's, so that one fact has one number.
+// the corpus's, so that one fact has one number (docs/analysis.md too).
 func TestREADMECorpusSize(t *testing.T) {
-	b, err := os.ReadFile("../README.md")
+	for _, path := range []string{"../README.md", "../docs/analysis.md"} {
+		t.Run(path, func(t *testing.T) { checkCorpusSize(t, path) })
+	}
+}
+
+func checkCorpusSize(t *testing.T, path string) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,25 +82,25 @@ func TestREADMECorpusSize(t *testing.T) {
 	for _, e := range es {
 		per[e.Shell]++
 	}
-	total := regexp.MustCompile(`\b(\d+) real(?:-shaped)? agent commands|its (\d+) real-shaped commands`)
+	total := regexp.MustCompile(`\b(\d+)\s+real(?:-shaped)?\s+agent\s+commands|its\s+(\d+)\s+real-shaped\s+commands`)
 	found := 0
 	for _, m := range total.FindAllStringSubmatch(string(b), -1) {
 		found++
 		if n, _ := strconv.Atoi(m[1] + m[2]); n != len(es) {
-			t.Errorf("README says %q: the corpus has %d entries", m[0], len(es))
+			t.Errorf("%s says %q: the corpus has %d entries", path, m[0], len(es))
 		}
 	}
 	if found == 0 {
-		t.Error("README does not give the corpus size")
+		t.Errorf("%s does not give the corpus size", path)
 	}
-	shells := regexp.MustCompile(`\((\d+) for bash, (\d+) zsh, (\d+) dash, (\d+) mksh\)`)
+	shells := regexp.MustCompile(`\((\d+)\s+for\s+bash,\s+(\d+)\s+zsh,\s+(\d+)\s+dash,\s+(\d+)\s+mksh\)`)
 	m := shells.FindStringSubmatch(string(b))
 	if m == nil {
-		t.Fatal("README does not give the corpus size per shell as (N for bash, N zsh, N dash, N mksh)")
+		t.Fatalf("%s does not give the corpus size per shell as (N for bash, N zsh, N dash, N mksh)", path)
 	}
 	for i, sh := range []string{"bash", "zsh", "dash", "mksh"} {
 		if n, _ := strconv.Atoi(m[i+1]); n != per[sh] {
-			t.Errorf("README gives %d %s entries: the corpus has %d", n, sh, per[sh])
+			t.Errorf("%s gives %d %s entries: the corpus has %d", path, n, sh, per[sh])
 		}
 	}
 }
