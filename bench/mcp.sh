@@ -8,5 +8,6 @@ cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/shexec" ./cmd/shexec
+go build -o "$tmp/shexec-mcp" ./cmd/shexec-mcp
 go build -o "$tmp/mcpbench" ./bench/mcpbench
 SHEXEC_HOME=$tmp/home "$tmp/mcpbench" "$tmp/shexec" "${1:-50}"

@@ -14,14 +14,17 @@ import (
 	"time"
 )
 
-// shexecBinary builds cmd/shexec once per test run.
+// shexecBinary builds cmd/shexec and, next to it, cmd/shexec-mcp, which
+// `shexec mcp` becomes.
 func shexecBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "shexec")
-	if out, err := osexec.Command("go", "build", "-o", bin, "../cmd/shexec").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	dir := t.TempDir()
+	for _, prog := range []string{"shexec", "shexec-mcp"} {
+		if out, err := osexec.Command("go", "build", "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", prog, err, out)
+		}
 	}
-	return bin
+	return filepath.Join(dir, "shexec")
 }
 
 // TestStdioEndToEnd drives the real `shexec mcp` with JSON-RPC lines on its

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	osexec "os/exec"
@@ -470,4 +471,17 @@ func TestSlowReader(t *testing.T) {
 		t.Errorf("got %d bytes, want the %d the shell wrote", len(got), len(data))
 	}
 	assertNoSurvivors(t, m)
+}
+
+// `shexec mcp` becomes shexec-mcp; without it installed it says how to get
+// it and exits 125.
+func TestMCPProgramMissing(t *testing.T) {
+	t.Parallel()
+	cmd := osexec.Command(shexecBin, "mcp", "--help")
+	cmd.Env = append(os.Environ(), "PATH="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	var ee *osexec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 125 || !strings.Contains(string(out), "go install github.com/shguard/shguard/cmd/shexec-mcp@latest") {
+		t.Errorf("err %v, output %q", err, out)
+	}
 }

@@ -158,7 +158,7 @@ func main() {
 // exit status, or -N when shexec must die of signal N as the shell did.
 func run(args []string, stdin, stdout, stderr *os.File) int {
 	if len(args) > 0 && args[0] == "mcp" {
-		return runMCP(args[1:], stdout, stderr)
+		return runMCP(args[1:], stderr)
 	}
 	if isJobsCommand(args) {
 		return runJobsCommand(args[0], args[1:], stdout, stderr)

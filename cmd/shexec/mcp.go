@@ -1,58 +1,42 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
-	"time"
-
 	"os"
-	"os/signal"
+	osexec "os/exec"
+	"path/filepath"
 	"syscall"
-
-	"github.com/shguard/shguard/mcpserver"
 )
 
-const mcpUsage = `Usage: shexec mcp [flags]
+// mcpProgram is the MCP server's own program (cmd/shexec-mcp). shexec
+// does not link the server: the MCP SDK's package initialisation would be
+// paid by every `shexec -c`, and make runs one per recipe.
+const mcpProgram = "shexec-mcp"
 
-Serves the Model Context Protocol on stdin/stdout: tools run, check, jobs,
-logs, wait, write and kill. When stdin closes (the agent quits), every job
-the server started is stopped, escapees included, unless --keep-jobs.
-See docs/mcp.md for the agents' configuration.
+// runMCP is `shexec mcp`: it becomes shexec-mcp (exec, same pid), found
+// next to shexec's own executable, else on PATH.
+func runMCP(args []string, stderr io.Writer) int {
+	path := ""
+	if self, err := os.Executable(); err == nil {
+		if p := filepath.Join(filepath.Dir(self), mcpProgram); isExecutable(p) {
+			path = p
+		}
+	}
+	if path == "" {
+		p, err := osexec.LookPath(mcpProgram)
+		if err != nil {
+			fmt.Fprintf(stderr, "shexec mcp: %s is not installed next to shexec or on PATH: go install github.com/shguard/shguard/cmd/%s@latest\n", mcpProgram, mcpProgram)
+			return exitUsage
+		}
+		path = p
+	}
+	err := syscall.Exec(path, append([]string{"shexec mcp"}, args...), os.Environ())
+	fmt.Fprintf(stderr, "shexec mcp: %s: %v\n", path, err)
+	return exitUsage
+}
 
-Flags:
-`
-
-// runMCP is `shexec mcp`: flags here, the server in package mcpserver.
-func runMCP(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("shexec mcp")
-	timeout := durationFlag(mcpserver.DefaultTimeout)
-	fs.Var(&timeout, "timeout", "default timeout of a run that names none (0: no limit)")
-	keep := fs.Bool("keep-jobs", false, "leave the server's jobs running when the session ends")
-	shell := fs.String("shell", "bash", "default shell of a run")
-	maxOutput := fs.Int("max-output", mcpserver.DefaultMaxOutput, "bytes of output a run returns (head and tail)")
-	help := fs.BoolP("help", "h", false, "show this help")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
-		return exitUsage
-	}
-	if *help {
-		fmt.Fprint(stdout, mcpUsage+fs.FlagUsages())
-		return 0
-	}
-	srv, err := mcpserver.New(mcpserver.WithTimeout(time.Duration(timeout)), mcpserver.WithKeepJobs(*keep),
-		mcpserver.WithShell(*shell), mcpserver.WithMaxOutput(*maxOutput))
-	if err != nil {
-		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
-		return exitUsage
-	}
-	// An agent that stops its server with a signal instead of closing
-	// stdin ends the session too: the jobs are stopped all the same.
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
-	if err := srv.Serve(ctx, mcpserver.Stdio(os.Stdin, os.Stdout)); err != nil && err != io.EOF && ctx.Err() == nil {
-		fmt.Fprintf(stderr, "shexec mcp: %v\n", err)
-		return 1
-	}
-	return 0
+func isExecutable(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
