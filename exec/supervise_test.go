@@ -1,3 +1,5 @@
+//go:build linux
+
 package exec
 
 // The test binary doubles as the supervisor program: Store.Start re-executes

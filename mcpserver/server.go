@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package mcpserver is `shexec mcp`: a Model Context Protocol server whose
 // shell tool cannot hang the agent. Every command runs as a managed job of
 // the exec package (a supervisor owns it, its output goes to job logs), and

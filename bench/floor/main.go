@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command floor is the cost floor of any Go wrapper around `bash -c`: it
 // only runs `bash -c CMD` in its own process group, with stdio inherited,
 // and exits with the shell's status. bench/shexec.sh compares shexec to it.

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command hop is bench/floor with one pipe between the shell and the
 // caller: the shell's stdout is a pipe of our own (1 MiB, like shexec's),
 // whose bytes are moved to our stdout by blocking splice(2) until EOF. It is

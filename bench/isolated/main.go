@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command isolated is bench/floor plus what shexec's isolation requires
 // before the shell may start, and nothing else: SIGINT, SIGTERM and SIGHUP
 // registered and forwarded to the shell's group, the caller a child

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command mcpbench times a `run` of `true` through a running `shexec mcp`
 // against `shexec -c true` started as a process, and against
 // `shexec --yield 10 -c true` (the same promise as a run: the command may

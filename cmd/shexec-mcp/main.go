@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command shexec-mcp is the MCP server of `shexec mcp` (docs/mcp.md). It is
 // a program of its own so that shexec, started once per shell command,
 // does not carry the MCP SDK and what it imports (net/http, crypto/tls,

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 // Tests of the exec library itself, run in this process. They live here

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command shexec is a drop-in replacement for `bash -c` that cannot hang its
 // caller and leaves no process behind. See `shexec --help`.
 package main
