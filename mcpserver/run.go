@@ -36,9 +36,9 @@ type RunOutput struct {
 	DurationMS int64           `json:"duration_ms"`
 	JobID      string          `json:"job_id,omitempty" jsonschema:"the job the command goes on as, when still running"`
 	Jobs       []string        `json:"jobs"`
-	Leftovers  []exec.Leftover `json:"leftovers"`
+	Leftovers  []exec.Leftover `json:"leftovers" jsonschema:"processes that outlived the shell, kept in job_id (action kept)"`
 	Findings   []Finding       `json:"findings"`
-	Rewritten  string          `json:"rewritten,omitempty"`
+	Rewritten  string          `json:"rewritten,omitempty" jsonschema:"the command really run, when it differs from command (the server runs commands as written and keeps their background work in the job, so it does not today)"`
 	Message    string          `json:"message,omitempty"`
 }
 
@@ -137,6 +137,10 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 		out.Message = fmt.Sprintf("still running after %v; continues as job %s (tools: logs, wait, write, kill)", yield, id)
 		if shellExited {
 			out.Message = fmt.Sprintf("the shell has exited, but work it started in the background still runs; it continues as job %s (tools: logs, wait, write, kill)", id)
+			// What outlived the shell, kept in the job.
+			if ps, err := s.store.Processes(id); err == nil && len(ps) > 0 {
+				out.Leftovers = ps
+			}
 		}
 	}
 	return textResult(out), out, nil

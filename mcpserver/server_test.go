@@ -294,6 +294,10 @@ func TestBackgroundWorkBecomesJobWithoutWaitingForYield(t *testing.T) {
 	if out.Status != "running" || out.JobID == "" || out.Output != "hi\n" || out.DurationMS > 20000 || !strings.HasPrefix(out.Message, "the shell has exited") {
 		t.Fatalf("got %+v", out)
 	}
+	// The sleep outlived the shell: it is the leftover the job keeps.
+	if len(out.Leftovers) != 1 || out.Leftovers[0].Command != "sleep 97" || out.Leftovers[0].Action != "kept" {
+		t.Errorf("leftovers %+v", out.Leftovers)
+	}
 	var k KillOutput
 	s.call(t, "kill", map[string]any{"id": out.JobID, "grace": 1}, &k)
 	if !k.Stopped {
