@@ -191,9 +191,12 @@ func (s *Store) launch(ctx context.Context, sp superviseSpec, extra []*os.File) 
 }
 
 func (s *Store) startSupervisor(ctx context.Context, sp superviseSpec, extra []*os.File) (*Job, error) {
-	exe, err := supervisorExe()
-	if err != nil {
-		return nil, err
+	exe := s.Supervisor
+	if exe == "" {
+		var err error
+		if exe, err = supervisorExe(); err != nil {
+			return nil, err
+		}
 	}
 	specR, specW, err := os.Pipe()
 	if err != nil {

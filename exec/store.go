@@ -170,6 +170,12 @@ type Store struct {
 	KeepFor time.Duration
 	Keep    int
 
+	// Supervisor is the program started as a job's supervisor (it must
+	// call MaybeSupervise first thing in main); "" is this program. A
+	// program heavier to start than shexec (shexec-mcp links an HTTP and
+	// JSON-schema stack) can point it at a shexec binary.
+	Supervisor string
+
 	// lazy: Dir is made when the first job is created (see StoreAt).
 	lazy    bool
 	made    sync.Once
