@@ -116,7 +116,8 @@ var directiveShell = sync.OnceValue(func() *regexp.Regexp {
 // `# shellcheck shell=NAME`) directive, which names the shell a file is
 // for when its shebang does not (sourced files, snippets).
 func DirectiveLang(src []byte) (Lang, bool) {
-	if !bytes.Contains(src, []byte("shell=")) {
+	// Most scripts mention neither word; many say shell= (a variable).
+	if !bytes.Contains(src, []byte("shell=")) || !bytes.Contains(src, []byte("shguard")) && !bytes.Contains(src, []byte("shellcheck")) {
 		return 0, false
 	}
 	m := directiveShell().FindSubmatch(src)
