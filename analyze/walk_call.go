@@ -181,6 +181,7 @@ type function struct {
 	env    fdTable // descriptors where it was declared
 	src    *source
 	walked int // how many calls walked the body
+	cost   funcCost
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -202,14 +203,18 @@ func (w *walker) callFunc(name string, env fdTable) {
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	if w.replayCall(fn) {
+		return
+	}
 	if fn.walked < maxFuncWalks {
 		fn.walked++
-		saved := w.src
+		saved, slow, bounded := w.src, w.slow, w.bounded
 		w.src = fn.src
 		if after := w.stmt(fn.body, env); after != env {
 			w.funcEnv = &after // an exec in the body redirected the shell
 		}
 		w.src = saved
+		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
 		return
 	}
 	syntax.Walk(fn.body, func(n syntax.Node) bool {

@@ -156,7 +156,7 @@ func (g *progGen) short() string {
 func (g *progGen) known() string { return g.pick("true", "false", ":", "sleep 0.1") }
 
 func (g *progGen) cmd(depth int, long bool) string {
-	k := g.r.Intn(17)
+	k := g.r.Intn(20)
 	if depth >= 2 {
 		k = g.r.Intn(4)
 	}
@@ -175,6 +175,13 @@ func (g *progGen) cmd(depth int, long bool) string {
 			return g.pick("cat <(", ": < <(", "echo <(") + inner + ")"
 		}
 		return g.pick("cat <(", ": < <(", "echo <(", "echo x > >(") + inner + ")"
+	case k == 17:
+		return "case x in " + g.pick("x", "y") + ") " + g.body(depth+1, long) + "; *) " + g.short() + ";; esac " + g.redir()
+	case k == 18 && long && depth > 0:
+		// exec in a subshell or job: the subshell becomes the program.
+		return "exec " + g.long() + " " + g.redir()
+	case k == 19:
+		return g.pick("while false; do ", "until true; do ") + g.body(depth+1, long) + " done"
 	case k == 16 && !long:
 		// Under a group-leading shell setsid forks where the shell execs
 		// it in place (the last command, unless something must run after
