@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strings"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -258,6 +259,12 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.stmts(c.Do, env)
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
+		if it, known := caseBranch(c); known {
+			if it != nil {
+				w.stmts(it.Stmts, env) // the one branch that runs
+			}
+			break
+		}
 		b := w.branches()
 		for _, it := range c.Items {
 			b.start()
@@ -291,6 +298,32 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		w.nodeSubsts(c, env)
 	}
+}
+
+// caseBranch picks the branch a case runs when that is known: the word and
+// the patterns before the match are literals (`*` matches anything), and
+// the matching branch ends with ;; (no fall-through). known is false
+// otherwise; a nil item with known true means no branch runs.
+func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
+	word := value(c.Word)
+	if word == "" || strings.ContainsAny(word, "*?[") {
+		return nil, false
+	}
+	for _, it := range c.Items {
+		for _, pat := range it.Patterns {
+			switch p := value(pat); {
+			case p == "" || p != "*" && strings.ContainsAny(p, "*?["):
+				return nil, false // an expansion or a glob: which branch runs is not known
+			case p != "*" && p != word:
+				continue
+			}
+			if it.Op != syntax.Break {
+				return nil, false // ;& and ;;& go on to other branches
+			}
+			return it, true
+		}
+	}
+	return nil, true
 }
 
 // ifClause walks an if and returns the shell's descriptors after it. A
