@@ -112,6 +112,12 @@ type dialect struct {
 	// x) & } >/dev/null 2>&1` hangs the caller in bash, dash and mksh;
 	// zsh closes them in its children.
 	childrenKeepSaved bool
+	// jobFuncSaved: in a background job that is a redirected function
+	// call, the subshells the function forks inherit the copies of the
+	// caller's descriptors the job's subshell saved (dash: `f() { (server;
+	// x) & }; f >/dev/null 2>&1 &` hangs; mksh closes them in its
+	// children, bash and zsh save none there).
+	jobFuncSaved bool
 	// savedTailExec: while it holds saved copies, a background subshell
 	// whose last command is a program execs it in place, which closes them
 	// (bash: `{ (cd app; server) & } >/dev/null 2>&1` only leaks, `{
@@ -164,6 +170,7 @@ var (
 		negatedWaits:      true,
 		splitsWords:       true,
 		childrenKeepSaved: true,
+		jobFuncSaved:      true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,

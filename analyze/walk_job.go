@@ -131,8 +131,20 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
-		r := w.call(s, c, j.fds, j.fds)
+		var r resolved
+		if name := resolve(c.Args).name; saved.d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
+			// dash: the job's subshell saves what the function call's
+			// redirections replace, and what it forks inherits the copies.
+			w.saving(env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
+		} else {
+			r = w.call(s, c, j.fds, j.fds)
+		}
 		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+		if len(c.Args) == 0 {
+			// `x=$(cmd) &`: a subshell that runs the substitution as its
+			// child and execs nothing.
+			j.forks = true
+		}
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.
 		// (Unless the body ends in exec: the subshell becomes that.)
