@@ -33,11 +33,14 @@ import (
 
 // worker is the walk's account of one process substitution worker.
 type worker struct {
-	job      *job // the worker as a job
-	fd       int  // the worker's end of the pipe: 1 for <(…), 0 for >(…)
-	idle     bool // the command it serves does not read or write it
-	detached int  // commands that may take a while off the pipe
-	dur      time.Duration
+	job  *job // the worker as a job
+	fd   int  // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	idle bool // the command it serves does not read or write it
+	// earlyStop: the command it serves may stop reading before EOF (read,
+	// head), leaving the worker to go on by itself.
+	earlyStop bool
+	detached  int // commands that may take a while off the pipe
+	dur       time.Duration
 	// tails are the commands the worker execs in place, and tailDetached
 	// and tailDur their part of detached and dur.
 	tails        []tailExec
@@ -67,7 +70,8 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
 	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
-	wk := &worker{job: j, fd: 0, idle: in && w.consumer != nil && idleCommand(w.consumer)}
+	wk := &worker{job: j, fd: 0, idle: in && w.consumer != nil && idleCommand(w.consumer),
+		earlyStop: in && w.consumer != nil && stopsEarly(w.consumer)}
 	if in {
 		wk.fd = 1
 	}
@@ -101,6 +105,19 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	w.p.jobs = append(w.p.jobs, j) // not in the job table: wait and %N do not reach it
 }
 
+// stopsEarly reports whether a command reads only the start of its
+// input: `read x < <(cmd)`, `head -1 <(cmd)`.
+func stopsEarly(ce *syntax.CallExpr) bool {
+	if len(ce.Args) == 0 {
+		return false
+	}
+	switch resolve(ce.Args).name {
+	case "read", "head", "line":
+		return true
+	}
+	return false
+}
+
 // workerCall counts a command of a process substitution's worker that may
 // take a while, if it does so with the pipe out of the way.
 func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
@@ -114,14 +131,20 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 	} else {
 		wk.slow++
 	}
+	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	switch {
-	case wk.idle || inner[wk.fd] != tWorker || serverKind(r) != "":
+	case wk.idle:
+	case wk.fd == 1 && !tail && !wk.earlyStop:
+		// The worker holds its end of the pipe until it exits or execs
+		// its tail: a reader that reads to EOF (cat, mapfile, a while
+		// read loop) waits for everything before the tail.
+		return
+	case inner[wk.fd] != tWorker || serverKind(r) != "":
 	case wk.fd == 0 && bounded:
 		// >(sleep 2; cat): a pause does not read the pipe.
 	default:
 		return
 	}
-	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	if bounded {
 		wk.dur += d
 		if tail {
