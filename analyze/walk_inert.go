@@ -14,7 +14,7 @@ import (
 // walk measured instead of walking (half of the walk over the machine's
 // own scripts, bench/lint.sh).
 
-// inertNames are the commands whose walk does more than take time: they
+// inertBreakers are the commands whose walk does more than take time: they
 // start, stop, wait for or hand over processes, redirect the shell, or run
 // code of their own.
 var inertBreakers = setOf(`wait kill pkill killall trap exec eval source . setsid nohup disown
