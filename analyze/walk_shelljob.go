@@ -27,7 +27,7 @@ func (tw *tailWatch) has(s *syntax.Stmt) bool {
 	return slices.ContainsFunc(tw.tails, func(t tailExec) bool { return t.stmt == s })
 }
 
-// count adds a command's time to the watch when it is a tail.
+// countTail adds a command's time to the watch when it is a tail.
 func (w *walker) countTail(s *syntax.Stmt, d time.Duration, bounded bool) {
 	tw := w.tailWatch
 	if tw == nil || !tw.has(s) {
