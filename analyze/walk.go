@@ -56,6 +56,9 @@ type walker struct {
 	nextJobShell *job
 	// tailWatch: the walk is in such a shell's script.
 	tailWatch *tailWatch
+	// inertVisiting are the functions whose inertness is being decided
+	// (see inertCall), against recursion.
+	inertVisiting map[*function]bool
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"strings"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -18,7 +19,7 @@ import (
 // start, stop, wait for or hand over processes, redirect the shell, or run
 // code of their own.
 var inertBreakers = setOf(`wait kill pkill killall trap exec eval source . setsid nohup disown
-coproc set fg bg jobs xargs ssh command builtin`)
+coproc fg bg jobs xargs ssh builtin`)
 
 // funcCost is what a walk of a function body added to the shell's time.
 type funcCost struct {
@@ -65,7 +66,7 @@ func (w *walker) inertFunc(fn *function) bool {
 			ok = n.Param == nil || n.Param.Value != "!"
 		case *syntax.CallExpr:
 			if len(n.Args) > 0 {
-				ok = w.inertCommand(n.Args[0].Lit())
+				ok = w.inertCall(n.Args)
 			}
 		}
 		return ok
@@ -77,9 +78,36 @@ func (w *walker) inertFunc(fn *function) bool {
 	return ok
 }
 
-// inertCommand reports whether running the command name can only take time.
-func (w *walker) inertCommand(name string) bool {
-	if name == "" || inertBreakers.has(name) || w.funcs[name] != nil || w.p.cfg.servers[name] || dialectOfProgram(name) != nil {
+// inertCall reports whether running the simple command args can only take
+// time: a call of an inert function, `command -v`, `set` without -m, or a
+// command that is none of inertBreakers, a shell, a wrapper, a server or a
+// daemonizing program.
+func (w *walker) inertCall(args []*syntax.Word) bool {
+	name := args[0].Lit()
+	switch {
+	case name == "":
+		return false // a command that is not a literal
+	case name == "command":
+		return len(args) > 1 && (args[1].Lit() == "-v" || args[1].Lit() == "-V")
+	case name == "set":
+		for _, a := range args[1:] {
+			if o := a.Lit(); o == "" || o == "monitor" || (strings.HasPrefix(o, "-") || strings.HasPrefix(o, "+")) && strings.Contains(o, "m") {
+				return false // set -m turns job control on
+			}
+		}
+		return true
+	case w.funcs[name] != nil:
+		fn := w.funcs[name]
+		if w.inertVisiting[fn] {
+			return false // recursion: decided elsewhere, not inert here
+		}
+		if w.inertVisiting == nil {
+			w.inertVisiting = map[*function]bool{}
+		}
+		w.inertVisiting[fn] = true
+		defer delete(w.inertVisiting, fn)
+		return w.inertFunc(fn)
+	case inertBreakers.has(name) || w.p.cfg.servers[name] || dialectOfProgram(name) != nil:
 		return false
 	}
 	return progKinds()[name]&(kWrapper|kServer|kDaemon) == 0

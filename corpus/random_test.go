@@ -28,7 +28,9 @@ import (
 // status (cd may fail), no descriptor is closed (a dup of a closed one
 // fails at run time), and kills come only at the top, after a pause longer
 // than any job's own pauses (a kill landing before or after a subshell
-// forks is a race).
+// forks is a race); the worker of a <(…) nobody reads writes nothing (it
+// would die of SIGPIPE or not depending on which process runs first), and
+// setsid in the foreground stands only at the top.
 //
 // SHGUARD_RANDOM_N sets the number of programs per shell (default 40, a
 // few seconds), SHGUARD_RANDOM_SEED the seed (default: a new one each run
@@ -135,6 +137,8 @@ type progGen struct {
 	n     int
 	quote int  // nesting of bash -c strings
 	fn    bool // a function f is defined (one per program)
+	// silent > 0 while generating the worker of a <(…) nobody reads.
+	silent int
 }
 
 func (g *progGen) pick(s ...string) string { return s[g.r.Intn(len(s))] }
@@ -149,6 +153,12 @@ func (g *progGen) redir() string {
 }
 
 func (g *progGen) short() string {
+	if g.silent > 0 {
+		// Inside a <(…) that nobody reads, a write can meet a closed pipe
+		// (SIGPIPE) or not, depending on which process runs first: a race,
+		// not a shape.
+		return g.pick("true", "sleep 0.1", "cd /tmp", "false", ":")
+	}
 	return g.pick("true", "echo x", "sleep 0.1", "cd /tmp", "false", ":")
 }
 
@@ -168,13 +178,18 @@ func (g *progGen) cmd(depth int, long bool) string {
 	case k == 15 && long && (g.shell == "bash" || g.shell == "zsh"):
 		// The worker of a process substitution, read to the end, given
 		// to a command that never reads it, or written to.
-		inner := g.list(depth+1, long)
+		open := []string{"cat <(", ": < <(", "echo <(", "echo x > >("}
 		if g.shell == "zsh" {
 			// zsh waits for >(…): a long one blocks the shell, which says
 			// nothing about the analyzer.
-			return g.pick("cat <(", ": < <(", "echo <(") + inner + ")"
+			open = open[:3]
 		}
-		return g.pick("cat <(", ": < <(", "echo <(", "echo x > >(") + inner + ")"
+		o := g.pick(open...)
+		if o == ": < <(" || o == "echo <(" {
+			g.silent++
+			defer func() { g.silent-- }()
+		}
+		return o + g.list(depth+1, long) + ")"
 	case k == 17:
 		return "case x in " + g.pick("x", "y") + ") " + g.body(depth+1, long) + "; *) " + g.short() + ";; esac " + g.redir()
 	case k == 18 && long && depth > 0:
@@ -182,7 +197,7 @@ func (g *progGen) cmd(depth int, long bool) string {
 		return "exec " + g.long() + " " + g.redir()
 	case k == 19:
 		return g.pick("while false; do ", "until true; do ") + g.body(depth+1, long) + " done"
-	case k == 16 && !long:
+	case k == 16 && !long && depth == 0:
 		// Under a group-leading shell setsid forks where the shell execs
 		// it in place (the last command, unless something must run after
 		// it); elsewhere it runs the program in place. 1.5s tells them
