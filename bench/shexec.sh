@@ -123,10 +123,12 @@ for ((s = 0; s < samples; s++)); do
 	timed "$tmp/t.bash" 1000 through bash -c "$gen"
 	timed "$tmp/t.shexec" 1000 through "$shexec" -c "$gen"
 	timed "$tmp/t.hop" 1000 through "$hop" "$gen"
+	timed "$tmp/t.direct" 1000 through "$shexec" --leftovers kill -c "$gen"
 done
 row 'bash -c' "$tmp/t.bash" "$tmp/t.bash"
 row 'hop' "$tmp/t.hop" "$tmp/t.bash"
 row 'shexec -c' "$tmp/t.shexec" "$tmp/t.bash"
+row 'shexec --leftovers kill -c (direct)' "$tmp/t.direct" "$tmp/t.bash"
 echo '  (goal: shexec <= 1.15x bash -c)'
 
 printf 'peak RSS while 1 GB passes through shexec\n'

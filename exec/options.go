@@ -34,6 +34,7 @@ type config struct {
 	quiet          time.Duration
 	maxDrain       time.Duration
 	watchdog       bool
+	directOutput   bool
 }
 
 // flags are the words before the script.
@@ -138,6 +139,18 @@ func WithTimeout(d time.Duration) Option { return func(c *config) { c.timeout = 
 // WithGrace sets how long processes get between SIGTERM and SIGKILL, on
 // timeout, on cancellation and when leftovers are killed. Default: 2s.
 func WithGrace(d time.Duration) Option { return func(c *config) { c.grace = d } }
+
+// WithDirectOutput gives the shell the caller's own stdout and stderr when
+// they are pipes, instead of pipes of Run's that it copies from: no copy
+// hop, so output moves as fast as under bash. The price is prompt return:
+// Run can no longer let go of the output while something still holds it,
+// so when the shell has exited, every leftover that holds the caller's
+// pipe and descends from the run is stopped (SIGTERM, the grace period,
+// SIGKILL) before the leftover policy sees the rest; a holder that does not
+// descend from the run keeps the caller waiting, as under bash. For
+// commands that start no background work (shexec decides by analysing the
+// script), where a holder is a daemon nobody asked for.
+func WithDirectOutput() Option { return func(c *config) { c.directOutput = true } }
 
 // WithLeftovers sets what happens to processes still alive or still holding
 // the output when the shell has exited. Default: KillLeftovers.

@@ -271,6 +271,10 @@ type run struct {
 	// runID is the run's marker (RunIDEnv) when it has a watchdog.
 	runID string
 
+	// direct are the inodes of the caller's pipes the shell writes to
+	// itself (WithDirectOutput).
+	direct []uint64
+
 	// foreign are the children the process had before the run, with
 	// everything below them: not ours to report or stop. A command run as
 	// `shexec ... > >(tee log)` has one: bash forks the tee, then execs
@@ -389,7 +393,11 @@ wait:
 		res.ExitCode = ws.ExitStatus()
 	}
 
-	if found := r.findLeftovers(); len(found) > 0 {
+	found := r.findLeftovers()
+	if len(r.direct) > 0 {
+		found = r.stopDirectHolders(ctx, found, res)
+	}
+	if len(found) > 0 {
 		set := &LeftoverSet{Procs: found, r: r}
 		if err := r.cfg.leftovers.Handle(ctx, set); err != nil {
 			res.Message = strings.TrimPrefix(res.Message+"; ", "; ") + "leftovers: " + err.Error()
@@ -414,6 +422,29 @@ wait:
 	reapOrphans()
 	res.Duration = time.Since(start)
 	return res, nil
+}
+
+// stopDirectHolders stops the leftovers that hold the caller's own pipe
+// (WithDirectOutput): nothing else gives the caller its EOF. They are
+// reported in res with what was done; the others are returned for the
+// leftover policy.
+func (r *run) stopDirectHolders(ctx context.Context, found []*Leftover, res *Result) []*Leftover {
+	var holders, rest []*Leftover
+	for _, l := range found {
+		if l.HoldsOutput && l.Descendant {
+			holders = append(holders, l)
+		} else {
+			rest = append(rest, l)
+		}
+	}
+	if len(holders) == 0 {
+		return found
+	}
+	KillLeftovers.Handle(ctx, &LeftoverSet{Procs: holders, r: r})
+	for _, l := range holders {
+		res.Leftovers = append(res.Leftovers, *l)
+	}
+	return rest
 }
 
 // startAndWait starts the shell and waits for it, on one locked OS thread.
@@ -574,6 +605,10 @@ func (r *run) outputFD(n int, w io.Writer) (int, error) {
 		if !waitsForEOF(fd) {
 			return fd, nil
 		}
+		if ino := pipeInode(fd); r.cfg.directOutput && ino != 0 {
+			r.direct = append(r.direct, ino) // see WithDirectOutput
+			return fd, nil
+		}
 		s.dstFD = fd
 		s.batch = growPipe(fd) >= batchBytes
 	}
@@ -686,7 +721,7 @@ func (r *run) findLeftovers() []*Leftover {
 			return nil
 		}
 	}
-	var inodes []uint64
+	inodes := append([]uint64(nil), r.direct...)
 	for _, s := range r.uniqueStreams() {
 		if s.open() && s.ino != 0 {
 			inodes = append(inodes, s.ino)

@@ -487,3 +487,20 @@ func TestMCPProgramMissing(t *testing.T) {
 		t.Errorf("err %v, output %q", err, out)
 	}
 }
+
+// With --leftovers kill the shell writes straight into the caller's pipe
+// (no copy): the bytes all arrive, and a process that daemonized itself
+// holding the pipe is stopped at exit, so the caller still gets its EOF.
+func TestDirectOutputWithLeftoversKill(t *testing.T) {
+	t.Parallel()
+	got := shexec(t, "", "--leftovers", "kill", "-c", "head -c 5000000 /dev/zero; echo end")
+	if got.code != 0 || len(got.stdout) != 5000004 || !strings.HasSuffix(got.stdout, "end\n") {
+		t.Fatalf("exit %d, %d bytes", got.code, len(got.stdout))
+	}
+	m := marker(t)
+	got = shexec(t, "", "--leftovers", "kill", "--grace", "0.3", "-c", "perl -e 'exit 0 if fork; exec qw(sleep "+m+")'; echo started")
+	if got.code != 0 || got.stdout != "started\n" || got.elapsed > 5*time.Second {
+		t.Fatalf("exit %d, stdout %q, took %v", got.code, got.stdout, got.elapsed)
+	}
+	assertNoSurvivors(t, m)
+}

@@ -245,6 +245,13 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	if o.nonInteractive {
 		opts = append(opts, exec.WithNonInteractive())
 	}
+	if o.leftovers == "kill" {
+		// Leftovers are killed at exit anyway, so the shell may write
+		// straight into the caller's pipes: no copy hop (exec's
+		// WithDirectOutput). Adopting them (the default) needs the copy:
+		// a job cannot hold the caller's pipe without keeping it waiting.
+		opts = append(opts, exec.WithDirectOutput())
+	}
 	if plan := planner(o.shell); promoting && plan != nil {
 		opts = append(opts, exec.WithPromotion(store, plan, o.session))
 	}
