@@ -15,7 +15,11 @@ const (
 	tPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
 	tCaller               // the caller's stdout or stderr: the caller reads it to EOF
 	tBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
-	tWorker               // the pipe between a process substitution's worker and the command that uses it
+	// tWorker is the pipe between a process substitution's worker and the
+	// command that uses it. A worker nested in another's gets tWorker+1
+	// (and so on): the inner pipe is not the outer one, and a job holding
+	// the inner pipe does not keep the outer reader waiting.
+	tWorker
 )
 
 // fdTable models descriptors 0-9 of one process. Only what they point at

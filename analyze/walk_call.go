@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,11 +18,13 @@ type call struct {
 // readsQuickWorkers reports whether r is a filter (cat, grep, sort…)
 // whose only operands are `<(…)` whose pipes close at once: it reads them
 // to their end, and so ends at once too (`cat <(echo x)`).
+// Only the pipes of its own operands count: a worker nested inside one of
+// them writes into a pipe of its own (`cat <(: <(server))`).
 func readsQuickWorkers(r resolved, started []*job) bool {
 	if !filters.has(r.name) || r.wrapped {
 		return false
 	}
-	n := 0
+	var read []syntax.Pos
 	for _, a := range r.args {
 		if strings.HasPrefix(a.Lit(), "-") {
 			continue
@@ -29,17 +32,18 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 		if len(a.Parts) != 1 {
 			return false
 		}
-		if ps, ok := a.Parts[0].(*syntax.ProcSubst); !ok || ps.Op != syntax.CmdIn {
+		ps, ok := a.Parts[0].(*syntax.ProcSubst)
+		if !ok || ps.Op != syntax.CmdIn {
 			return false
 		}
-		n++
+		read = append(read, ps.OpPos)
 	}
 	for _, j := range started {
-		if j.worker && !j.pipeBrief {
+		if j.worker && !j.pipeBrief && slices.Contains(read, j.stmt.Position) {
 			return false // its pipe stays open a while: the filter reads on
 		}
 	}
-	return n > 0
+	return len(read) > 0
 }
 
 // call walks a simple command. env is the shell's table before the

@@ -33,8 +33,9 @@ import (
 
 // worker is the walk's account of one process substitution worker.
 type worker struct {
-	job  *job // the worker as a job
-	fd   int  // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	job  *job   // the worker as a job
+	fd   int    // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	pipe target // what that end is in the walk: tWorker, deeper for nested workers
 	idle bool // the command it serves does not read or write it
 	// earlyStop: the command it serves may stop reading before EOF (read,
 	// head), leaving the worker to go on by itself.
@@ -75,7 +76,11 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	if in {
 		wk.fd = 1
 	}
-	j.fds[wk.fd] = tWorker
+	wk.pipe = tWorker
+	if w.worker != nil {
+		wk.pipe = w.worker.pipe + 1
+	}
+	j.fds[wk.fd] = wk.pipe
 	if n := len(ps.Stmts); n > 0 && !trapsSet(ps.Stmts, w.sh.d) {
 		if ts, ok := w.execdTail(ps.Stmts[n-1], w.sh.d.substTail, j.fds, true, nil); ok {
 			wk.tails = ts
@@ -93,7 +98,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 
 	j.quick = wk.detached == 0 && wk.dur < briefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
 	j.dur = wk.dur
-	j.pipeBrief = wk.slow == 0 && wk.bounded < briefJob && !w.keepOpen(w.p.jobs[njobs:], tWorker)
+	j.pipeBrief = wk.slow == 0 && wk.bounded < briefJob && !w.keepOpen(w.p.jobs[njobs:], wk.pipe)
 	if len(wk.tails) > 0 && !wk.beforeTail() {
 		j.fds = fdTable{}
 		for _, t := range wk.tails {
@@ -126,12 +131,16 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 		return // (a job the worker starts does not delay it)
 	}
 	d, bounded := r.bound()
-	if bounded {
+	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
+	switch {
+	case tail && !inner.has(wk.pipe) && inner[0] != wk.pipe:
+		// The worker becomes this command, which does not have the pipe:
+		// the reader gets EOF at the exec (`cat <(server >log 2>&1)`).
+	case bounded:
 		wk.bounded += d
-	} else {
+	default:
 		wk.slow++
 	}
-	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	switch {
 	case wk.idle:
 	case wk.fd == 1 && !tail && !wk.earlyStop:
@@ -139,7 +148,7 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 		// its tail: a reader that reads to EOF (cat, mapfile, a while
 		// read loop) waits for everything before the tail.
 		return
-	case inner[wk.fd] != tWorker || serverKind(r) != "":
+	case inner[wk.fd] != wk.pipe || serverKind(r) != "":
 	case wk.fd == 0 && bounded:
 		// >(sleep 2; cat): a pause does not read the pipe.
 	default:
