@@ -14,8 +14,8 @@ import (
 // The read end is nonblocking and polled by hand instead of being handed to
 // an io.Copy goroutine: Run must be able to decide on its own when copying
 // is over (a leftover process can keep the write end open forever), and it
-// must be able to move bytes with splice(2) without them passing through
-// user space.
+// must be able to move bytes with splice(2) (Linux) without them passing
+// through user space.
 type stream struct {
 	r     int    // read end, nonblocking; -1 once closed
 	ino   uint64 // inode of the pipe, to recognise holders in /proc/*/fd
@@ -62,7 +62,7 @@ func (s *stream) open() bool { return s.r >= 0 && !s.eof }
 func (s *stream) pump() int {
 	for {
 		if s.dstFD >= 0 && !s.noSplice {
-			n, err := unix.Splice(s.r, nil, s.dstFD, nil, chunk, unix.SPLICE_F_MOVE|unix.SPLICE_F_NONBLOCK)
+			n, err := spliceMove(s.r, s.dstFD, chunk)
 			switch {
 			case n > 0:
 				return int(n)
@@ -155,7 +155,7 @@ func waitWritable(fd int) {
 // pipes have gone quiet.
 type copier struct {
 	streams []*stream
-	wake    int // eventfd, written once the shell has been reaped
+	wake    waker // written once the shell has been reaped
 	// quiet is how long the pipes may stay silent, once the shell has
 	// exited, before copying stops; maxDrain bounds the whole drain so that
 	// a leftover that writes without pause cannot keep Run alive.
@@ -192,7 +192,7 @@ func (c *copier) run() {
 			}
 			timeout = int(min(left, c.quiet).Milliseconds()) + 1
 		} else {
-			fds = append(fds, unix.PollFd{Fd: int32(c.wake), Events: unix.POLLIN})
+			fds = append(fds, unix.PollFd{Fd: int32(c.wake.r), Events: unix.POLLIN})
 		}
 		n, err := unix.Poll(fds, timeout)
 		if err == unix.EINTR {
@@ -230,9 +230,8 @@ func (s *stream) waitForBatch() {
 	}
 	now := time.Now()
 	if now.Sub(s.last) < batchWindow {
-		if n, err := unix.IoctlGetInt(s.r, unix.TIOCINQ); err == nil && n < batchBytes {
-			ts := unix.NsecToTimespec(int64(batchDelay))
-			unix.Nanosleep(&ts, nil)
+		if n, err := pipeBytes(s.r); err == nil && n < batchBytes {
+			sleepBrief(batchDelay)
 		}
 	}
 	s.last = now
@@ -245,7 +244,7 @@ func (c *copier) deliverOwed() {
 		if !s.open() {
 			continue
 		}
-		owed, err := unix.IoctlGetInt(s.r, unix.TIOCINQ) // FIONREAD
+		owed, err := pipeBytes(s.r)
 		for err == nil && owed > 0 && s.open() {
 			n := s.pump()
 			if n == 0 {

@@ -6,7 +6,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -103,7 +102,7 @@ func samePipe(a, b *os.File) bool {
 // whatever directory shexec was started in). The caller's is the fallback.
 func workingDir(pids []int) string {
 	for _, pid := range pids {
-		if d, err := os.Readlink("/proc/" + strconv.Itoa(pid) + "/cwd"); err == nil && strings.HasPrefix(d, "/") {
+		if d := procCwd(pid); d != "" {
 			return d
 		}
 	}

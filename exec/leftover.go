@@ -106,7 +106,7 @@ func (s *LeftoverSet) WaitGone(d time.Duration) bool {
 	for {
 		reapOrphans()
 		alive := false
-		for _, p := range descendants(s.r.self, s.r.foreign) {
+		for _, p := range s.r.runProcs() {
 			if !p.dead() {
 				alive = true
 				break

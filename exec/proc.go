@@ -3,26 +3,24 @@
 package exec
 
 import (
-	"bytes"
 	"errors"
-	"os"
-	"strconv"
-	"strings"
-	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
-// procInfo is the part of /proc/PID/stat that identifies a process and
-// places it in the tree. A pid alone does not identify a process (pids are
-// recycled once a process is reaped); the pair (pid, start) does.
+// procInfo identifies a process and places it in the tree. A pid alone does
+// not identify a process (pids are recycled once a process is reaped); the
+// pair (pid, start) does. It is read from /proc/PID/stat on Linux and from
+// kinfo_proc (sysctl kern.proc) on macOS and FreeBSD: see readStat in the
+// platform files.
 type procInfo struct {
 	pid   int
 	ppid  int
 	pgid  int
+	sid   int // 0 where the platform does not report it (macOS)
 	state byte
-	start uint64 // clock ticks after boot
+	start uint64 // Linux: clock ticks after boot; BSDs: microseconds since the epoch
 	comm  string
 }
 
@@ -41,61 +39,13 @@ func (p procInfo) dead() bool { return p.state == 'Z' || p.state == 'X' || p.sta
 
 var errNoProc = errors.New("no such process")
 
-// readStat parses /proc/PID/stat. The command name is in parentheses and may
-// itself contain spaces and parentheses, so fields are counted from the last
-// ')'.
-func readStat(pid int) (procInfo, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return procInfo{}, errNoProc
-	}
-	open := bytes.IndexByte(b, '(')
-	closing := bytes.LastIndexByte(b, ')')
-	if open < 0 || closing < open || closing+2 > len(b) {
-		return procInfo{}, errNoProc
-	}
-	f := strings.Fields(string(b[closing+2:]))
-	// state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
-	// cmajflt utime stime cutime cstime priority nice num_threads
-	// itrealvalue starttime
-	if len(f) < 20 || len(f[0]) == 0 {
-		return procInfo{}, errNoProc
-	}
-	ppid, err1 := strconv.Atoi(f[1])
-	pgid, err2 := strconv.Atoi(f[2])
-	start, err3 := strconv.ParseUint(f[19], 10, 64)
-	if err1 != nil || err2 != nil || err3 != nil {
-		return procInfo{}, errNoProc
-	}
-	return procInfo{pid: pid, ppid: ppid, pgid: pgid, state: f[0][0], start: start, comm: string(b[open+1 : closing])}, nil
-}
-
-// cmdline returns the process's argv joined by spaces, or "[comm]" when the
-// argv is not readable (kernel threads, zombies, processes exiting).
-func cmdline(p procInfo) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(p.pid) + "/cmdline")
-	b = bytes.TrimRight(b, "\x00")
-	if err != nil || len(b) == 0 {
-		return "[" + p.comm + "]"
-	}
-	return string(bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
-}
-
-// haveChildrenFiles tells whether the kernel offers
-// /proc/PID/task/TID/children (CONFIG_PROC_CHILDREN). Walking those files
-// visits only our own subtree, which is much cheaper than reading the stat
-// file of every process on the machine at each exit.
-var haveChildrenFiles = sync.OnceValue(func() bool {
-	_, err := os.Stat("/proc/self/task/" + strconv.Itoa(os.Getpid()) + "/children")
-	return err == nil
-})
-
 // descendants returns every process below root (root excluded), dead or
-// alive. Because the caller is a child subreaper, orphans of the tree are
-// re-parented to it, so the walk also finds what escaped with setsid, double
-// forks or nohup. Processes in skip, and what lies below them, are left
-// out. The walk is a snapshot: callers that must see everything repeat it
-// until it comes back empty.
+// alive. Where the caller is a child subreaper (Linux, FreeBSD), orphans of
+// the tree are re-parented to it, so the walk also finds what escaped with
+// setsid, double forks or nohup; elsewhere (macOS) escapees are found by
+// runProcs' other means. Processes in skip, and what lies below them, are
+// left out. The walk is a snapshot: callers that must see everything repeat
+// it until it comes back empty.
 func descendants(root int, skip map[procKey]bool) []procInfo {
 	if !haveChildrenFiles() {
 		return descendantsByScan(root, skip)
@@ -122,45 +72,33 @@ func descendants(root int, skip map[procKey]bool) []procInfo {
 	return out
 }
 
-// childrenOf lists the children of every thread of pid.
-func childrenOf(pid int) []int {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
-	tasks, err := readDirNames(dir)
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + t + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
+// descendantsByScan reads every process's parent and keeps those whose
+// ancestry reaches root: the walk for kernels without children files, and
+// the only one on the BSDs (one sysctl lists the whole table).
+func descendantsByScan(root int, skip map[procKey]bool) []procInfo {
+	return descendantsOfIn(allProcs(), skip, root)
 }
 
-// descendantsByScan is the fallback for kernels without children files:
-// read every process's parent and keep those whose ancestry reaches root.
-func descendantsByScan(root int, skip map[procKey]bool) []procInfo {
-	all := allProcs()
+// descendantsOfIn walks the snapshot all from roots (roots excluded).
+func descendantsOfIn(all []procInfo, skip map[procKey]bool, roots ...int) []procInfo {
 	byParent := map[int][]procInfo{}
 	for _, p := range all {
 		byParent[p.ppid] = append(byParent[p.ppid], p)
 	}
 	var out []procInfo
-	queue := []int{root}
+	seen := map[int]bool{}
+	for _, r := range roots {
+		seen[r] = true
+	}
+	queue := append([]int(nil), roots...)
 	for len(queue) > 0 {
 		pid := queue[0]
 		queue = queue[1:]
 		for _, c := range byParent[pid] {
-			if skip[c.key()] {
+			if skip[c.key()] || seen[c.pid] {
 				continue
 			}
+			seen[c.pid] = true
 			out = append(out, c)
 			queue = append(queue, c.pid)
 		}
@@ -168,79 +106,37 @@ func descendantsByScan(root int, skip map[procKey]bool) []procInfo {
 	return out
 }
 
-// allProcs reads the stat of every process on the machine.
-func allProcs() []procInfo {
-	names, err := readDirNames("/proc")
-	if err != nil {
-		return nil
+// childPids lists the children of pid.
+func childPids(pid int) []int {
+	if haveChildrenFiles() {
+		return childrenOf(pid)
 	}
-	var out []procInfo
-	for _, n := range names {
-		pid, err := strconv.Atoi(n)
-		if err != nil {
-			continue
-		}
-		if info, err := readStat(pid); err == nil {
-			out = append(out, info)
+	var out []int
+	for _, p := range allProcs() {
+		if p.ppid == pid {
+			out = append(out, p.pid)
 		}
 	}
 	return out
 }
 
-func readDirNames(dir string) ([]string, error) {
-	f, err := os.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return f.Readdirnames(-1)
-}
-
 // pipeInode returns the inode number of a pipe end. Both ends of a pipe share
-// one inode, and every process holding either end shows it in /proc/PID/fd as
-// a link to "pipe:[INODE]".
+// one inode, and on Linux every process holding either end shows it in
+// /proc/PID/fd as a link to "pipe:[INODE]".
 func pipeInode(fd int) uint64 {
 	var st unix.Stat_t
 	if unix.Fstat(fd, &st) != nil || st.Mode&unix.S_IFMT != unix.S_IFIFO {
 		return 0
 	}
-	return st.Ino
+	return uint64(st.Ino)
 }
 
-// holdsPipe reports whether pid has an open descriptor on one of the pipes
-// whose inodes are given.
-func holdsPipe(pid int, inodes []uint64) bool {
-	if len(inodes) == 0 {
-		return false
-	}
-	dir := "/proc/" + strconv.Itoa(pid) + "/fd/"
-	fds, err := readDirNames(dir)
-	if err != nil {
-		return false
-	}
-	for _, fd := range fds {
-		link, err := os.Readlink(dir + fd)
-		if err != nil || !strings.HasPrefix(link, "pipe:[") {
-			continue
-		}
-		ino, err := strconv.ParseUint(strings.TrimSuffix(link[len("pipe:["):], "]"), 10, 64)
-		if err != nil {
-			continue
-		}
-		for _, want := range inodes {
-			if ino == want {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// handle is an open reference to one process. With a pidfd, signals reach
-// exactly the process that was looked at, even if it has died and its pid
-// has been given to another process in the meantime. Without pidfd support
-// (kernels before 5.3) the start time is re-checked right before kill(2),
-// which narrows the window to microseconds.
+// handle is an open reference to one process. With a pidfd (Linux),
+// signals reach exactly the process that was looked at, even if it has died
+// and its pid has been given to another process in the meantime. Without
+// one (kernels before 5.3, the BSDs, the portable build) the start time is
+// re-checked right before kill(2), which narrows the window to
+// microseconds.
 type handle struct {
 	info procInfo
 	fd   int    // pidfd, or -1
@@ -250,12 +146,9 @@ type handle struct {
 // openHandle pins info's process. It fails when the process is gone or the
 // pid now belongs to someone else.
 func openHandle(info procInfo) (*handle, error) {
-	fd, err := unix.PidfdOpen(info.pid, 0) // pidfds are always close-on-exec
+	fd, err := pidfdOpen(info.pid)
 	if err != nil {
-		if err == unix.ESRCH {
-			return nil, errNoProc
-		}
-		fd = -1
+		return nil, errNoProc
 	}
 	// The pidfd refers to whatever process had the pid when it was
 	// opened; make sure that is the one we read.
@@ -270,7 +163,7 @@ func openHandle(info procInfo) (*handle, error) {
 
 func (h *handle) signal(sig syscall.Signal) error {
 	if h.fd >= 0 {
-		return unix.PidfdSendSignal(h.fd, sig, nil, 0)
+		return pidfdSignal(h.fd, sig)
 	}
 	if now, err := readStat(h.info.pid); err != nil || now.start != h.info.start {
 		return errNoProc
@@ -295,4 +188,28 @@ func (h *handle) close() {
 		unix.Close(h.fd)
 		h.fd = -1
 	}
+}
+
+// environHas reports whether process pid has exactly kv in its environment.
+// The environment is how escapees of a job whose supervisor died are found
+// (every job process inherits JobIDEnv unless it scrubs its environment),
+// and, where there is no subreaper, escapees of a run (RunIDEnv).
+func environHas(pid int, kv string) bool {
+	for _, e := range procEnviron(pid) {
+		if e == kv {
+			return true
+		}
+	}
+	return false
+}
+
+// environPrefix reports whether process pid has a variable starting with
+// prefix ("NAME=") in its environment.
+func environPrefix(pid int, prefix string) bool {
+	for _, e := range procEnviron(pid) {
+		if len(e) >= len(prefix) && e[:len(prefix)] == prefix {
+			return true
+		}
+	}
+	return false
 }

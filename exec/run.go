@@ -10,12 +10,10 @@ import (
 	"os"
 	osexec "os/exec"
 	"os/signal"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"time"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -152,7 +150,7 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 		env = mergeEnv(env, NonInteractiveEnv)
 	}
 	var runID string
-	if cfg.watchdog {
+	if cfg.watchdog || needRunMarker {
 		if b, err := randomBytes(); err == nil {
 			runID = fmt.Sprintf("%x", b)
 			env = mergeEnv(env, []string{RunIDEnv + "=" + runID})
@@ -162,7 +160,7 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	runMu.Lock()
 	defer runMu.Unlock()
 	if err := becomeSubreaper(); err != nil {
-		return nil, &StartError{"prctl(PR_SET_CHILD_SUBREAPER)", err}
+		return nil, &StartError{subreaperOp, err}
 	}
 	r := &run{cfg: cfg, self: os.Getpid(), handles: map[procKey]*handle{}}
 	// Promoted jobs start first, so that their supervisors are among the
@@ -179,9 +177,9 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	default:
 		argv = append(append(append(argv, cfg.flags()...), script), shellArgs...)
 	}
-	if haveChildren() {
+	if mayHaveLeftovers() {
 		r.foreign = map[procKey]bool{}
-		for _, pid := range childrenOf(r.self) {
+		for _, pid := range childPids(r.self) {
 			if p, err := readStat(pid); err == nil {
 				r.foreign[p.key()] = true
 			}
@@ -201,12 +199,6 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	}
 	return res, nil
 }
-
-var subreaperOnce = sync.OnceValue(func() error {
-	return unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-})
-
-func becomeSubreaper() error { return subreaperOnce() }
 
 func lookShell(shell string) (string, error) {
 	if shell == "" {
@@ -248,6 +240,9 @@ type run struct {
 	self int
 
 	shellPid int
+	// shellStart is the shell's start time, where runProcs needs it (no
+	// subreaper): nothing older is the run's.
+	shellStart uint64
 
 	// mu guards shellReaped. While the shell is not reaped its pid, which
 	// is also its process group id, cannot be recycled, so signalling the
@@ -307,27 +302,32 @@ func (r *run) run(ctx context.Context, path string, argv, env []string) (*Result
 	if err != nil {
 		return nil, &StartError{"start " + path, err}
 	}
+	if !haveReaper {
+		if p, err := readStat(r.shellPid); err == nil {
+			r.shellStart = p.start
+		}
+	}
 
-	cp := &copier{wake: -1, quiet: r.cfg.quiet, maxDrain: r.cfg.maxDrain}
+	cp := &copier{wake: waker{-1, -1}, quiet: r.cfg.quiet, maxDrain: r.cfg.maxDrain}
 	for _, s := range r.uniqueStreams() {
 		cp.streams = append(cp.streams, s)
 	}
 	copied := make(chan struct{})
 	if len(cp.streams) == 0 {
 		// Output goes to files, terminals or /dev/null, which the shell
-		// got directly: nothing to copy, no eventfd, no goroutine.
+		// got directly: nothing to copy, no waker, no goroutine.
 		close(copied)
 	} else {
-		wake, err := unix.Eventfd(0, unix.EFD_CLOEXEC|unix.EFD_NONBLOCK)
+		wake, err := newWaker()
 		if err != nil {
 			// Without a wake-up the copier could not be told that the
 			// shell has exited; stop the shell rather than run it
 			// unmanaged.
 			r.terminate(0)
 			<-exited
-			return nil, &StartError{"eventfd", err}
+			return nil, &StartError{"waker", err}
 		}
-		defer unix.Close(wake)
+		defer wake.close()
 		cp.wake = wake
 		go func() {
 			cp.run()
@@ -377,8 +377,8 @@ wait:
 		}
 	}
 
-	if cp.wake >= 0 {
-		unix.Write(cp.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+	if cp.wake.w >= 0 {
+		cp.wake.wake()
 	}
 	<-copied
 
@@ -447,71 +447,32 @@ func (r *run) stopDirectHolders(ctx context.Context, found []*Leftover, res *Res
 	return rest
 }
 
-// startAndWait starts the shell and waits for it, on one locked OS thread.
-// Pdeathsig is delivered when the thread that forked the child exits, not
-// when the process does (golang/go#27505): if the goroutine were free to
-// move, the runtime could retire that thread and SIGKILL a healthy shell.
-// Holding the thread until the shell is reaped makes Pdeathsig mean "the
-// caller died".
-//
-// The same loop reaps the orphans that come to us as subreaper. It peeks
-// with WNOWAIT and reaps the shell under r.mu, so that the group is never
-// signalled after its id may have been recycled.
-func (r *run) startAndWait(path string, argv, env []string, files []uintptr, started chan<- error, exited chan<- unix.WaitStatus) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Dir:   r.cfg.dir,
-		Env:   env,
-		Files: files,
-		Sys: &syscall.SysProcAttr{
-			Setpgid:    true,
-			Foreground: r.tty >= 0,
-			Ctty:       r.tty,
-			Pdeathsig:  syscall.SIGKILL,
-		},
-	})
-	if err != nil {
-		started <- err
-		return
-	}
-	r.shellPid = pid
-	started <- nil
-	for {
-		var info unix.Siginfo
-		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOWAIT, nil)
-		if err == unix.EINTR {
-			continue
-		}
-		who := siginfoPid(&info)
-		if err != nil || who == pid {
-			var ws unix.WaitStatus
-			r.mu.Lock()
-			for {
-				_, err := unix.Wait4(pid, &ws, 0, nil)
-				if err != unix.EINTR {
-					break
-				}
-			}
-			r.shellReaped = true
-			r.mu.Unlock()
-			if r.tty >= 0 {
-				takeTerminalBack(r.tty)
-			}
-			exited <- ws
-			return
-		}
-		unix.Wait4(who, nil, unix.WNOHANG, nil)
-	}
+// shellSysProcAttr: the shell leads a process group of its own, is the
+// terminal's foreground when the caller was, and (where the platform has
+// it) dies with the caller.
+func (r *run) shellSysProcAttr() *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{Setpgid: true, Foreground: r.tty >= 0, Ctty: r.tty}
+	setPdeathsig(a, syscall.SIGKILL)
+	return a
 }
 
-// siginfoPid extracts si_pid, the first field of the union that follows
-// three int32s in siginfo_t; the union is pointer-aligned. x/sys/unix does
-// not expose it.
-func siginfoPid(info *unix.Siginfo) int {
-	const align = unsafe.Sizeof(uintptr(0))
-	const off = (3*4 + align - 1) &^ (align - 1)
-	return int(*(*int32)(unsafe.Add(unsafe.Pointer(info), off)))
+// reapShell reaps the shell, which has exited, under r.mu, so that the
+// group is never signalled after its id may have been recycled.
+func (r *run) reapShell(pid int) unix.WaitStatus {
+	var ws unix.WaitStatus
+	r.mu.Lock()
+	for {
+		_, err := unix.Wait4(pid, &ws, 0, nil)
+		if err != unix.EINTR {
+			break
+		}
+	}
+	r.shellReaped = true
+	r.mu.Unlock()
+	if r.tty >= 0 {
+		takeTerminalBack(r.tty)
+	}
+	return ws
 }
 
 // reapOrphans collects every exited child without blocking. It is only
@@ -580,7 +541,7 @@ func (r *run) stdinFD() (int, error) {
 		return int(in.Fd()), nil
 	default:
 		var p [2]int
-		if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+		if err := pipeCloexec(p[:]); err != nil {
 			return 0, err
 		}
 		r.closers = append(r.closers, p[0])
@@ -613,7 +574,7 @@ func (r *run) outputFD(n int, w io.Writer) (int, error) {
 		s.batch = growPipe(fd) >= batchBytes
 	}
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+	if err := pipeCloexec(p[:]); err != nil {
 		return 0, err
 	}
 	if err := unix.SetNonblock(p[0], true); err != nil {
@@ -624,7 +585,7 @@ func (r *run) outputFD(n int, w io.Writer) (int, error) {
 	// A larger buffer means fewer wake-ups of the shell and of the copier
 	// per megabyte; refused (EPERM) past the per-user pipe budget, which
 	// only costs speed.
-	unix.FcntlInt(uintptr(p[0]), unix.F_SETPIPE_SZ, pipeSize)
+	setPipeSize(p[0])
 	s.r = p[0]
 	s.ino = pipeInode(p[0])
 	r.streams[n] = s
@@ -713,7 +674,7 @@ func waitsForEOF(fd int) bool {
 // pipe at EOF has no writer left anywhere, so only the others are searched
 // for, machine-wide).
 func (r *run) findLeftovers() []*Leftover {
-	if !haveChildren() {
+	if !mayHaveLeftovers() {
 		// Orphans come to us, so no child means no descendant; and a pipe
 		// held by a non-descendant is rare enough to be searched for only
 		// when a stream has not reached EOF.
@@ -729,14 +690,14 @@ func (r *run) findLeftovers() []*Leftover {
 	}
 	var out []*Leftover
 	seen := map[int]bool{}
-	for _, p := range descendants(r.self, r.foreign) {
+	for _, p := range r.runProcs() {
 		if p.dead() {
 			continue
 		}
 		seen[p.pid] = true
 		out = append(out, &Leftover{PID: p.pid, Command: cmdline(p), HoldsOutput: holdsPipe(p.pid, inodes), Descendant: true, info: p})
 	}
-	if len(inodes) > 0 {
+	if len(inodes) > 0 && haveHolderScan {
 		for _, p := range allProcs() {
 			if seen[p.pid] || p.pid == r.self || r.foreign[p.key()] || p.dead() || !holdsPipe(p.pid, inodes) {
 				continue
@@ -749,36 +710,6 @@ func (r *run) findLeftovers() []*Leftover {
 
 // pipeSize is the buffer size asked for the output pipes.
 const pipeSize = 1 << 20
-
-// growPipe raises the capacity of the destination fd to pipeSize when it is
-// a smaller pipe, and returns its capacity (0 when fd is not a pipe). With
-// the default 64 KiB the copier could move at most 64 KiB per splice and
-// would wake once per 64 KiB, however much the shell's pipe holds; a
-// capacity is no part of a pipe's semantics (only PIPE_BUF atomicity is,
-// and it does not change), so the caller's reader only sees bigger reads.
-// Refusal (EPERM past pipe-max-size or the per-user pipe budget) leaves the
-// pipe as it was.
-func growPipe(fd int) int {
-	n, err := unix.FcntlInt(uintptr(fd), unix.F_GETPIPE_SZ, 0)
-	if err != nil {
-		return 0
-	}
-	if n < pipeSize {
-		if m, err := unix.FcntlInt(uintptr(fd), unix.F_SETPIPE_SZ, pipeSize); err == nil {
-			n = m
-		}
-	}
-	return n
-}
-
-// haveChildren reports whether the process has any child, alive or zombie.
-// One syscall instead of a walk through /proc: the common command leaves
-// nothing behind, and its run should not pay for the search.
-func haveChildren() bool {
-	var info unix.Siginfo
-	err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOHANG|unix.WNOWAIT, nil)
-	return err != unix.ECHILD
-}
 
 func (r *run) allAtEOF() bool {
 	for _, s := range r.uniqueStreams() {
@@ -803,17 +734,4 @@ func foregroundTTY(fds []uintptr) int {
 		}
 	}
 	return -1
-}
-
-// takeTerminalBack makes the caller's group the terminal's foreground again
-// once the shell is gone. The caller is in the background at that point,
-// and tcsetpgrp(3) from the background raises SIGTTOU unless the signal is
-// blocked; it is blocked on this thread (locked by startAndWait) for the
-// call only.
-func takeTerminalBack(fd int) {
-	var set, old unix.Sigset_t
-	set.Val[0] |= 1 << (unix.SIGTTOU - 1)
-	unix.PthreadSigmask(unix.SIG_BLOCK, &set, &old)
-	unix.IoctlSetPointerInt(fd, unix.TIOCSPGRP, unix.Getpgrp())
-	unix.PthreadSigmask(unix.SIG_SETMASK, &old, nil)
 }

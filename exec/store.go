@@ -471,23 +471,3 @@ func (s *Store) Clear(session string) ([]string, error) {
 	}
 	return removed, errors.Join(errs...)
 }
-
-// randomBytes returns 5 bytes from getrandom(2). Not crypto/rand: the ids
-// only have to be unpredictable enough not to collide (mkdir settles the
-// rest), and crypto/rand links and initialises the FIPS module, which every
-// start of shexec would pay for (bench/shexec.sh).
-func randomBytes() ([5]byte, error) {
-	var b [5]byte
-	for {
-		n, err := unix.Getrandom(b[:], 0)
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return b, fmt.Errorf("getrandom: %w", err)
-		}
-		if n == len(b) {
-			return b, nil
-		}
-	}
-}

@@ -122,9 +122,10 @@ func (sv *supervisor) sent() string {
 func (sv *supervisor) run(report func(error)) error {
 	// Orphans of the job (setsid, double forks) re-parent to us rather than
 	// to init, so we can reap them, time them out and know when the job is
-	// really over.
-	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("PR_SET_CHILD_SUBREAPER: %w", err)
+	// really over. Without a subreaper (macOS) they are found by the job's
+	// process group and its JobIDEnv instead (see untilJobGone).
+	if err := becomeSubreaper(); err != nil {
+		return fmt.Errorf("%s: %w", subreaperOp, err)
 	}
 	// SIGTERM, SIGINT or SIGHUP to the supervisor stops the job the same
 	// way a timeout does, instead of silently orphaning it.
@@ -254,6 +255,13 @@ func (sv *supervisor) runCommand(report func(error), sigs chan os.Signal, outLog
 		}
 	}()
 
+	// allGone closes when no process of the job is left: with a
+	// subreaper, when the last child is reaped.
+	var allGone <-chan struct{} = noChildren
+	if !haveReaper {
+		allGone = sv.untilJobGone(noChildren)
+	}
+
 	var timeout <-chan time.Time
 	if m.TimeoutMS > 0 {
 		t := time.NewTimer(time.Duration(m.TimeoutMS) * time.Millisecond)
@@ -269,24 +277,24 @@ loop:
 		select {
 		case w := <-mainExit:
 			ws = &w
-		case <-noChildren:
+		case <-allGone:
 			break loop
 		case <-timeout:
 			timedOut = true
 			note = fmt.Sprintf("timed out after %s", time.Duration(m.TimeoutMS)*time.Millisecond)
 			if !stopping {
 				stopping = true
-				go sv.terminate(grace, noChildren)
+				go sv.terminate(grace, allGone)
 			}
 		case s := <-sigs:
 			if !stopping {
 				stopping = true
 				note = fmt.Sprintf("stopped because the supervisor got %v", s)
-				go sv.terminate(grace, noChildren)
+				go sv.terminate(grace, allGone)
 			}
 		}
 	}
-	if ws == nil { // mainExit and noChildren can be ready together
+	if ws == nil { // mainExit and allGone can be ready together
 		select {
 		case w := <-mainExit:
 			ws = &w
@@ -385,6 +393,11 @@ func (sv *supervisor) terminate(grace time.Duration, done <-chan struct{}) {
 		}
 		for _, r := range descendantsIn(snapshotProcs(), me) {
 			signalExact(r, sig)
+		}
+		if !haveReaper {
+			for _, r := range sv.jobProcs() {
+				signalExact(r, sig)
+			}
 		}
 	}
 	signalTree(unix.SIGTERM)
@@ -532,40 +545,25 @@ const (
 	adoptScanSlow = time.Second
 )
 
-// watchExit arranges a send on ch (without blocking; ch should have room for
-// one) when the process r exits, so that the tracker notices the end of an
-// adopted process at once instead of at its next scan. It waits on a pidfd
-// through the runtime's poller: no thread is held per process. Without
-// pidfd support, or if r is already gone, it does nothing and the scans
-// find the exit.
-func watchExit(r ProcRef, ch chan<- struct{}) {
-	fd, err := unix.PidfdOpen(r.PID, 0)
-	if err != nil {
-		return
-	}
-	// The pidfd names whatever had the pid when it was opened; it is ours
-	// only if the start time still matches now.
-	if st, err := readJobStat(r.PID); err != nil || st.Start != r.Start || unix.SetNonblock(fd, true) != nil {
-		unix.Close(fd)
-		return
-	}
-	f := os.NewFile(uintptr(fd), "pidfd")
+// jobProcs finds the job's live processes as Store.Kill does: its group,
+// its JobIDEnv, what lies below them, and the supervisor's own subtree.
+func (sv *supervisor) jobProcs() []ProcRef {
+	return (&Store{}).jobProcs(&Job{JobMeta: sv.meta, Dir: sv.dir})
+}
+
+// untilJobGone returns a channel closed once the job's shell and every
+// process of the job are gone, for platforms without a subreaper (macOS):
+// there the job's escapees re-parent to init, so the supervisor running out
+// of children (noChildren) only means the shell is gone. It then polls the
+// job's processes (jobProcs) every adoptScanFast.
+func (sv *supervisor) untilJobGone(noChildren <-chan struct{}) <-chan struct{} {
+	gone := make(chan struct{})
 	go func() {
-		defer f.Close()
-		rc, err := f.SyscallConn()
-		if err != nil {
-			return
+		<-noChildren
+		for len(sv.jobProcs()) > 0 {
+			time.Sleep(adoptScanFast)
 		}
-		// A pidfd becomes readable when its process exits; Read waits
-		// for that in the poller and calls the function again.
-		rc.Read(func(fd uintptr) bool {
-			p := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
-			n, err := unix.Poll(p, 0)
-			return err != nil && err != unix.EINTR || n > 0
-		})
-		select {
-		case ch <- struct{}{}:
-		default:
-		}
+		close(gone)
 	}()
+	return gone
 }

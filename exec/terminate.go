@@ -112,9 +112,9 @@ func (r *run) terminate(grace time.Duration) []Stopped {
 	return out
 }
 
-// live returns the descendants of the caller that have not exited.
+// live returns the run's processes (see runProcs) that have not exited.
 func (r *run) live() []procInfo {
-	all := descendants(r.self, r.foreign)
+	all := r.runProcs()
 	out := all[:0]
 	for _, p := range all {
 		if !p.dead() {

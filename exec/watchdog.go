@@ -3,11 +3,9 @@
 package exec
 
 import (
-	"bytes"
 	"os"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -54,7 +52,7 @@ const (
 
 // WithWatchdog makes Run start a watchdog process (see above) once the
 // shell has run for WatchdogDelay. The program is started again as the
-// watchdog (/proc/self/exe), so its main must call MaybeWatchdog first
+// watchdog (/proc/self/exe on Linux, os.Executable elsewhere), so its main must call MaybeWatchdog first
 // thing.
 func WithWatchdog() Option { return func(c *config) { c.watchdog = true } }
 
@@ -77,7 +75,7 @@ type watchdogHandle struct {
 // it is not one of the run's processes.
 func (r *run) startWatchdog(runID string) *watchdogHandle {
 	var p [2]int
-	if err := unix.Pipe2(p[:], unix.O_CLOEXEC); err != nil {
+	if err := pipeCloexec(p[:]); err != nil {
 		return nil
 	}
 	null, err := unix.Open("/dev/null", unix.O_RDWR|unix.O_CLOEXEC, 0)
@@ -87,7 +85,7 @@ func (r *run) startWatchdog(runID string) *watchdogHandle {
 		return nil
 	}
 	argv := []string{watchdogArg0, strconv.Itoa(r.self), strconv.Itoa(r.shellPid), runID}
-	pid, err := syscall.ForkExec("/proc/self/exe", argv, &syscall.ProcAttr{
+	pid, err := syscall.ForkExec(selfExe(), argv, &syscall.ProcAttr{
 		Files: []uintptr{uintptr(p[0]), uintptr(null), uintptr(null)},
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	})
@@ -204,31 +202,14 @@ func cleanUp(last []procInfo, pgid int, marker string, skip, jobs map[procKey]bo
 	}
 }
 
-// signalProc sends sig to p through a pidfd, so that a recycled pid is
-// never hit: the pidfd is opened, then the start time checked again.
+// signalProc sends sig to p and only to it (see openHandle): through a
+// pidfd where there are pidfds, after a second look at the start time
+// elsewhere.
 func signalProc(p procInfo, sig syscall.Signal) {
-	fd, err := unix.PidfdOpen(p.pid, 0)
+	h, err := openHandle(p)
 	if err != nil {
 		return
 	}
-	defer unix.Close(fd)
-	if cur, err := readStat(p.pid); err != nil || cur.start != p.start {
-		return
-	}
-	unix.PidfdSendSignal(fd, sig, nil, 0)
-}
-
-// environPrefix reports whether process pid has a variable starting with
-// prefix ("NAME=") in its environment.
-func environPrefix(pid int, prefix string) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
-	if err != nil {
-		return false
-	}
-	for _, e := range bytes.Split(b, []byte{0}) {
-		if strings.HasPrefix(string(e), prefix) {
-			return true
-		}
-	}
-	return false
+	defer h.close()
+	h.signal(sig)
 }
