@@ -129,6 +129,13 @@ type dialect struct {
 	// splitsWords: an unquoted $var is split into words (not zsh): `$cmd &`
 	// may name a program with arguments.
 	splitsWords bool
+	// compoundHoldsJob: job numbers are the lowest free ones, and a
+	// compound command the shell is running ({ }, if, for, while, case, a
+	// function call, a pipeline) holds one itself, as does a subshell from
+	// its start (zsh). So `{ server & }; kill %1` fails ("no such job":
+	// the server is %2) and the server keeps the caller's output; bash,
+	// dash and mksh number jobs in the order they start.
+	compoundHoldsJob bool
 }
 
 // tails are the compounds a background subshell's tail exec goes through.
@@ -174,16 +181,17 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
-		bgTail:          tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		substTail:       tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:           tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
-		trapsForkTail:   trapsZsh,
-		tailKeepsRedirs: true,
-		waitsOutSubst:   true,
-		multios:         true,
-		bangZero:        true,
-		waitPidOnly:     true,
-		coprocWord:      true,
+		bgTail:           tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		substTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		cTail:            tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
+		trapsForkTail:    trapsZsh,
+		tailKeepsRedirs:  true,
+		waitsOutSubst:    true,
+		multios:          true,
+		bangZero:         true,
+		waitPidOnly:      true,
+		coprocWord:       true,
+		compoundHoldsJob: true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,

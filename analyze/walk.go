@@ -200,6 +200,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		}
 		return env
 	}
+	if w.sh.d.compoundHoldsJob && holdsJob(s.Cmd) {
+		defer w.leaveCompound(w.enterCompound())
+	}
 	if b, ok := s.Cmd.(*syntax.Block); ok {
 		// A group runs in the current shell: an exec in it redirects
 		// the shell itself, for good. What the group's own redirections

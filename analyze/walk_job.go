@@ -36,6 +36,7 @@ type job struct {
 	end   int
 	kind  jobKind
 	fds   fdTable // what the job's own process holds open
+	num   int     // its number in the shell's job table (%N); 0: not in it
 	// tail is the last simple command of a compound job when it is in tail
 	// position (nothing in the job runs after it), for the tail-exec fix.
 	tail *syntax.Stmt
@@ -324,6 +325,10 @@ func (p *pass) newJob(v job) *job {
 }
 
 func (w *walker) addJob(j *job) {
+	j.num = len(w.sh.jobs) + 1
+	if w.sh.d.compoundHoldsJob {
+		j.num = w.sh.freeJobNum()
+	}
 	w.p.jobs = append(w.p.jobs, j)
 	w.sh.jobs = append(w.sh.jobs, j)
 	w.sh.last, w.sh.alt = j, nil

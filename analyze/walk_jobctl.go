@@ -261,8 +261,11 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		for _, c := range lit[1:] {
 			n = n*10 + int(c-'0')
 		}
-		if n >= 1 && n <= len(w.sh.jobs) && !w.sh.jobs[n-1].disowned {
-			named = append(named, w.sh.jobs[n-1]) // (disown takes it out of the table)
+		for _, j := range w.sh.jobs {
+			if j.num == n && !j.disowned { // (disown takes it out of the table)
+				named = append(named, j)
+				break
+			}
 		}
 	case strings.HasPrefix(lit, "%"):
 		// %name: the job whose command starts with name; %?name: the

@@ -36,7 +36,7 @@ type worker struct {
 	job  *job   // the worker as a job
 	fd   int    // the worker's end of the pipe: 1 for <(…), 0 for >(…)
 	pipe target // what that end is in the walk: tWorker, deeper for nested workers
-	idle bool // the command it serves does not read or write it
+	idle bool   // the command it serves does not read or write it
 	// earlyStop: the command it serves may stop reading before EOF (read,
 	// head), leaving the worker to go on by itself.
 	earlyStop bool

@@ -1,5 +1,11 @@
 package analyze
 
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
 // shellKind says what happens to a shell's unwaited jobs when it ends.
 type shellKind uint8
 
@@ -27,10 +33,50 @@ type shell struct {
 	// d is the program that runs this shell (a subshell is a fork of its
 	// parent: the same program; a nested `zsh -c` is set by nestedCode).
 	d *dialect
+	// held is the job number a compound command holds while the shell
+	// runs it (dialect.compoundHoldsJob); 0: none.
+	held int
 	// leads: the shell's own process leads a process group (the shell the
 	// caller started, with CallerGroupLeader, or a shell that replaced
 	// it), so what it execs in place leads it too.
 	leads bool
+}
+
+// freeJobNum is the lowest job number that no job in the table and no
+// running compound holds (zsh's numbering; a job that ended stays in the
+// table until the shell notices, so every earlier job counts).
+func (sh *shell) freeJobNum() int {
+	for n := 1; ; n++ {
+		if n != sh.held && !slices.ContainsFunc(sh.jobs, func(j *job) bool { return j.num == n && !j.disowned }) {
+			return n
+		}
+	}
+}
+
+// enterCompound notes that the shell starts a compound command and
+// returns what to restore when it ends: in zsh the outermost one holds a
+// job number while it runs.
+func (w *walker) enterCompound() (restore int) {
+	restore = w.sh.held
+	if w.sh.d.compoundHoldsJob && restore == 0 {
+		w.sh.held = w.sh.freeJobNum()
+	}
+	return restore
+}
+
+// leaveCompound ends what enterCompound started.
+func (w *walker) leaveCompound(restore int) { w.sh.held = restore }
+
+// holdsJob reports whether a command is a compound that holds a job
+// number while it runs (dialect.compoundHoldsJob).
+func holdsJob(c syntax.Command) bool {
+	switch c := c.(type) {
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		return true
+	case *syntax.BinaryCmd:
+		return c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+	}
+	return false
 }
 
 type trapBody struct {
@@ -96,6 +142,9 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
+	}
+	if kind == shSubshell && d.compoundHoldsJob {
+		sh.held = 1 // zsh: `( server & jobs )` lists [2]
 	}
 	if kind == shSubshell && w.sh != nil {
 		// A subshell is a copy of its parent: $! and the variables that
