@@ -9,8 +9,6 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/hook"
 	"github.com/shguard/shguard/shguardrc"
@@ -74,9 +72,7 @@ Flags:
 const maxPayload = 4 << 20
 
 func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := pflag.NewFlagSet("shguard hook", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+	fs := newFlagSet("shguard hook")
 	var (
 		protocol    = fs.String("protocol", "", "agent protocol: "+strings.Join(hook.Names(), ", ")+" (default: from the payload)")
 		mode        = fs.String("mode", "rewrite", "background work that would hang the tool mid-command: rewrite (send its output\nto a log file) or deny (refuse, tell the model what to run)")

@@ -9,8 +9,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/internal/version"
 	"github.com/shguard/shguard/shguardrc"
@@ -123,15 +121,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runExplain(args[1:], stdout, stderr)
 		}
 	}
-	fs := pflag.NewFlagSet("shguard", pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
+	fs := newFlagSet("shguard")
 	var (
 		command   = fs.StringP("command", "c", "", "lint this command string instead of files")
 		format    = fs.StringP("format", "f", "text", "output format: text, gcc, json, sarif, checkstyle, github, diff or quiet")
 		severity  = fs.StringP("severity", "S", "info", "report findings of this severity and above: error, warning or info")
-		exclude   = fs.StringSliceP("exclude", "e", nil, "skip these rules (comma-separated IDs or names; repeatable)")
-		include   = fs.StringSliceP("include", "i", nil, "report only these rules (comma-separated IDs or names)")
+		exclude   = fs.StringSliceP("exclude", "e", "skip these rules (comma-separated IDs or names; repeatable)")
+		include   = fs.StringSliceP("include", "i", "report only these rules (comma-separated IDs or names)")
 		fix       = fs.Bool("fix", false, "print the fixed source (of -c or one file) to stdout")
 		write     = fs.BoolP("write", "w", false, "write the fixes into the files, atomically")
 		style     = fs.String("style", "default", "fix style for 'A && B &': default ('A && exec B &') or brace ('A && { B & }')")
