@@ -47,6 +47,29 @@ var haveChildrenFiles = sync.OnceValue(func() bool {
 	return err == nil
 })
 
+// childrenOf lists the children of every thread of pid, from
+// /proc/PID/task/TID/children (see haveChildrenFiles).
+func childrenOf(pid int) []int {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
+	tasks, err := readDirNames(dir)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, t := range tasks {
+		b, err := os.ReadFile(dir + t + "/children")
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if c, err := strconv.Atoi(f); err == nil {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
 // pidfdOpen opens a pidfd on pid: -1 without error when the kernel has no
 // pidfds (before 5.3), errNoProc when the process is gone.
 func pidfdOpen(pid int) (int, error) {
@@ -59,6 +82,10 @@ func pidfdOpen(pid int) (int, error) {
 	}
 	return fd, nil
 }
+
+// setPdeathsig asks for sig to the child when the thread that started it
+// exits (see startAndWait for why that thread is held).
+func setPdeathsig(a *syscall.SysProcAttr, sig syscall.Signal) { a.Pdeathsig = sig }
 
 func pidfdSignal(fd int, sig syscall.Signal) error {
 	return unix.PidfdSendSignal(fd, sig, nil, 0)
@@ -213,7 +240,7 @@ func spliceMove(r, dst, n int) (int64, error) {
 }
 
 // pipeBytes is how many bytes the pipe fd holds (FIONREAD).
-func pipeBytes(fd int) (int, error) { return unix.IoctlGetInt(fd, unix.TIOCINQ) }
+func pipeBytes(fd int) (int, error) { return unix.IoctlGetInt(fd, fionread) }
 
 // sleepBrief sleeps d (microseconds) with one system call and no trip
 // through the scheduler.

@@ -25,6 +25,9 @@ func TestReadStatSelf(t *testing.T) {
 // TestPipeHolders: this process holds both ends of a fresh pipe, and is
 // the only one that does.
 func TestPipeHolders(t *testing.T) {
+	if !haveHolderScan {
+		t.Skip("portable: no holder scan (macOS cannot list which processes hold a pipe); shexec owns the output pipes and stops copying when the shell is done instead")
+	}
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)

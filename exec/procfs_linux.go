@@ -8,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -56,29 +55,6 @@ func cmdline(p procInfo) string {
 		return "[" + p.comm + "]"
 	}
 	return string(bytes.ReplaceAll(b, []byte{0}, []byte{' '}))
-}
-
-// childrenOf lists the children of every thread of pid, from
-// /proc/PID/task/TID/children (see haveChildrenFiles).
-func childrenOf(pid int) []int {
-	dir := "/proc/" + strconv.Itoa(pid) + "/task/"
-	tasks, err := readDirNames(dir)
-	if err != nil {
-		return nil
-	}
-	var out []int
-	for _, t := range tasks {
-		b, err := os.ReadFile(dir + t + "/children")
-		if err != nil {
-			continue
-		}
-		for _, f := range strings.Fields(string(b)) {
-			if c, err := strconv.Atoi(f); err == nil {
-				out = append(out, c)
-			}
-		}
-	}
-	return out
 }
 
 // allProcs reads the stat of every process on the machine.
@@ -168,9 +144,8 @@ func randomBytes() ([5]byte, error) {
 // pipeCloexec creates a close-on-exec pipe.
 func pipeCloexec(p []int) error { return unix.Pipe2(p, unix.O_CLOEXEC) }
 
-// setPdeathsig asks for sig to the child when the thread that started it
-// exits (see startAndWait for why that thread is held).
-func setPdeathsig(a *syscall.SysProcAttr, sig syscall.Signal) { a.Pdeathsig = sig }
+// fionread is the ioctl that tells how many bytes a pipe holds.
+const fionread = unix.TIOCINQ
 
 // takeTerminalBack makes the caller's group the terminal's foreground again
 // once the shell is gone. The caller is in the background at that point,

@@ -133,7 +133,12 @@ func TestRunCustomLeftoverPolicy(t *testing.T) {
 		t.Errorf("stdout %q, read by the policy %q", out.String(), p.late)
 	}
 	// The backgrounded subshell and its `sleep 0.3`, both holding stdout.
-	if len(p.seen) != 2 || !p.seen[0].HoldsOutput || !p.seen[1].HoldsOutput || !p.seen[0].Descendant {
+	holds := func(l exec.Leftover) bool { return l.HoldsOutput }
+	if portableBuild {
+		t.Log("portable: HoldsOutput not checked (no holder scan, as on macOS)")
+		holds = func(exec.Leftover) bool { return true }
+	}
+	if len(p.seen) != 2 || !holds(p.seen[0]) || !holds(p.seen[1]) || !p.seen[0].Descendant {
 		t.Errorf("policy saw %+v", p.seen)
 	}
 	// By the time the policy stops them, the sleep has exited and the
