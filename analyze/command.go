@@ -200,7 +200,9 @@ tty realpath readlink mktemp touch mkdir rmdir ln printenv`)
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands
 // that contain '&'; tables built at program start would be paid by every
-// `shexec -c true` (bench/shexec.sh).
+// `shexec -c true` (bench/shexec.sh). The first use is paid by every
+// `shguard hook` start, so the map is sized once and filled without
+// splitting the string into a slice first.
 type wordSet struct {
 	words string
 	once  sync.Once
@@ -213,12 +215,17 @@ func (s *wordSet) has(name string) bool { return s.names()[name] }
 
 func (s *wordSet) names() map[string]bool {
 	s.once.Do(func() {
-		s.m = map[string]bool{}
-		for _, w := range strings.Fields(s.words) {
+		s.m = make(map[string]bool, maxWords(s.words))
+		for w := range strings.FieldsSeq(s.words) {
 			s.m[w] = true
 		}
 	})
 	return s.m
+}
+
+// maxWords bounds the number of words in a word list, to size its map.
+func maxWords(words string) int {
+	return strings.Count(words, " ") + strings.Count(words, "\n") + 1
 }
 
 // hasSubst reports whether any of the words runs a command or process
@@ -282,23 +289,27 @@ const (
 	kDaemon                       // daemonizes knows it (daemonNames)
 )
 
-// progKinds is built on first use, like the word sets it is made of.
+// progKinds is built on first use from the word lists themselves (not
+// their sets, which a command that needs none of them then never builds):
+// it is the first table every analysis needs, so every hook start pays for
+// it.
 var progKinds = sync.OnceValue(func() map[string]progKind {
-	m := map[string]progKind{}
+	lists := []struct {
+		s    *wordSet
+		kind progKind
+	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {daemonNames, kDaemon}}
+	n := len(wrapperOpts)
+	for _, l := range lists {
+		n += maxWords(l.s.words)
+	}
+	m := make(map[string]progKind, n)
 	for name := range wrapperOpts {
 		m[name] |= kWrapper
 	}
-	for name := range quick.names() {
-		m[name] |= kQuick
-	}
-	for name := range instant.names() {
-		m[name] |= kQuick
-	}
-	for name := range serverNames.names() {
-		m[name] |= kServer
-	}
-	for name := range daemonNames.names() {
-		m[name] |= kDaemon
+	for _, l := range lists {
+		for name := range strings.FieldsSeq(l.s.words) {
+			m[name] |= l.kind
+		}
 	}
 	return m
 })
