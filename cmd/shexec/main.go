@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 // Command shexec is a drop-in replacement for `bash -c` that cannot hang its
 // caller and leaves no process behind. See `shexec --help`.
@@ -99,7 +99,7 @@ If shexec itself is killed (kill -9, the OOM killer, Python's timeout=):
   dies without saying it is done, the watchdog SIGKILLs within a second
   what it last saw (same pid and start time) and what is below it, the
   shell's process group, and every process with the run's SHEXEC_RUN_ID.
-  Managed jobs are left to their supervisors. Needs Linux 5.3 (pidfd);
+  Managed jobs are left to their supervisors. Linux, macOS and FreeBSD;
   what the command started in its first 50ms, and a process that both
   scrubbed its environment and escaped between two readings, can survive.
 
