@@ -5,12 +5,14 @@
 // everything and can be neither found nor stopped.
 //
 // Run starts the shell in its own process group with the caller as child
-// subreaper, owns the output pipes, and returns as soon as the shell has
-// exited and its output is delivered. What is still alive or still holds the
-// output then (the leftovers) is found through /proc and handled by a
-// LeftoverPolicy. A timeout stops the whole tree, escapees included, with
-// SIGTERM then SIGKILL; signals go through pidfds so that a recycled pid is
-// never hit.
+// subreaper (Linux, FreeBSD), owns the output pipes, and returns as soon as
+// the shell has exited and its output is delivered. What is still alive or
+// still holds the output then (the leftovers) is found (through /proc on
+// Linux, sysctl on the BSDs; without a subreaper, by process group and the
+// run's marker variable) and handled by a LeftoverPolicy. A timeout stops
+// the whole tree, escapees included, with SIGTERM then SIGKILL; signals go
+// through pidfds, or re-check the start time, so that a recycled pid is
+// never hit. platform.go lists what each platform supplies.
 //
 // cmd/shexec is the command-line face of this package.
 package exec

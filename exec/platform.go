@@ -17,7 +17,8 @@ package exec
 //	procs_darwin.go        macOS: kinfo_proc, KERN_PROCARGS2, no reaper
 //	procs_freebsd.go       FreeBSD: kinfo_proc, kern.proc.args/env,
 //	                       procctl(PROC_REAP_ACQUIRE)
-//	kqueue_bsd.go          macOS, FreeBSD: exits through EVFILT_PROC
+//	bsd.go                 macOS, FreeBSD: exits through kqueue EVFILT_PROC,
+//	                       pipe+FD_CLOEXEC, /dev/urandom
 //
 // The interface, function by function:
 //
