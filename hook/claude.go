@@ -45,20 +45,30 @@ var Claude = &Protocol{
 
 // claudeInput is the part of Claude Code's (and Codex's) payload read.
 type claudeInput struct {
-	HookEventName  string                     `json:"hook_event_name"`
-	PermissionMode string                     `json:"permission_mode"`
-	Cwd            string                     `json:"cwd"`
-	ToolName       string                     `json:"tool_name"`
-	ToolInput      map[string]json.RawMessage `json:"tool_input"`
+	HookEventName, PermissionMode, Cwd, ToolName string
+	ToolInput                                    map[string]json.RawMessage
 }
 
 // readToolCall reads a payload of the hook_event_name/tool_name/tool_input
-// shape that Claude Code, Codex and Gemini CLI share. A nil input and nil
-// error: another event or tool (a missing event name counts as event).
+// shape that Claude Code, Codex and Gemini CLI share, field by field from
+// the decoded object (see object). A nil input and nil error: another
+// event or tool (a missing event name counts as event).
 func readToolCall(payload []byte, what, event, tool string) (*claudeInput, string, error) {
-	var in claudeInput
-	if err := decode(payload, &in, what); err != nil {
+	m, err := object(payload, what)
+	if err != nil {
 		return nil, "", err
+	}
+	var in claudeInput
+	for _, f := range []struct {
+		key string
+		v   any
+	}{
+		{"hook_event_name", &in.HookEventName}, {"permission_mode", &in.PermissionMode},
+		{"cwd", &in.Cwd}, {"tool_name", &in.ToolName}, {"tool_input", &in.ToolInput},
+	} {
+		if err := field(m, f.key, f.v); err != nil {
+			return nil, "", notObject(what, err)
+		}
 	}
 	if in.HookEventName != "" && in.HookEventName != event || in.ToolName != tool {
 		return nil, "", nil
@@ -101,29 +111,33 @@ func parseClaude(payload []byte, env Env) (*Call, error) {
 }
 
 // claudeAnswer writes Claude Code's PreToolUse answer (also Codex's,
-// which reads the same envelope).
+// which reads the same envelope); jsonout.go says why by hand.
 func claudeAnswer(toolInput map[string]json.RawMessage, a Answer) ([]byte, error) {
-	type specific struct {
-		HookEventName            string                     `json:"hookEventName"`
-		PermissionDecision       string                     `json:"permissionDecision,omitempty"`
-		PermissionDecisionReason string                     `json:"permissionDecisionReason,omitempty"`
-		UpdatedInput             map[string]json.RawMessage `json:"updatedInput,omitempty"`
-		AdditionalContext        string                     `json:"additionalContext,omitempty"`
-	}
-	sp := specific{HookEventName: "PreToolUse", AdditionalContext: a.Context}
+	var sp jsonObject
+	sp.str("hookEventName", "PreToolUse")
 	switch a.Kind {
 	case Refuse:
-		sp.PermissionDecision, sp.PermissionDecisionReason = "deny", a.Reason
+		sp.str("permissionDecision", "deny")
+		sp.strOmitEmpty("permissionDecisionReason", a.Reason)
 	case Change:
-		sp.PermissionDecision, sp.PermissionDecisionReason = "ask", a.Reason
+		decision := "ask"
 		if a.Approve {
-			sp.PermissionDecision = "allow"
+			decision = "allow"
 		}
-		sp.UpdatedInput = withCommand(toolInput, a.Command, "run_in_background", a.Background)
+		sp.str("permissionDecision", decision)
+		sp.strOmitEmpty("permissionDecisionReason", a.Reason)
+		in, err := rawMap(withCommand(toolInput, a.Command, "run_in_background", a.Background))
+		if err != nil {
+			return nil, err
+		}
+		sp.raw("updatedInput", in)
 	default:
 		if a.Context == "" {
 			return nil, nil
 		}
 	}
-	return marshal(map[string]any{"hookSpecificOutput": sp})
+	sp.strOmitEmpty("additionalContext", a.Context)
+	var out jsonObject
+	out.raw("hookSpecificOutput", sp.json())
+	return append(out.json(), '\n'), nil
 }

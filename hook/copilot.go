@@ -31,8 +31,8 @@ var Copilot = &Protocol{
 }
 
 func parseCopilot(payload []byte, env Env) (*Call, error) {
-	var m map[string]json.RawMessage
-	if err := decode(payload, &m, "Copilot CLI preToolUse"); err != nil {
+	m, err := object(payload, "Copilot CLI preToolUse")
+	if err != nil {
 		return nil, err
 	}
 	if str(m, "toolName") != "bash" {

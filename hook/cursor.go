@@ -34,8 +34,8 @@ var Cursor = &Protocol{
 }
 
 func parseCursor(payload []byte, env Env) (*Call, error) {
-	var m map[string]json.RawMessage
-	if err := decode(payload, &m, "Cursor beforeShellExecution"); err != nil {
+	m, err := object(payload, "Cursor beforeShellExecution")
+	if err != nil {
 		return nil, err
 	}
 	if ev := str(m, "hook_event_name"); ev != "" && ev != "beforeShellExecution" {

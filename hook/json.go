@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 )
 
-func mustJSON(s string) json.RawMessage {
-	b, _ := marshal(s)
-	return bytes.TrimSuffix(b, []byte("\n"))
-}
+// mustJSON is s as a JSON string.
+func mustJSON(s string) json.RawMessage { return appendJSONString(nil, s) }
 
 // marshal encodes without HTML escaping (commands are full of & and <),
 // with a final newline.

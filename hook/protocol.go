@@ -82,7 +82,7 @@ func Names() []string {
 // Detect names the protocol whose shape the payload has. It returns an
 // error for a payload that is not a JSON object or has no known shape.
 func Detect(payload []byte) (*Protocol, error) {
-	m, err := object(payload)
+	m, err := object(payload, "")
 	if err != nil {
 		return nil, fmt.Errorf("hook input is not one of the known agents' payloads: %v", err)
 	}
@@ -94,27 +94,49 @@ func Detect(payload []byte) (*Protocol, error) {
 	return nil, errors.New("hook input is not one of the known agents' payloads (use --protocol NAME)")
 }
 
-// object decodes a payload as a JSON object.
-func object(payload []byte) (map[string]json.RawMessage, error) {
+// object decodes a payload that must be a JSON object, once: the hook
+// decodes every payload this way (Detect, and the adapters that read
+// fields from the map), which is cheaper on the hook's one short run than
+// decoding into structs, whose reflected field tables are built on first
+// use. The error names what was expected ("Claude Code PreToolUse").
+func object(payload []byte, what string) (map[string]json.RawMessage, error) {
 	var m map[string]json.RawMessage
-	return m, decode(payload, &m, "")
+	if err := json.Unmarshal(payload, &m); err != nil {
+		return nil, notObject(what, err)
+	}
+	if m == nil {
+		return nil, notObject(what, "null")
+	}
+	return m, nil
 }
 
-// decode reads a payload that must be a JSON object into v; the error
-// names what was expected ("Claude Code PreToolUse").
+// decode reads a payload that must be a JSON object into the struct v.
 func decode(payload []byte, v any, what string) error {
+	if _, err := object(payload, what); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(payload, v); err != nil {
+		return notObject(what, err)
+	}
+	return nil
+}
+
+func notObject(what string, why any) error {
 	if what != "" {
 		what += " "
 	}
-	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(payload, &probe); err != nil {
-		return fmt.Errorf("hook input is not a %sJSON object: %v", what, err)
+	return fmt.Errorf("hook input is not a %sJSON object: %v", what, why)
+}
+
+// field decodes the field k of m into v, when present; the error names
+// the field, as a struct's decoding would.
+func field(m map[string]json.RawMessage, k string, v any) error {
+	raw, ok := m[k]
+	if !ok {
+		return nil
 	}
-	if probe == nil {
-		return fmt.Errorf("hook input is not a %sJSON object: null", what)
-	}
-	if err := json.Unmarshal(payload, v); err != nil {
-		return fmt.Errorf("hook input is not a %sJSON object: %v", what, err)
+	if err := json.Unmarshal(raw, v); err != nil {
+		return fmt.Errorf("%q: %v", k, err)
 	}
 	return nil
 }
