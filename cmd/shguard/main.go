@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze"
+	_ "github.com/shguard/shguard/internal/startstack" // one stack growth at start, not three (its doc)
 	"github.com/shguard/shguard/internal/version"
 	"github.com/shguard/shguard/shguardrc"
 )
