@@ -9,15 +9,19 @@ cd "$(dirname "$0")/.."
 samples=${1:-9} runs=${2:-200}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The recommended build is static (CGO_ENABLED=0): pflag imports net, which
-# with cgo makes the binary dynamically linked, and the dynamic loader alone
-# costs about a millisecond per start. The default (cgo) build is measured
-# too, so the difference stays visible.
+# The recommended build is static (CGO_ENABLED=0). A plain `go build` (cgo
+# on) is measured too: it is static as well as long as shguard links no
+# package that needs cgo (net did, through pflag, and the dynamic loader
+# cost about a millisecond per start; cmd/shguard's TestStartupDeps keeps
+# such packages out).
 CGO_ENABLED=0 go build -o "$tmp/shguard" ./cmd/shguard
 CGO_ENABLED=1 go build -o "$tmp/shguard-cgo" ./cmd/shguard
 # The floor of any Go binary: one that does nothing, also built static.
 printf 'package main\n\nfunc main() {}\n' >"$tmp/empty.go"
 (cd "$tmp" && CGO_ENABLED=0 go build -o "$tmp/empty" empty.go)
+# The floor of a hook on shguard's parser (bench/hookfloor): decode the
+# payload and parse its command, or only parse it; no analysis.
+CGO_ENABLED=0 go build -o "$tmp/hookfloor" ./bench/hookfloor
 shguard=$tmp/shguard
 
 # Typical payloads: a clean build command, and one the hook rewrites.
@@ -27,6 +31,7 @@ JSON
 cat >"$tmp/fix.json" <<'JSON'
 {"session_id":"0a1b2c","transcript_path":"/home/u/.claude/projects/p/0a1b2c.jsonl","cwd":"/home/u/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"cd web && npm run dev &","description":"Start the dev server"},"tool_use_id":"toolu_02"}
 JSON
+printf '%s' 'cd web && npm ci && npm run build 2>&1 | tail -40' >"$tmp/clean.sh"
 
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
@@ -39,19 +44,25 @@ loop() {
 	echo $((($(now_us) - start) / n))
 }
 
-: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo" >"$tmp/s.empty"
+: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo" >"$tmp/s.empty" >"$tmp/s.parse" >"$tmp/s.floor"
 for ((s = 0; s < samples; s++)); do
 	loop "$runs" /dev/null bash -c true >>"$tmp/s.bash"
 	loop "$runs" "$tmp/clean.json" "$shguard" hook >>"$tmp/s.clean"
 	loop "$runs" "$tmp/fix.json" "$shguard" hook >>"$tmp/s.fix"
-	loop "$runs" "$tmp/clean.json" "$tmp/shguard-cgo" hook >>"$tmp/s.cgo"
+	loop "$runs" "$tmp/clean.sh" "$tmp/hookfloor" -parse >>"$tmp/s.parse"
+	loop "$runs" "$tmp/clean.json" "$tmp/hookfloor" >>"$tmp/s.floor"
 	loop "$runs" /dev/null "$tmp/empty" >>"$tmp/s.empty"
+	loop "$runs" "$tmp/clean.json" "$tmp/shguard-cgo" hook >>"$tmp/s.cgo"
 done
 b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix") g=$(median <"$tmp/s.cgo") e=$(median <"$tmp/s.empty")
+p=$(median <"$tmp/s.parse") j=$(median <"$tmp/s.floor")
+linked=$(file -b "$tmp/shguard-cgo" 2>/dev/null | grep -o -E 'statically linked|dynamically linked' || echo 'linking unknown')
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 printf 'hook latency (%d samples of %d runs, alternating, medians)\n' "$samples" "$runs"
 printf '  bash -c true                  %6d us/run\n' "$b"
 printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.3)\n' "$c" "$(ratio "$c" "$b")"
 printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.3)\n' "$f" "$(ratio "$f" "$b")"
+printf '  floor: parse the command      %6d us/run   ratio %s (Go runtime + mvdan.cc/sh/v3/syntax, no analysis)\n' "$p" "$(ratio "$p" "$b")"
+printf '  floor: decode JSON and parse  %6d us/run   ratio %s (the same, reading the payload first)\n' "$j" "$(ratio "$j" "$b")"
 printf '  empty Go program (static)     %6d us/run   ratio %s (the floor of any Go binary)\n' "$e" "$(ratio "$e" "$b")"
-printf '  cgo build, clean command      %6d us/run   ratio %s (dynamic linking; not the recommended build)\n' "$g" "$(ratio "$g" "$b")"
+printf '  plain go build (cgo on)       %6d us/run   ratio %s (%s)\n' "$g" "$(ratio "$g" "$b")" "$linked"
