@@ -66,7 +66,7 @@ type dialect struct {
 	specsSignalGroup bool
 	// killRaces: a kill of $! or %N right after the job starts, with
 	// nothing that takes time in between, can be lost (mksh: the child
-	// has not set up its signal handling yet).
+	// has not set up its signal handling yet); a SIGKILL is never lost.
 	killRaces bool
 	// keepsSaved are the background statements whose process keeps the
 	// copies of the descriptors their redirections replaced (saved above

@@ -104,6 +104,23 @@ func (j *job) commandLine() []string {
 	return argvOf(r).command(r)
 }
 
+// tailCommandLine is the argv of a compound job's last command, when the
+// job is a subshell that runs it last (nil otherwise).
+func (j *job) tailCommandLine() []string {
+	if j.kind != jobCompound || j.tail == nil {
+		return nil
+	}
+	ce, ok := j.tail.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	if r.setsid {
+		return nil
+	}
+	return argvOf(r).command(r)
+}
+
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
