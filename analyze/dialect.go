@@ -136,6 +136,15 @@ type dialect struct {
 	// the server is %2) and the server keeps the caller's output; bash,
 	// dash and mksh number jobs in the order they start.
 	compoundHoldsJob bool
+	// killSigNoDashDash: `--` after a -SIGNAL option is read as an
+	// operand, and the kill fails as a whole (dash: `kill -TERM -- $!`
+	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
+	// work).
+	killSigNoDashDash bool
+	// jobTextEscaped: the job table shows a command whose name has no
+	// slash with a backslash in front (mksh: `\sleep 5`), so `%sleep`
+	// names no job (`%?sleep` and `%./server` still do).
+	jobTextEscaped bool
 }
 
 // tails are the compounds a background subshell's tail exec goes through.
@@ -178,6 +187,7 @@ var (
 		splitsWords:       true,
 		childrenKeepSaved: true,
 		jobFuncSaved:      true,
+		killSigNoDashDash: true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -202,6 +212,7 @@ var (
 		negatedWaits:        true,
 		subshellIgnoresTerm: true,
 		childrenKeepSaved:   true,
+		jobTextEscaped:      true,
 	}
 )
 

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -12,6 +13,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	sig, ops, list := killArgs(args)
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
+	}
+	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
+		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
@@ -336,6 +340,29 @@ func jobsPidsToKill(c *syntax.BinaryCmd) bool {
 		}
 	}
 	return false
+}
+
+// pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs
+// kill -9, echo "$!" | xargs kill) as the kill it runs: `kill [OPTIONS]
+// $(CMD)`. It returns those arguments, or nil for any other pipeline.
+func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
+	if c.Op != syntax.Pipe {
+		return nil
+	}
+	y, ok := c.Y.Cmd.(*syntax.CallExpr)
+	if !ok || len(y.Args) < 2 || y.Args[0].Lit() != "xargs" {
+		return nil
+	}
+	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
+		return nil
+	}
+	for _, inner := range runCommands(resolve(y.Args)) {
+		if r := resolve(inner); r.name == "kill" && len(inner) > 0 {
+			subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}
+			return append(slices.Clip(inner[1:]), subst)
+		}
+	}
+	return nil
 }
 
 // lastStmt is the statement a background statement's subshell runs last:

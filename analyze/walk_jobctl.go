@@ -277,6 +277,9 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 				continue
 			}
 			t := j.text()
+			if name, _, _ := strings.Cut(t, " "); w.sh.d.jobTextEscaped && !strings.Contains(name, "/") {
+				t = `\` + t
+			}
 			if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
 				match = append(match, j)
 			}

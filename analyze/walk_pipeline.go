@@ -14,6 +14,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (lon
 	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
 	}
+	if args := pipedToKill(c); args != nil {
+		w.kill(args) // echo $! | xargs kill: as kill $(echo $!)
+	}
 	left := env
 	left[1] = outPipe
 	if c.Op == syntax.PipeAll {
