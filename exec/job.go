@@ -112,6 +112,29 @@ type AdoptSpec struct {
 	Stdout, Stderr *os.File
 	Timeout        time.Duration
 	Grace          time.Duration
+
+	// The fields below serve a run started in the caller's own process
+	// and handed over to a job while it runs (Proc.Wait).
+
+	// ID, when set, is the job's id (its directory may exist already,
+	// holding the output read so far).
+	ID string
+	// Marked: the processes carry ID as JobIDEnv (see JobMeta.Marked).
+	Marked bool
+	// Main is the job's main process (the shell), recorded as the job's
+	// pid and start time even when it has exited already; it led the
+	// job's process group. Zero: the first live process of PIDs.
+	Main ProcRef
+	// Stdin, when set, is the write end of the pipe the processes read
+	// as their stdin: the supervisor feeds it from the job's stdin FIFO,
+	// so Store.Write works as for a job started with JobStdinPipe.
+	Stdin *os.File
+	// ReportExit: the caller is the parent of Main and records its exit
+	// status with Proc's reaper (exit.json) when it reaps it; the job's
+	// status then has the exit code instead of none.
+	ReportExit bool
+	// Origin is recorded in the job's meta; default OriginAdopted.
+	Origin JobOrigin
 }
 
 // Adopt makes already-running processes a job. A supervisor cannot become
@@ -129,9 +152,18 @@ func (s *Store) Adopt(ctx context.Context, spec AdoptSpec) (*Job, error) {
 		return nil, errors.New("nothing to adopt")
 	}
 	m := JobMeta{
-		Command: spec.Command, Cwd: spec.Dir, Session: spec.Session, Stdin: string(JobStdinNull),
+		ID: spec.ID, Command: spec.Command, Cwd: spec.Dir, Session: spec.Session, Stdin: string(JobStdinNull),
 		TimeoutMS: spec.Timeout.Milliseconds(), GraceMS: jobGrace(spec.Grace).Milliseconds(),
-		Origin: OriginAdopted,
+		Origin: spec.Origin, Marked: spec.Marked && spec.ID != "",
+	}
+	if m.Origin == "" {
+		m.Origin = OriginAdopted
+	}
+	if spec.ID != "" && !validID(spec.ID) {
+		return nil, fmt.Errorf("adopt: %q is not a job id", spec.ID)
+	}
+	if spec.Main.PID > 0 {
+		m.PID, m.PGID, m.StartTime = spec.Main.PID, spec.Main.PID, spec.Main.Start
 	}
 	for _, pid := range spec.PIDs {
 		st, err := readJobStat(pid)
@@ -145,26 +177,40 @@ func (s *Store) Adopt(ctx context.Context, spec AdoptSpec) (*Job, error) {
 		m.Adopted = append(m.Adopted, r)
 	}
 	if len(m.Adopted) == 0 {
-		return nil, errors.New("nothing to adopt: the processes are gone")
+		return nil, ErrNothingToAdopt
+	}
+	if spec.ReportExit {
+		self, err := procRefOf(os.Getpid())
+		if err != nil {
+			return nil, err
+		}
+		m.ExitReporter = self
 	}
 	var extra []*os.File
 	sp := superviseSpec{JobMeta: m, Adopt: true}
-	if spec.Stdout != nil || spec.Stderr != nil {
+	if spec.Stdout != nil || spec.Stderr != nil || spec.Stdin != nil {
 		null, err := os.Open(os.DevNull)
 		if err != nil {
 			return nil, err
 		}
 		defer null.Close()
-		extra = []*os.File{null, null}
+		extra = []*os.File{null, null, null}
 		if spec.Stdout != nil {
 			extra[0], sp.HasStdout = spec.Stdout, true
 		}
 		if spec.Stderr != nil {
 			extra[1], sp.HasStderr = spec.Stderr, true
 		}
+		if spec.Stdin != nil {
+			extra[2], sp.HasStdin = spec.Stdin, true
+		}
 	}
 	return s.launch(ctx, sp, extra)
 }
+
+// ErrNothingToAdopt is Adopt's error when none of the processes is alive
+// any more.
+var ErrNothingToAdopt = errors.New("nothing to adopt: the processes are gone")
 
 func jobGrace(d time.Duration) time.Duration {
 	if d <= 0 {
@@ -173,11 +219,18 @@ func jobGrace(d time.Duration) time.Duration {
 	return d
 }
 
-// launch creates the job directory and starts its supervisor, handing it sp
-// through a pipe and waiting for its answer. extra files become fds 5, 6...
+// launch creates the job directory (or, for a job whose id was chosen
+// before, uses it) and starts its supervisor, handing it sp through a pipe
+// and waiting for its answer. extra files become fds 5, 6...
 func (s *Store) launch(ctx context.Context, sp superviseSpec, extra []*os.File) (*Job, error) {
 	s.prune()
-	id, dir, err := s.newJobDir()
+	var id, dir string
+	var err error
+	if id = sp.JobMeta.ID; id != "" {
+		dir, err = s.jobDirFor(id)
+	} else {
+		id, dir, err = s.newJobDir()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -228,8 +281,14 @@ func (s *Store) startSupervisor(ctx context.Context, sp superviseSpec, extra []*
 		return nil, err
 	}
 	// Reap the supervisor if it ends while we still run; if we exit first
-	// it is re-parented and reaped by someone else.
-	go cmd.Wait()
+	// it is re-parented and reaped by someone else. Where a Spawner reaps
+	// this process's children, it reaps the supervisor too and counts it
+	// as a child of its own, not as a leftover of a run.
+	if reaperTake(cmd.Process.Pid) {
+		defer cmd.Process.Release()
+	} else {
+		go cmd.Wait()
+	}
 
 	if err := json.NewEncoder(specW).Encode(sp); err != nil {
 		cmd.Process.Kill()

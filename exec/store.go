@@ -40,6 +40,7 @@ const (
 	stdinFIFO  = "stdin"
 	ctlFIFO    = "ctl"
 	superLog   = "supervisor.log"
+	exitFile   = "exit.json" // the main process's exit status, from its ExitReporter
 )
 
 // JobState is where a job is in its life.
@@ -87,6 +88,18 @@ type JobMeta struct {
 	// can tell a job it asked for from one shexec made out of its
 	// command. Empty in records written before the field existed.
 	Origin JobOrigin `json:"origin,omitempty"`
+	// Marked: the job's processes were started with JobIDEnv set to its
+	// id before the job existed (a run handed over to a job, see
+	// Proc.Wait), so the tracker of an adopted job also follows what
+	// carries the marker or is in the job's group, not only the
+	// descendants of the adopted processes.
+	Marked bool `json:"marked,omitempty"`
+	// ExitReporter is the parent of the job's main process when that
+	// parent is not the supervisor but promised to record the main
+	// process's exit status when it reaps it (exit.json): a run started
+	// in the caller's own process and handed over to a job. Zero when
+	// nobody will.
+	ExitReporter ProcRef `json:"exit_reporter,omitzero"`
 }
 
 // JobOrigin says how a job came to be.
@@ -295,6 +308,45 @@ func (s *Store) newJobDir() (id, dir string, err error) {
 		}
 	}
 	return "", "", fmt.Errorf("no free job id in %s: %w", s.Dir, err)
+}
+
+// newJobID draws a job id without touching the disk: a run that may
+// become a job carries it (JobIDEnv) from its start, and its directory is
+// made only if it does (reserveJobDir).
+func newJobID() (string, error) {
+	b, err := randomBytes()
+	if err != nil {
+		return "", err
+	}
+	return b32.EncodeToString(b[:]), nil
+}
+
+// reserveJobDir makes the directory of job id, chosen before (newJobID).
+// It fails with fs.ErrExist when the id is taken.
+func (s *Store) reserveJobDir(id string) (string, error) {
+	if s.lazy {
+		if s.made.Do(func() { s.makeErr = makeHome(s.Dir) }); s.makeErr != nil {
+			return "", s.makeErr
+		}
+	}
+	if !validID(id) {
+		return "", fmt.Errorf("%q is not a job id", id)
+	}
+	dir := filepath.Join(s.Dir, id)
+	return dir, os.Mkdir(dir, 0o700)
+}
+
+// jobDirFor is the directory of a job whose id was chosen before: made by
+// reserveJobDir (then it has no record yet), or made now.
+func (s *Store) jobDirFor(id string) (string, error) {
+	dir, err := s.reserveJobDir(id)
+	if errors.Is(err, fs.ErrExist) {
+		if _, serr := os.Stat(filepath.Join(dir, metaFile)); serr == nil {
+			return "", fmt.Errorf("job %s exists already", id)
+		}
+		err = nil
+	}
+	return dir, err
 }
 
 func (s *Store) jobDir(id string) (string, error) {

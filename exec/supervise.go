@@ -43,12 +43,14 @@ func MaybeSupervise() {
 // The supervisor gets its orders on fd 3 and answers on fd 4. Orders travel
 // through a pipe rather than a file so that the job's environment (which may
 // hold secrets) never touches the disk. For an adopted job, fds 5 and 6 are
-// the read ends of the pipes the adopted processes write to.
+// the read ends of the pipes the adopted processes write to, and fd 7 the
+// write end of the pipe they read as stdin.
 const (
 	fdSpec   = 3
 	fdResult = 4
 	fdOut    = 5
 	fdErr    = 6
+	fdIn     = 7
 )
 
 // superviseSpec is what the supervisor is told to do.
@@ -61,6 +63,7 @@ type superviseSpec struct {
 	Adopt     bool `json:"adopt"`
 	HasStdout bool `json:"has_stdout"`
 	HasStderr bool `json:"has_stderr"`
+	HasStdin  bool `json:"has_stdin,omitempty"`
 }
 
 type superviseResult struct {
@@ -430,9 +433,23 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 	if sv.spec.HasStderr {
 		sv.drain(os.NewFile(fdErr, "stderr"), errLog)
 	}
+	if sv.spec.HasStdin {
+		if err := sv.feedStdin(os.NewFile(fdIn, "stdin")); err != nil {
+			return err
+		}
+		m.Stdin = string(JobStdinPipe)
+	}
 	tracked := map[ProcRef]bool{}
 	for _, r := range m.Adopted {
 		if refAlive(r) {
+			tracked[r] = true
+		}
+	}
+	if m.Marked {
+		// Escapees of a marked job may have left the adopted processes'
+		// tree (re-parented to the caller, which was their subreaper)
+		// between the caller's last look and now.
+		for _, r := range sv.jobProcs() {
 			tracked[r] = true
 		}
 	}
@@ -491,7 +508,14 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 			}
 			roots = append(roots, r.PID)
 		}
-		for _, r := range descendantsIn(procs, roots...) {
+		found := descendantsIn(procs, roots...)
+		if m.Marked {
+			// What carries the job's marker or is in its group, with
+			// what lies below: orphans of the job are re-parented to
+			// the process that started it (its subreaper), not to us.
+			found = append(found, sv.jobProcs()...)
+		}
+		for _, r := range found {
 			if !tracked[r] {
 				tracked[r] = true
 				changed = true
@@ -520,6 +544,20 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 	}
 	sv.finishDrains()
 	ex := JobExit{How: how, Ended: time.Now().UTC(), Note: note}
+	reported := false
+	if m.ExitReporter.PID > 0 {
+		if e, ok := sv.reportedExit(); ok {
+			reported = true
+			code := e.ExitCode
+			ex.ExitCode = &code
+			if e.Signal != "" {
+				ex.Signal = e.Signal
+				if ex.How == JobExited {
+					ex.How = JobKilled
+				}
+			}
+		}
+	}
 	last := ""
 	switch {
 	case !killAt.IsZero() && time.Now().After(killAt):
@@ -528,10 +566,126 @@ func (sv *supervisor) runAdopted(report func(error), sigs chan os.Signal, outLog
 		last = "SIGTERM"
 	}
 	stopped(sv.dir, &ex, last)
-	if ex.Note == "" {
-		ex.Note = "adopted processes are not shexec's children; their exit status is unknown"
+	sv.removeFIFOs()
+	if ex.Note == "" && !reported {
+		if m.ExitReporter.PID > 0 {
+			ex.Note = "the shell's exit status is unknown: the process that started it ended before it"
+		} else {
+			ex.Note = "adopted processes are not shexec's children; their exit status is unknown"
+		}
 	}
 	return writeJSONAtomic(filepath.Join(sv.dir, statusFile), ex)
+}
+
+// ShellExit is exit.json: how a handed-over job's main process ended, as
+// its parent (the ExitReporter) saw when it reaped it.
+type shellExit struct {
+	ExitCode int    `json:"exit_code"`
+	Signal   string `json:"signal,omitempty"`
+}
+
+func shellExitOf(ws unix.WaitStatus) shellExit {
+	if ws.Signaled() {
+		return shellExit{ExitCode: 128 + int(ws.Signal()), Signal: unix.SignalName(ws.Signal())}
+	}
+	return shellExit{ExitCode: ws.ExitStatus()}
+}
+
+// exitReportWait bounds how long the tracker of a handed-over job waits,
+// once every process is gone, for the parent of the main process to record
+// its exit status: the parent reaps at once, so this is only reached when
+// it has stopped reaping (it is ending).
+const exitReportWait = 2 * time.Second
+
+// reportedExit reads exit.json, waiting for it while the reporter lives.
+func (sv *supervisor) reportedExit() (shellExit, bool) {
+	var e shellExit
+	path := filepath.Join(sv.dir, exitFile)
+	deadline := time.Now().Add(exitReportWait)
+	for {
+		if readJSON(path, &e) == nil {
+			return e, true
+		}
+		if !refAlive(sv.meta.ExitReporter) || time.Now().After(deadline) {
+			return e, readJSON(path, &e) == nil
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// feedStdin gives an adopted job a stdin that Store.Write can feed: the
+// job's stdin FIFO, copied into w (the write end of the pipe the adopted
+// processes read), until an "eof" line on the ctl FIFO, after which what
+// the FIFO still holds is copied and w closed. Both FIFOs are opened
+// read-write, so that a writer closing its end is no EOF.
+func (sv *supervisor) feedStdin(w *os.File) error {
+	in := filepath.Join(sv.dir, stdinFIFO)
+	cp := filepath.Join(sv.dir, ctlFIFO)
+	for _, p := range []string{in, cp} {
+		if err := unix.Mkfifo(p, 0o600); err != nil {
+			return fmt.Errorf("mkfifo %s: %w", p, err)
+		}
+	}
+	rfd, err := unix.Open(in, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	cfd, err := unix.Open(cp, unix.O_RDWR|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		unix.Close(rfd)
+		return err
+	}
+	wfd := int(w.Fd()) // blocking: the job reads at its own pace
+	go func() {
+		defer func() {
+			unix.Close(rfd)
+			unix.Close(cfd)
+			w.Close()
+		}()
+		buf := make([]byte, 32<<10)
+		// copyAll moves what the FIFO holds now; false once nobody
+		// reads w any more.
+		copyAll := func() bool {
+			for {
+				n, err := unix.Read(rfd, buf)
+				if n <= 0 || err != nil {
+					return true
+				}
+				if _, err := unix.Write(wfd, buf[:n]); err != nil {
+					return false
+				}
+			}
+		}
+		var ctl []byte
+		fds := []unix.PollFd{{Fd: int32(rfd), Events: unix.POLLIN}, {Fd: int32(cfd), Events: unix.POLLIN}}
+		for {
+			if _, err := unix.Poll(fds, -1); err != nil {
+				if err == unix.EINTR {
+					continue
+				}
+				return
+			}
+			if fds[0].Revents&unix.POLLIN != 0 && !copyAll() {
+				return
+			}
+			if fds[1].Revents&unix.POLLIN != 0 {
+				n, _ := unix.Read(cfd, buf)
+				if n > 0 {
+					ctl = append(ctl, buf[:n]...)
+				}
+				for _, line := range strings.Split(string(ctl), "\n") {
+					if strings.TrimSpace(line) == "eof" {
+						copyAll() // written before the eof
+						return
+					}
+				}
+				if i := strings.LastIndexByte(string(ctl), '\n'); i >= 0 {
+					ctl = ctl[i+1:]
+				}
+			}
+		}
+	}()
+	return nil
 }
 
 // The adopt tracker's /proc scan interval: adoptScanFast after a change and
