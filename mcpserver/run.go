@@ -52,9 +52,11 @@ func seconds(p *float64, def time.Duration) time.Duration {
 	return time.Duration(*p * float64(time.Second))
 }
 
-// run starts the command as a job of this server's session and follows its
-// logs until it ends or the yield passes. A command that does not parse is
-// run anyway: the shell reports the error as it would for the agent.
+// run runs the command in the server's own process (exec.Spawner) until it
+// ends or the yield passes; a command still running then, or whose shell
+// has exited leaving work running, goes on as a job of this server's
+// session. A command that does not parse is run anyway: the shell reports
+// the error as it would for the agent.
 func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, RunOutput, error) {
 	start := time.Now()
 	out := RunOutput{Jobs: []string{}, Leftovers: []exec.Leftover{}}
@@ -81,66 +83,48 @@ func (s *Server) run(ctx context.Context, req *mcp.CallToolRequest, in RunInput)
 		env = append(env, k+"="+in.Env[k])
 	}
 	stdin := exec.JobStdinNull
-	if in.Interactive || in.Stdin != "" {
+	if in.Interactive {
 		stdin = exec.JobStdinPipe
 	}
-	j, err := s.store.Start(ctx, exec.JobSpec{
-		Command: in.Command, Shell: shell, Dir: in.Cwd, Env: env, Session: s.session,
-		Timeout: seconds(in.Timeout, s.timeout), Stdin: stdin,
+	capture := exec.NewCapture(s.maxOutput)
+	p, err := s.spawner.Start(exec.SpawnSpec{
+		JobSpec: exec.JobSpec{
+			Command: in.Command, Shell: shell, Dir: in.Cwd, Env: env, Session: s.session,
+			Timeout: seconds(in.Timeout, s.timeout), Stdin: stdin,
+		},
+		Input:  []byte(in.Stdin),
+		Output: capture,
 	})
 	if err != nil {
 		out.Status, out.ExitCode, out.Message = "error", 125, err.Error()
 		return errResult("run: " + err.Error()), out, nil
 	}
-	s.track(j.ID)
-	id := j.ID
-	if in.Stdin != "" {
-		go s.store.Write(id, []byte(in.Stdin), !in.Interactive)
-	}
-
 	stopProgress := s.progress(ctx, req, start)
-	capture := exec.NewCapture(s.maxOutput)
-	finished := func() bool {
-		jj, err := s.store.Load(id)
-		return err == nil && jj.Finished()
-	}
-	fctx, shellDone := afterShellExit(ctx, j.PID, finished)
-	j, err = s.store.Follow(fctx, id, yield, capture, capture)
+	res, err := p.Wait(ctx, yield)
 	stopProgress()
-	shellExited := fctx.Err() != nil && ctx.Err() == nil
-	if shellExited {
-		// The shell has exited: the job is finished, or what the shell
-		// left in the background is now the job. Copy the whole output
-		// once more (Follow stopped between two polls) and return.
-		capture = exec.NewCapture(s.maxOutput)
-		j, err = s.store.Follow(ctx, id, time.Millisecond, capture, capture)
-	}
-	shellDone()
-	if ctx.Err() != nil {
-		// The client cancelled the call: the command was in its foreground.
-		s.store.Kill(context.Background(), id, time.Second)
-		out.Status, out.ExitCode, out.Message = "killed", 130, "cancelled by the client; job stopped"
-		return textResult(out), out, nil
-	}
-	if err != nil { // the job's record could not be read: say so, keep the job
-		out.Status, out.ExitCode, out.JobID, out.Jobs = "error", 125, id, []string{id}
-		out.Message = fmt.Sprintf("following job %s: %v", id, err)
-		return textResult(out), out, nil
-	}
 	out.Output, out.Truncated = capture.String(), capture.Truncated()
 	out.DurationMS = time.Since(start).Milliseconds()
-	if j.Finished() {
-		out.Status, out.ExitCode, out.Message = runStatus(j.Status), j.WaitCode(), j.Note
-		s.store.Remove(id) // nobody was told its id
-	} else {
-		out.Status, out.JobID, out.Jobs = "running", id, []string{id}
-		out.Message = fmt.Sprintf("still running after %v; continues as job %s (tools: logs, wait, write, kill)", yield, id)
-		if shellExited {
-			out.Message = fmt.Sprintf("the shell has exited, but work it started in the background still runs; it continues as job %s (tools: logs, wait, write, kill)", id)
-			// What outlived the shell, kept in the job.
-			if ps, err := s.store.Processes(id); err == nil && len(ps) > 0 {
-				out.Leftovers = ps
-			}
+	if err != nil {
+		out.Status, out.ExitCode, out.Message = "error", 125, err.Error()
+		return textResult(out), out, nil
+	}
+	if ctx.Err() != nil && res.Status != exec.JobRunning {
+		// The client cancelled the call: the command was in its
+		// foreground, and has been stopped.
+		out.Status, out.ExitCode, out.Message = "killed", 130, "cancelled by the client; the command was stopped"
+		return textResult(out), out, nil
+	}
+	if res.Status != exec.JobRunning {
+		out.Status, out.ExitCode, out.Message = runStatus(res.Status), res.ExitCode, res.Note
+		return textResult(out), out, nil
+	}
+	id := res.Job.ID
+	out.Status, out.JobID, out.Jobs = "running", id, []string{id}
+	out.Message = fmt.Sprintf("still running after %v; continues as job %s (tools: logs, wait, write, kill)", yield, id)
+	if res.ShellExited {
+		out.Message = fmt.Sprintf("the shell has exited, but work it started in the background still runs; it continues as job %s (tools: logs, wait, write, kill)", id)
+		if len(res.Leftovers) > 0 {
+			out.Leftovers = res.Leftovers // what outlived the shell, kept in the job
 		}
 	}
 	return textResult(out), out, nil

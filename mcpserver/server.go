@@ -1,11 +1,12 @@
 //go:build linux
 
 // Package mcpserver is `shexec mcp`: a Model Context Protocol server whose
-// shell tool cannot hang the agent. Every command runs as a managed job of
-// the exec package (a supervisor owns it, its output goes to job logs), and
-// the server only follows the job's logs until the command ends or the
-// yield time passes; then the model gets the job id and the tools `logs`,
-// `wait`, `write` and `kill` to go on with it.
+// shell tool cannot hang the agent. A command runs in the server's own
+// process (exec.Spawner: the server starts the shell, reads its output and
+// reaps it) until it ends or the yield time passes; a command still running
+// then is handed over to a managed job of the exec package (a supervisor
+// adopts its processes and its output pipes), and the model gets the job id
+// and the tools `logs`, `wait`, `write` and `kill` to go on with it.
 //
 // The package is not called mcp because the SDK's package is: code that
 // uses both would have to rename one of them in every file.
@@ -42,8 +43,8 @@ type Server struct {
 	shell     string
 	version   string
 
-	mu      sync.Mutex
-	started []string // ids of the jobs this server started, stopped at the end
+	spawner   *exec.Spawner
+	closeOnce sync.Once
 }
 
 // Option configures a Server.
@@ -86,6 +87,11 @@ func New(opts ...Option) (*Server, error) {
 	var b [6]byte
 	rand.Read(b[:])
 	s.session = fmt.Sprintf("mcp-%d-%s", os.Getpid(), hex.EncodeToString(b[:]))
+	sp, err := exec.NewSpawner(s.store)
+	if err != nil {
+		return nil, err
+	}
+	s.spawner = sp
 	return s, nil
 }
 
@@ -109,29 +115,25 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	return err
 }
 
-// Close stops the jobs this server started (unless WithKeepJobs): the
-// supervisor of each stops its whole tree, escapees included.
+// Close ends the server's session: it stops the commands still in a call's
+// foreground and, unless WithKeepJobs, the jobs the server started (the
+// supervisor of each stops its whole tree, escapees included) and what
+// those commands orphaned that no job holds.
 func (s *Server) Close() {
-	if s.keepJobs {
-		return
-	}
-	s.mu.Lock()
-	ids := s.started
-	s.started = nil
-	s.mu.Unlock()
-	var wg sync.WaitGroup
-	for _, id := range ids {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s.store.Kill(context.Background(), id, time.Second)
-		}()
-	}
-	wg.Wait()
-}
-
-func (s *Server) track(id string) {
-	s.mu.Lock()
-	s.started = append(s.started, id)
-	s.mu.Unlock()
+	s.closeOnce.Do(func() {
+		s.spawner.StopActive()
+		if !s.keepJobs {
+			var wg sync.WaitGroup
+			for _, id := range s.spawner.Jobs() {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					s.store.Kill(context.Background(), id, time.Second)
+				}()
+			}
+			wg.Wait()
+			s.spawner.StopOrphans()
+		}
+		s.spawner.Close()
+	})
 }
