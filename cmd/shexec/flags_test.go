@@ -4,6 +4,7 @@ package main
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -52,5 +53,31 @@ func TestFlagSet(t *testing.T) {
 	}
 }
 
-func strconvBool(b bool) string { return (*boolValue)(&b).String() }
-func strconvInt(i int) string   { return (*intValue)(&i).String() }
+func strconvBool(b bool) string { return strconv.FormatBool(b) }
+func strconvInt(i int) string   { return strconv.Itoa(i) }
+
+// The job commands' usage errors are pflag's (internal/flagset): the
+// parser shexec had before it named the whole word for an unknown
+// shorthand (-hx), the spelling used for a bad value (-h=maybe) and said
+// "unknown flag" for a bad syntax (---x).
+func TestJobsUsageErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"jobs", "-hx"}, "shexec jobs: unknown shorthand flag: 'x' in -x\n"},
+		{[]string{"logs", "-x"}, "shexec logs: unknown shorthand flag: 'x' in -x\n"},
+		{[]string{"jobs", "---x"}, "shexec jobs: bad flag syntax: ---x\n"},
+		{[]string{"jobs", "--bogus"}, "shexec jobs: unknown flag: --bogus\n"},
+		{[]string{"jobs", "-h=maybe"}, `shexec jobs: invalid argument "maybe" for "-h, --help" flag: strconv.ParseBool: parsing "maybe": invalid syntax` + "\n"},
+		{[]string{"wait", "--timeout", "soon", "x"}, `shexec wait: invalid argument "soon" for "--timeout" flag: "soon" is neither a duration (500ms, 2m) nor a number of seconds` + "\n"},
+		{[]string{"logs", "--limit"}, "shexec logs: flag needs an argument: --limit\n"},
+	} {
+		var out, errb strings.Builder
+		code := runJobsCommand(c.args[0], c.args[1:], &out, &errb)
+		want := c.want + "Run 'shexec " + c.args[0] + " --help' for usage.\n"
+		if code != exitUsage || out.String() != "" || errb.String() != want {
+			t.Errorf("shexec %q: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, out.String(), errb.String(), exitUsage, want)
+		}
+	}
+}
