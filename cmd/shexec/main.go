@@ -18,6 +18,9 @@ import (
 	"time"
 
 	"github.com/shguard/shguard/exec"
+	// The main goroutine's stack grown once as the program starts,
+	// instead of twice later, each copy walking every frame (its doc).
+	_ "github.com/shguard/shguard/internal/startstack"
 )
 
 // exitUsage is shexec's own failure status. 124 (timeout), 126 and 127
@@ -252,8 +255,8 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		// a job cannot hold the caller's pipe without keeping it waiting.
 		opts = append(opts, exec.WithDirectOutput())
 	}
-	if plan := planner(o.shell); promoting && plan != nil {
-		opts = append(opts, exec.WithPromotion(store, plan, o.session))
+	if promoting {
+		opts = append(opts, exec.WithPromotion(store, planner(o.shell), o.session))
 	}
 	var outCap, errCap *exec.Capture
 	if o.json {

@@ -99,8 +99,12 @@ func parseOptions(args []string, stdout, stderr io.Writer) (*options, int, int) 
 		fmt.Fprintln(stdout, version.String("shexec"))
 		return nil, 0, 0
 	}
-	if _, err := exec.ParseLeftoverPolicy(o.leftovers); err != nil && o.leftovers != "adopt" {
-		return usageErr("--leftovers: %v", err)
+	if o.leftovers != "adopt" {
+		// Not for the default, for which it would build an error (with
+		// fmt) at every start only to drop it.
+		if _, err := exec.ParseLeftoverPolicy(o.leftovers); err != nil {
+			return usageErr("--leftovers: %v", err)
+		}
 	}
 	if *maxOutput < 2 {
 		return usageErr("--max-output must be at least 2")

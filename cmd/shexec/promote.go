@@ -16,14 +16,22 @@ import (
 // could be cut at the wrong place.
 func shellLang(shell string) (analyze.Lang, bool) { return analyze.LangFromPath(shell) }
 
-// planner is rewrite.Plan for the shell's language, as an exec.Planner; nil
-// when the shell has no language (the command then runs unchanged).
+// planner is rewrite.Plan for the shell's language, as an exec.Planner. It
+// gives no plan when the shell has no language (the command then runs
+// unchanged).
+//
+// Nothing of the analyzer runs before the planner is called, and exec.Run
+// calls it only for a script with a '&': a background statement that a plan
+// could promote is a top-level one, always written with '&' (coproc,
+// setsid -f and nohup without '&' are never promoted: TestPlanNeedsAmpersand).
+// `shexec -c true` pays for the analyzer only what linking it costs
+// (docs/benchmarks.md).
 func planner(shell string) exec.Planner {
-	lang, ok := shellLang(shell)
-	if !ok {
-		return nil
-	}
 	return func(script string) (plan *exec.Plan, err error) {
+		lang, ok := shellLang(shell)
+		if !ok {
+			return nil, nil
+		}
 		// shexec must run any command bash would: a planner bug must
 		// cost the promotion, never the run.
 		defer func() {
