@@ -4,6 +4,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,15 +15,21 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/shguard/shguard/exec"
 )
 
 // shexecBinary builds cmd/shexec and, next to it, cmd/shexec-mcp, which
-// `shexec mcp` becomes.
+// `shexec mcp` becomes (with -tags portable when the tests have it).
 func shexecBinary(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	tags := ""
+	if portableBuild {
+		tags = "portable"
+	}
 	for _, prog := range []string{"shexec", "shexec-mcp"} {
-		if out, err := osexec.Command("go", "build", "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput(); err != nil {
+		if out, err := osexec.Command("go", "build", "-tags="+tags, "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput(); err != nil {
 			t.Fatalf("go build %s: %v\n%s", prog, err, out)
 		}
 	}
@@ -154,5 +161,67 @@ func TestStdioSignalEndsSession(t *testing.T) {
 	}
 	if left := marked(mark); len(left) != 0 {
 		t.Fatalf("processes left after SIGTERM: %v", left)
+	}
+}
+
+// TestStdioKeepJobs: with --keep-jobs a job outlives the server that handed
+// it over, keeps writing its logs, and its record says honestly that its
+// exit status is unknown (the server, its shell's parent, was gone when
+// the shell ended).
+func TestStdioKeepJobs(t *testing.T) {
+	bin := shexecBinary(t)
+	mark := fmt.Sprintf("h16mcp-keep-e2e-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	home := t.TempDir()
+	cmd := osexec.Command(bin, "mcp", "--keep-jobs")
+	cmd.Env = append(os.Environ(), "SHEXEC_HOME="+home)
+	in, _ := cmd.StdinPipe()
+	outPipe, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"echo one; sleep 1.5; echo two; exit 3","yield":0.3,"env":{"H16_MARK":%q}}}}`, mark)+"\n")
+	lines := bufio.NewScanner(outPipe)
+	var id string
+	for lines.Scan() {
+		var m struct {
+			ID     int `json:"id"`
+			Result struct {
+				StructuredContent RunOutput `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if json.Unmarshal(lines.Bytes(), &m) == nil && m.ID == 2 {
+			id = m.Result.StructuredContent.JobID
+			break
+		}
+	}
+	if id == "" {
+		t.Fatal("no job id in the run's result")
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("shexec mcp exit: %v", err)
+	}
+	if len(marked(mark)) == 0 {
+		t.Fatal("--keep-jobs: the job was stopped with the server")
+	}
+	st, err := exec.OpenStore(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	j, err := st.Wait(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.Status != exec.JobExited || j.ExitCode != nil || !strings.Contains(j.Note, "unknown") {
+		t.Errorf("kept job ended %s %v %q; want exited, exit status unknown", j.Status, j.ExitCode, j.Note)
+	}
+	if pg, err := st.ReadLogs(id, false, 0, 10); err != nil || strings.Join(pg.Lines, "\n") != "one\ntwo" {
+		t.Errorf("logs %v %v", pg, err)
 	}
 }

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 // Package mcpserver is `shexec mcp`: a Model Context Protocol server whose
 // shell tool cannot hang the agent. A command runs in the server's own

@@ -324,3 +324,78 @@ func TestCancelledRunStopsItsCommand(t *testing.T) {
 	}
 	t.Fatalf("processes of the cancelled run still there: %v", marked(mark))
 }
+
+// A run still going at the yield goes on as a job: what it wrote before and
+// after the yield is in the job's logs, in order per stream, and the exit
+// status the server reaps is the job's.
+func TestYieldHandoverKeepsOutputAndExitStatus(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo o1; echo e1 >&2; sleep 0.8; echo o2; echo e2 >&2; exit 5", "yield": 0.3}, &out)
+	if out.Status != "running" || out.JobID == "" || !strings.Contains(out.Output, "o1\n") || !strings.Contains(out.Output, "e1\n") || strings.Contains(out.Output, "o2") {
+		t.Fatalf("got %+v", out)
+	}
+	var wt WaitOutput
+	s.call(t, "wait", map[string]any{"id": out.JobID, "timeout": 10}, &wt)
+	if wt.Status != "exited" || wt.ExitCode == nil || *wt.ExitCode != 5 {
+		t.Fatalf("wait %+v", wt)
+	}
+	for stream, want := range map[string]string{"stdout": "o1\no2\n", "stderr": "e1\ne2\n"} {
+		var logs LogsOutput
+		s.call(t, "logs", map[string]any{"id": out.JobID, "offset": 0, "stream": stream}, &logs)
+		if logs.Output != want || logs.Status != "exited" {
+			t.Errorf("%s: %+v, want %q", stream, logs, want)
+		}
+	}
+}
+
+// The timeout counts from the start and stops the command, in the call's
+// foreground and after the yield alike.
+func TestRunTimeout(t *testing.T) {
+	s := connect(t, nil)
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "echo before; sleep 30", "timeout": 0.3}, &out)
+	if out.Status != "timeout" || out.ExitCode != 124 || out.Output != "before\n" || !strings.Contains(out.Message, "timed out") {
+		t.Fatalf("foreground: %+v", out)
+	}
+	s.call(t, "run", map[string]any{"command": "sleep 30", "timeout": 1, "yield": 0.3}, &out)
+	if out.Status != "running" {
+		t.Fatalf("got %+v", out)
+	}
+	var wt WaitOutput
+	s.call(t, "wait", map[string]any{"id": out.JobID, "timeout": 10}, &wt)
+	if wt.Status != "timeout" || wt.ExitCode == nil || *wt.ExitCode != 124 {
+		t.Fatalf("after the yield: %+v", wt)
+	}
+}
+
+// kill stops a handed-over job's whole tree: what left its group (setsid)
+// and what was orphaned to the server ((…&)) included.
+func TestKillHandedOverJobStopsTree(t *testing.T) {
+	s := connect(t, nil)
+	mark := fmt.Sprintf("h16mcp-kill-%d-%d", os.Getpid(), time.Now().UnixNano())
+	t.Cleanup(func() { killMarked(mark) })
+	var out RunOutput
+	s.call(t, "run", map[string]any{"command": "setsid sleep 71 & (sleep 72 &); sleep 0.5; (setsid sleep 73 &); sleep 74",
+		"yield": 0.3, "env": map[string]string{"H16_MARK": mark}}, &out)
+	if out.Status != "running" {
+		t.Fatalf("got %+v", out)
+	}
+	for range 100 { // bash execs the last sleep: 4 sleeps
+		if len(marked(mark)) >= 4 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := len(marked(mark)); n < 4 {
+		t.Fatalf("%d marked processes, want 4", n)
+	}
+	var k KillOutput
+	s.call(t, "kill", map[string]any{"id": out.JobID, "grace": 1}, &k)
+	if !k.Stopped || k.Status != "killed" {
+		t.Fatalf("kill %+v", k)
+	}
+	if left := marked(mark); len(left) != 0 {
+		t.Fatalf("left after kill: %v", left)
+	}
+}

@@ -1,4 +1,4 @@
-//go:build linux
+//go:build linux || darwin || freebsd
 
 // Command shexec-mcp is the MCP server of `shexec mcp` (docs/mcp.md). It is
 // a program of its own so that shexec, started once per shell command,
@@ -34,10 +34,10 @@ func main() {
 }
 
 // lighterSupervisor is the shexec next to this program when it is the same
-// build (module version and VCS revision, read from both binaries): every
-// run of the server is a job with a supervisor, and shexec starts about
-// 1.5 ms faster than this program, which links the MCP SDK. "" (this
-// program) otherwise.
+// build (module version and VCS revision, read from both binaries): a run
+// that goes on as a job gets a supervisor, and shexec starts about 1.5 ms
+// faster than this program, which links the MCP SDK. "" (this program)
+// otherwise.
 func lighterSupervisor() string {
 	self, err := os.Executable()
 	if err != nil {

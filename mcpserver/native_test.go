@@ -1,0 +1,6 @@
+//go:build linux && !portable
+
+package mcpserver
+
+// portableBuild: see portable_test.go.
+const portableBuild = false
