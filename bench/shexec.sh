@@ -5,7 +5,13 @@
 #      `bash -c true` in its own process group); goal <= 1.15x. The row of
 #      bench/isolated (the floor plus only what shexec's isolation requires
 #      before the shell starts: forwarded signals, subreaper, Pdeathsig from
-#      a locked thread) shows how much of the budget that alone takes;
+#      a locked thread) shows how much of the budget that alone takes, and
+#      is issue 13's reference (goal <= 1.05x). What sits between the two:
+#      isolated built with -tags planner (it links the planner that
+#      promotes background statements, as shexec does), shexec --leftovers
+#      kill (no copy hop: the shell writes into the caller's pipe), and
+#      shexec built without the kill -9 watchdog (-tags shexec_nowatchdog, a
+#      probe build: the watchdog's cost at start);
 #   2. throughput: 500 MB through `shexec -c` vs through `bash -c`, both into
 #      a pipe read by cat; goal <= 1.15x. The row of bench/hop (the floor
 #      with one pipe between the shell and the caller, moved by a blocking
@@ -30,11 +36,14 @@ go build -o "$tmp/shexec" ./cmd/shexec
 CGO_ENABLED=0 go build -o "$tmp/shexec-static" ./cmd/shexec
 go build -o "$tmp/floor" ./bench/floor
 go build -o "$tmp/isolated" ./bench/isolated
+go build -tags planner -o "$tmp/isoplan" ./bench/isolated
+go build -tags shexec_nowatchdog -o "$tmp/shexec-nowd" ./cmd/shexec
 go build -o "$tmp/hop" ./bench/hop
 if ! file "$tmp/shexec" 2>/dev/null | grep -q 'statically linked'; then
 	echo 'note: the default build of shexec is not static (does something import net or os/user?)' >&2
 fi
 shexec=$tmp/shexec static=$tmp/shexec-static floor=$tmp/floor isolated=$tmp/isolated hop=$tmp/hop
+isoplan=$tmp/isoplan nowd=$tmp/shexec-nowd
 
 now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
@@ -69,7 +78,10 @@ for ((s = 0; s < samples; s++)); do
 	timed "$tmp/s.floor" 200 runs 200 "$floor" true
 	timed "$tmp/s.isolated" 200 runs 200 "$isolated" true
 	timed "$tmp/s.shexec" 200 runs 200 "$shexec" -c true
+	timed "$tmp/s.isoplan" 200 runs 200 "$isoplan" true
+	timed "$tmp/s.direct" 200 runs 200 "$shexec" --leftovers kill -c true
 	timed "$tmp/s.static" 200 runs 200 "$static" -c true
+	timed "$tmp/s.nowd" 200 runs 200 "$nowd" -c true
 	timed "$tmp/s.bash" 200 runs 200 bash -c true
 done
 row() { # label file base
@@ -84,8 +96,15 @@ row 'isolated true' "$tmp/s.isolated" "$tmp/s.floor"
 row 'shexec -c true' "$tmp/s.shexec" "$tmp/s.floor"
 row 'shexec -c true, CGO_ENABLED=0' "$tmp/s.static" "$tmp/s.floor"
 echo '  (goal: shexec <= 1.15x floor)'
-row 'shexec -c true vs isolated' "$tmp/s.shexec" "$tmp/s.isolated"
+echo '  against isolated, and what sits between:'
+row 'isolated, planner linked' "$tmp/s.isoplan" "$tmp/s.isolated"
+row 'shexec --leftovers kill' "$tmp/s.direct" "$tmp/s.isolated"
+row 'shexec, no watchdog (probe)' "$tmp/s.nowd" "$tmp/s.isolated"
+row 'shexec -c true' "$tmp/s.shexec" "$tmp/s.isolated"
 echo '  (issue 13 goal: shexec <= 1.05x isolated)'
+row 'shexec vs isolated+planner' "$tmp/s.shexec" "$tmp/s.isoplan"
+row 'watchdog at start' "$tmp/s.shexec" "$tmp/s.nowd"
+row 'copy hop at start' "$tmp/s.shexec" "$tmp/s.direct"
 
 # The watchdog starts only once the shell has run 50ms: a command that
 # runs 60ms pays for starting it (a fork and exec of shexec, one reading of

@@ -7,6 +7,11 @@
 // that stays alive until the shell is reaped (golang/go#27505). stdio is
 // inherited: no pipe, no copying, no analysis. bench/shexec.sh compares
 // shexec to it to show what the isolation alone costs over the floor.
+//
+// Built with -tags planner it also links shguard's planner and plans a
+// command with a '&' before the shell starts, as shexec does to promote
+// background statements (planner.go): for `true` that is what linking the
+// planner costs by itself.
 package main
 
 import (
@@ -19,7 +24,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// plan is the planner of a -tags planner build; nil otherwise.
+var plan func(cmd string)
+
 func main() {
+	if plan != nil && len(os.Args) > 1 {
+		plan(os.Args[1])
+	}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)

@@ -214,7 +214,9 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 		exec.WithTimeout(o.timeout),
 		exec.WithGrace(o.grace),
 		exec.WithSignalChannel(forwardedSignals()),
-		exec.WithWatchdog(),
+	}
+	if watchdog {
+		opts = append(opts, exec.WithWatchdog())
 	}
 	script, shellStdin := newScriptSource(inv, stdin)
 	if !analysing {
@@ -332,6 +334,11 @@ func run(args []string, stdin, stdout, stderr *os.File) int {
 	}
 	return res.ExitCode
 }
+
+// watchdog: every run gets the kill -9 watchdog (exec.WithWatchdog). Only a
+// probe build for bench/shexec.sh (-tags shexec_nowatchdog) goes without,
+// to show what the mechanism costs a run that ends before it starts.
+var watchdog = true
 
 // forwardedSignals registers SIGINT, SIGTERM and SIGHUP for the run to
 // forward to the shell's group. It is never unregistered: shexec exits once
