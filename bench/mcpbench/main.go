@@ -3,18 +3,26 @@
 // Command mcpbench times a `run` of `true` through a running `shexec mcp`
 // against `shexec -c true` started as a process, and against
 // `shexec --yield 10 -c true` (the same promise as a run: the command may
-// go on as a job), alternating samples in one run, and prints medians of wall time and of CPU time per operation.
+// go on as a job), alternating samples in one run, and prints medians of
+// wall time and of CPU time per operation. Two reference rows show where
+// a run's time goes: a `check` of `true` through the same server (the
+// JSON-RPC round trip and the analysis, no process) and `bash -c true`
+// started as a process (the shell alone); a third shows the floor of the
+// design before this one, where every run was a job: exec.Store.Start of
+// `true` alone (the supervisor, shexec re-executed, starts and hands
+// back; it then starts the shell), before any waiting for the end.
 // CPU of the MCP side is the server's utime+stime plus that of the
-// children it waited for (cutime+cstime in /proc/PID/stat: supervisors and
-// their shells); CPU of the process side is the child's rusage. /proc
-// counts in 10 ms ticks, so CPU is the mean over all samples on both
-// sides, not a median.
+// children it waited for (cutime+cstime in /proc/PID/stat: the shells it
+// reaps); CPU of the process side is the child's rusage. /proc counts in
+// 10 ms ticks, so CPU is the mean over all samples on both sides, not a
+// median.
 //
 // Usage: mcpbench SHEXEC [samples]
 package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,6 +33,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	shexec "github.com/shguard/shguard/exec"
 )
 
 func main() {
@@ -33,6 +43,10 @@ func main() {
 		os.Exit(2)
 	}
 	bin := os.Args[1]
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		fail(err)
+	}
 	n := 50
 	if len(os.Args) > 2 {
 		n, _ = strconv.Atoi(os.Args[2])
@@ -66,10 +80,16 @@ func main() {
 		fail(fmt.Errorf("run true: %v", r))
 	}
 
-	var mcpWall, mcpCPU, procWall, procCPU, yWall, yCPU []float64
-	process := func(wall, cpu *[]float64, args ...string) {
+	checkTrue := `{"name":"check","arguments":{"command":"true"}}`
+	var mcpWall, mcpCPU, procWall, procCPU, yWall, yCPU, chkWall, chkCPU, bashWall, bashCPU, startWall []float64
+	store, err := shexec.OpenStore("")
+	if err != nil {
+		fail(err)
+	}
+	store.Supervisor = bin
+	process := func(wall, cpu *[]float64, prog string, args ...string) {
 		t0 := time.Now()
-		p := exec.Command(bin, args...)
+		p := exec.Command(prog, args...)
 		if err := p.Run(); err != nil {
 			fail(err)
 		}
@@ -85,8 +105,23 @@ func main() {
 		mcpWall = append(mcpWall, ms(time.Since(t0)))
 		mcpCPU = append(mcpCPU, cpuOf(srv.Process.Pid)-c0)
 
-		process(&procWall, &procCPU, "-c", "true")
-		process(&yWall, &yCPU, "--yield", "10", "-c", "true")
+		process(&procWall, &procCPU, bin, "-c", "true")
+		process(&yWall, &yCPU, bin, "--yield", "10", "-c", "true")
+
+		c0 = cpuOf(srv.Process.Pid)
+		t0 = time.Now()
+		call("tools/call", checkTrue)
+		chkWall = append(chkWall, ms(time.Since(t0)))
+		chkCPU = append(chkCPU, cpuOf(srv.Process.Pid)-c0)
+		process(&bashWall, &bashCPU, bash, "-c", "true")
+
+		t0 = time.Now()
+		j, err := store.Start(context.Background(), shexec.JobSpec{Command: "true", Session: "mcpbench"})
+		if err != nil {
+			fail(err)
+		}
+		startWall = append(startWall, ms(time.Since(t0)))
+		store.Wait(context.Background(), j.ID) // not timed: the job must be over before the next sample
 	}
 	in.Close()
 	srv.Wait()
@@ -95,6 +130,10 @@ func main() {
 	fmt.Printf("%-34s %14.2f %12.2f\n", "shexec -c true as a process", median(procWall), mean(procCPU))
 	fmt.Printf("%-34s %14.2f %12.2f\n", "shexec --yield 10 -c true", median(yWall), mean(yCPU))
 	fmt.Printf("%-34s %13.2fx %11.2fx\n", "ratio mcp/process", median(mcpWall)/median(procWall), mean(mcpCPU)/mean(procCPU))
+	fmt.Println("reference:")
+	fmt.Printf("%-34s %14.2f %12.2f\n", "check true via shexec mcp (no proc)", median(chkWall), mean(chkCPU))
+	fmt.Printf("%-34s %14.2f %12.2f\n", "bash -c true as a process", median(bashWall), mean(bashCPU))
+	fmt.Printf("%-34s %14.2f %12s\n", "Store.Start of true (old floor)", median(startWall), "-")
 }
 
 // cpuOf is utime+stime+cutime+cstime of pid, in ms.
