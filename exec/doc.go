@@ -14,5 +14,12 @@
 // through pidfds, or re-check the start time, so that a recycled pid is
 // never hit. platform.go lists what each platform supplies.
 //
+// Run serves one command at a time per process. A long-lived program that
+// runs several at once (the MCP server, package mcpserver) uses a Spawner:
+// each command runs in the caller's process until it ends, and one still
+// running when the caller stops waiting is handed over to a managed job
+// (Store.Adopt) whose exit status the caller, still the shell's parent,
+// records. Store.Start runs a command as a job from its start.
+//
 // cmd/shexec is the command-line face of this package.
 package exec

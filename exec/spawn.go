@@ -31,6 +31,8 @@ import (
 // what a command's processes orphan comes back to it; the Spawner reaps
 // those (see reaper). Commands are told apart by their process group and by
 // the job id each carries in its environment (JobIDEnv) from its start.
+// While a Spawner is open it reaps every child of the process: the program
+// must not call Run, or start and wait for children of its own, meanwhile.
 type Spawner struct {
 	store  *Store
 	linger time.Duration

@@ -120,8 +120,8 @@ func TestSpawnConcurrent(t *testing.T) {
 // reaped by the caller, is the job's.
 func TestSpawnHandoverLogsAndExitStatus(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	cmd := `seq 1 150000; echo e1 >&2; sleep 0.6; echo after; echo e2 >&2; exit 7`
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: cmd, Session: "h"}}, 300*time.Millisecond)
+	cmd := `seq 1 150000; echo e1 >&2; sleep 1.2; echo after; echo e2 >&2; exit 7`
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: cmd, Session: "h"}}, 600*time.Millisecond)
 	if res.Status != JobRunning || res.Job == nil || res.ShellExited {
 		t.Fatalf("got %+v", res)
 	}
@@ -185,7 +185,7 @@ func TestSpawnHandoverKillStopsTree(t *testing.T) {
 // with the leftovers listed.
 func TestSpawnLeftoversBecomeJob(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "echo hi; (sleep 0.5; echo late) & exit 4"}}, 30*time.Second)
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "echo hi; (sleep 1; echo late) & exit 4"}}, 30*time.Second)
 	if res.Status != JobRunning || !res.ShellExited || out.String() != "hi\n" || res.Duration > 5*time.Second {
 		t.Fatalf("got %+v %q", res, out.String())
 	}
@@ -205,7 +205,7 @@ func TestSpawnLeftoversBecomeJob(t *testing.T) {
 // Store.Write.
 func TestSpawnInteractiveHandover(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "read a; echo got $a; read b; echo got $b; cat", Stdin: JobStdinPipe}, Input: []byte("one\n")}, 300*time.Millisecond)
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "read a; echo got $a; read b; echo got $b; cat", Stdin: JobStdinPipe}, Input: []byte("one\n")}, 600*time.Millisecond)
 	if res.Status != JobRunning || out.String() != "got one\n" {
 		t.Fatalf("got %+v %q", res, out.String())
 	}

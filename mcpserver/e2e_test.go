@@ -183,7 +183,7 @@ func TestStdioKeepJobs(t *testing.T) {
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"e2e","version":"1"}}}`+"\n")
 	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"echo one; sleep 1.5; echo two; exit 3","yield":0.3,"env":{"H16_MARK":%q}}}}`, mark)+"\n")
+	io.WriteString(in, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"command":"echo one; sleep 3; echo two; exit 3","yield":0.5,"env":{"H16_MARK":%q}}}}`, mark)+"\n")
 	lines := bufio.NewScanner(outPipe)
 	var id string
 	for lines.Scan() {

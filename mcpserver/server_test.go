@@ -331,7 +331,7 @@ func TestCancelledRunStopsItsCommand(t *testing.T) {
 func TestYieldHandoverKeepsOutputAndExitStatus(t *testing.T) {
 	s := connect(t, nil)
 	var out RunOutput
-	s.call(t, "run", map[string]any{"command": "echo o1; echo e1 >&2; sleep 0.8; echo o2; echo e2 >&2; exit 5", "yield": 0.3}, &out)
+	s.call(t, "run", map[string]any{"command": "echo o1; echo e1 >&2; sleep 1.5; echo o2; echo e2 >&2; exit 5", "yield": 0.6}, &out)
 	if out.Status != "running" || out.JobID == "" || !strings.Contains(out.Output, "o1\n") || !strings.Contains(out.Output, "e1\n") || strings.Contains(out.Output, "o2") {
 		t.Fatalf("got %+v", out)
 	}
