@@ -346,6 +346,9 @@ func (sp *Spawner) Start(spec SpawnSpec) (*Proc, error) {
 		}
 	}
 	sp.mu.Lock()
+	if sp.closed { // StopActive ran while this one was starting
+		p.cancel(errors.New("the session ended"))
+	}
 	sp.active[p] = true
 	sp.mu.Unlock()
 	return p, nil
