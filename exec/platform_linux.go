@@ -175,12 +175,7 @@ func watchExit(r ProcRef, ch chan<- struct{}) {
 func (r *run) startAndWait(path string, argv, env []string, files []uintptr, started chan<- error, exited chan<- unix.WaitStatus) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{
-		Dir:   r.cfg.dir,
-		Env:   env,
-		Files: files,
-		Sys:   r.shellSysProcAttr(),
-	})
+	pid, err := r.forkShell(path, argv, env, files)
 	if err != nil {
 		started <- err
 		return

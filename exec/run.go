@@ -456,6 +456,13 @@ func (r *run) shellSysProcAttr() *syscall.SysProcAttr {
 	return a
 }
 
+// forkShell starts the shell with shellSysProcAttr. The platform's
+// startAndWait calls it from the locked thread that then waits for the
+// shell, so that Pdeathsig means "the caller died".
+func (r *run) forkShell(path string, argv, env []string, files []uintptr) (int, error) {
+	return syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: r.cfg.dir, Env: env, Files: files, Sys: r.shellSysProcAttr()})
+}
+
 // reapShell reaps the shell, which has exited, under r.mu, so that the
 // group is never signalled after its id may have been recycled.
 func (r *run) reapShell(pid int) unix.WaitStatus {
