@@ -21,7 +21,8 @@
 #   and the start of the kill -9 watchdog, and make SHELL=shexec over 200
 #   recipes against make SHELL=bash (the per-recipe overhead).
 # Each comparison reports wall time and CPU time (user+sys of all processes
-# involved); on a busy machine only the CPU figures mean much.
+# involved), medians over the samples, and the median of the per-sample
+# ratios; on a busy machine only the CPU figures mean much.
 # Usage: bench/shexec.sh [samples]   (default 7)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,24 +72,40 @@ runs() {
 }
 # through CMD... : CMD's output pushed through a pipe to cat.
 through() { "$@" | cat >/dev/null; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.3f", a/b}'; }
 
-printf 'startup (%d samples of 200 runs, alternating; wall and CPU us/run)\n' "$samples"
-for ((s = 0; s < samples; s++)); do
-	timed "$tmp/s.floor" 200 runs 200 "$floor" true
-	timed "$tmp/s.isolated" 200 runs 200 "$isolated" true
-	timed "$tmp/s.shexec" 200 runs 200 "$shexec" -c true
-	timed "$tmp/s.isoplan" 200 runs 200 "$isoplan" true
-	timed "$tmp/s.direct" 200 runs 200 "$shexec" --leftovers kill -c true
-	timed "$tmp/s.static" 200 runs 200 "$static" -c true
-	timed "$tmp/s.nowd" 200 runs 200 "$nowd" -c true
-	timed "$tmp/s.bash" 200 runs 200 bash -c true
+# Startup: many short rounds rather than a few long ones (a burst of
+# other work on a shared machine then spoils a few rounds, not a sample),
+# each running every command 40 times, in an order rotated every round.
+rounds=$((samples * 5))
+start_cmd() {
+	case $1 in
+	floor) "$floor" true ;;
+	isolated) "$isolated" true ;;
+	isoplan) "$isoplan" true ;;
+	shexec) "$shexec" -c true ;;
+	direct) "$shexec" --leftovers kill -c true ;;
+	static) "$static" -c true ;;
+	nowd) "$nowd" -c true ;;
+	bash) bash -c true ;;
+	esac
+}
+names=(floor isolated isoplan shexec direct static nowd bash)
+printf 'startup (%d rounds of 40 runs of each, alternating; medians, wall and CPU us/run)\n' "$rounds"
+for ((s = 0; s < rounds; s++)); do
+	for ((k = 0; k < ${#names[@]}; k++)); do
+		n=${names[(k + s) % ${#names[@]}]}
+		timed "$tmp/s.$n" 40 runs 40 start_cmd "$n"
+	done
 done
-row() { # label file base
-	local w c bw bc
+# row LABEL FILE BASE: FILE's medians, and the median over samples of its
+# ratio to BASE in the same sample (the samples alternate, so a slow patch
+# of the machine weighs on both sides of a ratio).
+row() {
+	local w c rw rc
 	w=$(median <"$2") c=$(median <"$2.cpu")
-	bw=$(median <"$3") bc=$(median <"$3.cpu")
-	printf '  %-30s wall %6d  cpu %6d   ratio wall %s cpu %s\n' "$1" "$w" "$c" "$(ratio "$w" "$bw")" "$(ratio "$c" "$bc")"
+	rw=$(paste "$2" "$3" | awk '{printf "%.4f\n", $1 / $2}' | median)
+	rc=$(paste "$2.cpu" "$3.cpu" | awk '{printf "%.4f\n", $1 / $2}' | median)
+	printf '  %-30s wall %6d  cpu %6d   ratio wall %.3f cpu %.3f\n' "$1" "$w" "$c" "$rw" "$rc"
 }
 row 'bash -c true' "$tmp/s.bash" "$tmp/s.floor"
 row 'floor true' "$tmp/s.floor" "$tmp/s.floor"
