@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	osexec "os/exec"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -151,10 +153,12 @@ func Run(ctx context.Context, script string, opts ...Option) (*Result, error) {
 	}
 	var runID string
 	if cfg.watchdog || needRunMarker {
-		if b, err := randomBytes(); err == nil {
-			runID = fmt.Sprintf("%x", b)
-			env = mergeEnv(env, []string{RunIDEnv + "=" + runID})
-		}
+		// Unique among the runs of this machine, not secret: the pid
+		// tells live callers apart, the generator (seeded by the runtime)
+		// a pid's successive runs. Cheaper at start than getrandom and
+		// fmt, which every shexec start would pay.
+		runID = strconv.FormatUint(uint64(os.Getpid()), 36) + "-" + strconv.FormatUint(rand.Uint64(), 36)
+		env = mergeEnv(env, []string{RunIDEnv + "=" + runID})
 	}
 
 	runMu.Lock()
