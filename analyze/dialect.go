@@ -136,6 +136,14 @@ type dialect struct {
 	// the server is %2) and the server keeps the caller's output; bash,
 	// dash and mksh number jobs in the order they start.
 	compoundHoldsJob bool
+	// waitOptions: wait takes options (bash's -n, -f, -p). Elsewhere
+	// `wait -n` is an error and waits for nothing: zsh looks for a job
+	// named -n, dash and mksh refuse the option.
+	waitOptions bool
+	// coprocPidVar: a coprocess's pid is in COPROC_PID (NAME_PID) as well
+	// as $! (bash); zsh sets no such variable, so `kill $COPROC_PID`
+	// kills nothing there.
+	coprocPidVar bool
 	// killSigNoDashDash: `--` after a -SIGNAL option is read as an
 	// operand, and the kill fails as a whole (dash: `kill -TERM -- $!`
 	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
@@ -174,7 +182,8 @@ var (
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOr, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true,
-		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true,
+		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
+		coprocPidVar: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

@@ -14,6 +14,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
+	if w.jobsIgnore(sig) {
+		return
+	}
 	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
@@ -156,6 +159,20 @@ func terminates(sig string) bool {
 	return true
 }
 
+// jobsIgnore reports whether the shell's background jobs ignore sig: a
+// shell without job control starts them with SIGINT and SIGQUIT ignored
+// (POSIX; bash, zsh, dash and mksh alike), so `kill -INT $!` leaves a
+// program that keeps the default (sleep, a plain script) running. One
+// that installs its own handler (many servers do) would stop; the
+// analysis goes by the default, as the shells' own behaviour is checked.
+func (w *walker) jobsIgnore(sig string) bool {
+	switch strings.TrimPrefix(strings.ToUpper(sig), "SIG") {
+	case "INT", "2", "QUIT", "3":
+		return !w.sh.monitor
+	}
+	return false
+}
+
 // uncatchable reports whether sig is SIGKILL, which no setup of the
 // job's own can lose (mksh loses a SIGTERM sent right after the &, never
 // a SIGKILL: checked 8 times each under mksh R59).
@@ -242,7 +259,7 @@ func (w *walker) killByName(r resolved) {
 			sig = a[1:]
 		}
 	}
-	if !terminates(sig) {
+	if !terminates(sig) || w.jobsIgnore(sig) {
 		return
 	}
 	if children && len(patterns) == 0 {

@@ -263,6 +263,12 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		w.stmts(c.Do, env)
+		if repeats(c.Loop) {
+			// A second round: what the first started is still running, and
+			// $! now names the second's job (`for s in a b; do ./$s & done;
+			// kill $!` leaves a). Rounds after it repeat the second.
+			w.stmts(c.Do, env)
+		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
 		if it, known := caseBranch(c); known {
@@ -378,6 +384,21 @@ func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
 	case *syntax.CStyleLoop:
 		w.nodeSubsts(l, env)
 	}
+}
+
+// repeats reports whether a for loop may run its body more than once: a
+// list of two words or more, or one that expands to an unknown number
+// (a variable, a glob, "$@", a C-style loop).
+func repeats(l syntax.Loop) bool {
+	wi, ok := l.(*syntax.WordIter)
+	if !ok || !wi.InPos.IsValid() {
+		return true // for ((…)), for x (over "$@")
+	}
+	if len(wi.Items) != 1 {
+		return len(wi.Items) > 1
+	}
+	lit := wi.Items[0].Lit()
+	return lit == "" || strings.ContainsAny(lit, "*?[")
 }
 
 // subshell walks statements in a child shell: jobs it does not wait for are

@@ -321,6 +321,17 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	if cc.Name != nil {
 		name = cc.Name.Lit()
 	}
+	if !w.sh.d.coprocPidVar {
+		// zsh: only $! names it; $COPROC_PID is empty and a kill of it
+		// reaches nothing.
+		if _, ok := w.sh.pidVars[name+"_PID"]; !ok {
+			if w.sh.pidVars == nil {
+				w.sh.pidVars = map[string][]*job{}
+			}
+			w.sh.pidVars[name+"_PID"] = nil
+		}
+		return
+	}
 	w.pidVar(name+"_PID", j)
 }
 

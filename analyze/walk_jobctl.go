@@ -74,6 +74,9 @@ func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
 	for _, a := range args {
+		if o := a.Lit(); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
+			return // zsh, dash, mksh: `wait -n` is an error, and waits for nothing
+		}
 		if a.Lit() == "-n" {
 			nflag = true
 		}
@@ -233,7 +236,7 @@ func quotedIn(word *syntax.Word, pe *syntax.ParamExp) bool {
 	return false
 }
 
-// jobSpec resolves a job spec (%%, %N, %name, %?name) to the jobs of the
+// jobSpec resolves a job spec (%%, %-, %N, %name, %?name) to the jobs of the
 // current shell it names.
 func (w *walker) jobSpec(lit string) (named []*job) {
 	switch {
@@ -254,6 +257,17 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 			}
 			if !w.sh.d.currentSkipsDone {
 				break // zsh, mksh: %% is the finished job, and kill fails
+			}
+		}
+	case lit == "%-":
+		// The previous job: the one started before the current one.
+		seen := 0
+		for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+			if j := w.sh.jobs[i]; !j.disowned {
+				if seen++; seen == 2 {
+					named = append(named, j)
+					break
+				}
 			}
 		}
 	case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
