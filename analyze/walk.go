@@ -260,6 +260,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		w.slow++
 		w.stmts(c.Do, env)
+		// A second round, as for a for loop (see repeats): how many a
+		// while or until loop runs is not known.
+		w.stmts(c.Cond, env)
+		w.stmts(c.Do, env)
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		w.stmts(c.Do, env)
