@@ -3,12 +3,12 @@
 package main
 
 import (
-	"os"
 	osexec "os/exec"
 	"strings"
 	"testing"
 
 	"github.com/shguard/shguard/corpus"
+	"github.com/shguard/shguard/internal/startstack/startstacktest"
 )
 
 // exec.Run asks the planner for a plan only when the script contains a
@@ -66,21 +66,8 @@ func TestPlanNeedsAmpersand(t *testing.T) {
 // and Go initialises packages in import-path order as far as their
 // imports allow.
 func TestStartStackFirst(t *testing.T) {
-	cmd := osexec.Command(shexecBin, "--version")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	order := map[string]int{}
-	for i, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) > 1 && f[0] == "init" {
-			order[f[1]] = i + 1
-		}
-	}
-	first, parser := order["github.com/shguard/shguard/internal/startstack"], order["mvdan.cc/sh/v3/fileutil"]
-	if first == 0 || parser == 0 || first > parser {
-		t.Errorf("startstack initialised at line %d, the parser's fileutil at %d:\n%s", first, parser, out)
+	if err := startstacktest.CheckFirst(osexec.Command(shexecBin, "--version")); err != nil {
+		t.Error(err)
 	}
 }
 

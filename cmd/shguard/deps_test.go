@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/shguard/shguard/internal/startstack/startstacktest"
 )
 
 // shguard starts before every command an agent runs (shguard hook), and
@@ -35,20 +37,7 @@ func TestStartupDeps(t *testing.T) {
 // initialisation, which would otherwise grow it twice, deep in regexp
 // compilation: this test binary links both, in the same order.
 func TestStartStackFirst(t *testing.T) {
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	order := map[string]int{}
-	for i, l := range strings.Split(string(out), "\n") {
-		if f := strings.Fields(l); len(f) > 1 && f[0] == "init" {
-			order[f[1]] = i + 1
-		}
-	}
-	first, parser := order["github.com/shguard/shguard/internal/startstack"], order["mvdan.cc/sh/v3/fileutil"]
-	if first == 0 || parser == 0 || first > parser {
-		t.Errorf("startstack initialised at line %d, the parser's fileutil at %d:\n%s", first, parser, out)
+	if err := startstacktest.CheckFirst(exec.Command(os.Args[0], "-test.run=^$")); err != nil {
+		t.Error(err)
 	}
 }
