@@ -31,8 +31,9 @@ package exec
 //	pidfdOpen/pidfdSignal            signal exactly one process (fd -1:
 //	                                 no pidfd, handle re-checks start time)
 //	watchExit(ref, ch)               notice an exit without polling
-//	startAndWait                     start the shell, wait for its exit,
-//	                                 reap it under r.mu
+//	awaitShell(pid)                  notice the shell's exit without
+//	                                 reaping it (run.go's startAndWait
+//	                                 reaps it under r.mu)
 //	mayHaveLeftovers()               cheap "nothing can be left" test
 //	newWaker, spliceMove, pipeBytes, the copier's system calls
 //	growPipe, setPipeSize, sleepBrief

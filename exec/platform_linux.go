@@ -4,7 +4,6 @@ package exec
 
 import (
 	"os"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -162,26 +161,10 @@ func watchExit(r ProcRef, ch chan<- struct{}) {
 	}()
 }
 
-// startAndWait starts the shell and waits for it, on one locked OS thread.
-// Pdeathsig is delivered when the thread that forked the child exits, not
-// when the process does (golang/go#27505): if the goroutine were free to
-// move, the runtime could retire that thread and SIGKILL a healthy shell.
-// Holding the thread until the shell is reaped makes Pdeathsig mean "the
-// caller died".
-//
-// The same loop reaps the orphans that come to us as subreaper. It peeks
-// with WNOWAIT and reaps the shell under r.mu, so that the group is never
-// signalled after its id may have been recycled.
-func (r *run) startAndWait(path string, argv, env []string, files []uintptr, started chan<- error, exited chan<- unix.WaitStatus) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	pid, err := r.forkShell(path, argv, env, files)
-	if err != nil {
-		started <- err
-		return
-	}
-	r.shellPid = pid
-	started <- nil
+// awaitShell returns once the shell pid has exited, without reaping it
+// (startAndWait reaps it under r.mu). The same loop reaps the orphans that
+// come to us as subreaper: it peeks with WNOWAIT at whichever child ended.
+func awaitShell(pid int) {
 	for {
 		var info unix.Siginfo
 		err := unix.Waitid(unix.P_ALL, 0, &info, unix.WEXITED|unix.WNOWAIT, nil)
@@ -190,7 +173,6 @@ func (r *run) startAndWait(path string, argv, env []string, files []uintptr, sta
 		}
 		who := siginfoPid(&info)
 		if err != nil || who == pid {
-			exited <- r.reapShell(pid)
 			return
 		}
 		unix.Wait4(who, nil, unix.WNOHANG, nil)

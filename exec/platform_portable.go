@@ -3,7 +3,6 @@
 package exec
 
 import (
-	"runtime"
 	"syscall"
 	"time"
 
@@ -42,24 +41,10 @@ func holdsPipe(int, []uint64) bool { return false }
 // mayHaveLeftovers: without a way to tell cheaply, always look.
 func mayHaveLeftovers() bool { return true }
 
-// startAndWait starts the shell and waits for it to exit, then reaps it
-// under r.mu (see reapShell). Only the shell is waited for here; orphans
-// that a FreeBSD reaper receives are collected by reapOrphans once the
-// shell is reaped. The thread stays locked for the shell's life, so that
-// Pdeathsig (FreeBSD) means "the caller died".
-func (r *run) startAndWait(path string, argv, env []string, files []uintptr, started chan<- error, exited chan<- unix.WaitStatus) {
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	pid, err := r.forkShell(path, argv, env, files)
-	if err != nil {
-		started <- err
-		return
-	}
-	r.shellPid = pid
-	started <- nil
-	waitExited(pid)
-	exited <- r.reapShell(pid)
-}
+// awaitShell returns once the shell pid has exited, without reaping it.
+// Only the shell is waited for here; orphans that a FreeBSD reaper
+// receives are collected by reapOrphans once the shell is reaped.
+func awaitShell(pid int) { waitExited(pid) }
 
 // waker is how the copier learns that the shell has been reaped: a pipe.
 type waker struct{ r, w int }

@@ -11,6 +11,7 @@ import (
 	"os"
 	osexec "os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -460,11 +461,26 @@ func (r *run) shellSysProcAttr() *syscall.SysProcAttr {
 	return a
 }
 
-// forkShell starts the shell with shellSysProcAttr. The platform's
-// startAndWait calls it from the locked thread that then waits for the
-// shell, so that Pdeathsig means "the caller died".
-func (r *run) forkShell(path string, argv, env []string, files []uintptr) (int, error) {
-	return syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: r.cfg.dir, Env: env, Files: files, Sys: r.shellSysProcAttr()})
+// startAndWait starts the shell and waits for it, on one locked OS thread.
+// Pdeathsig is delivered when the thread that forked the child exits, not
+// when the process does (golang/go#27505): if the goroutine were free to
+// move, the runtime could retire that thread and SIGKILL a healthy shell.
+// Holding the thread until the shell is reaped makes Pdeathsig mean "the
+// caller died". The platform's awaitShell notices the exit; the shell is
+// reaped under r.mu, so that its group is never signalled after its id may
+// have been recycled.
+func (r *run) startAndWait(path string, argv, env []string, files []uintptr, started chan<- error, exited chan<- unix.WaitStatus) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Dir: r.cfg.dir, Env: env, Files: files, Sys: r.shellSysProcAttr()})
+	if err != nil {
+		started <- err
+		return
+	}
+	r.shellPid = pid
+	started <- nil
+	awaitShell(pid)
+	exited <- r.reapShell(pid)
 }
 
 // reapShell reaps the shell, which has exited, under r.mu, so that the
