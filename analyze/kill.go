@@ -150,8 +150,7 @@ func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
 // it (it still holds what it holds); CONT, CHLD, URG and WINCH are ignored
 // by default. A signal that is not a literal is assumed to terminate.
 func terminates(sig string) bool {
-	s := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
-	switch s {
+	switch signalName(sig) {
 	case "0", "STOP", "TSTP", "TTIN", "TTOU", "CONT", "CHLD", "CLD", "URG", "WINCH",
 		"17", "18", "19", "20", "21", "22", "23", "28":
 		return false
@@ -166,7 +165,7 @@ func terminates(sig string) bool {
 // that installs its own handler (many servers do) would stop; the
 // analysis goes by the default, as the shells' own behaviour is checked.
 func (w *walker) jobsIgnore(sig string) bool {
-	switch strings.TrimPrefix(strings.ToUpper(sig), "SIG") {
+	switch signalName(sig) {
 	case "INT", "2", "QUIT", "3":
 		return !w.sh.monitor
 	}
@@ -177,8 +176,15 @@ func (w *walker) jobsIgnore(sig string) bool {
 // job's own can lose (mksh loses a SIGTERM sent right after the &, never
 // a SIGKILL: checked 8 times each under mksh R59).
 func uncatchable(sig string) bool {
-	s := strings.TrimPrefix(strings.ToUpper(sig), "SIG")
+	s := signalName(sig)
 	return s == "KILL" || s == "9"
+}
+
+// signalName is a signal as kill's option gives it, in one spelling: upper
+// case without SIG (`-sigterm`, `-s TERM`, `-SIGTERM` are all TERM); a
+// number stays a number.
+func signalName(sig string) string {
+	return strings.TrimPrefix(strings.ToUpper(sig), "SIG")
 }
 
 // killEachJob: the shell signals the process of each of its jobs by pid
@@ -334,9 +340,12 @@ func isShellPid(w *syntax.Word) bool {
 // shell's jobs listed and signalled (bash lists the parent's jobs in the
 // pipeline's subshell).
 func jobsPidsToKill(c *syntax.BinaryCmd) bool {
-	x, ok1 := c.X.Cmd.(*syntax.CallExpr)
-	y, ok2 := c.Y.Cmd.(*syntax.CallExpr)
-	if !ok1 || !ok2 || len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
+	args := pipedToKill(c)
+	if args == nil {
+		return false
+	}
+	x := c.X.Cmd.(*syntax.CallExpr)
+	if len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
 		return false
 	}
 	pflag := false
@@ -350,30 +359,29 @@ func jobsPidsToKill(c *syntax.BinaryCmd) bool {
 	if !pflag {
 		return false
 	}
-	for _, inner := range runCommands(resolve(y.Args)) {
-		if r := resolve(inner); r.name == "kill" {
-			sig, _, list := killArgs(inner[1:])
-			return !list && terminates(sig)
-		}
-	}
-	return false
+	sig, _, list := killArgs(args[:len(args)-1])
+	return !list && terminates(sig)
 }
 
 // pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs
 // kill -9, echo "$!" | xargs kill) as the kill it runs: `kill [OPTIONS]
 // $(CMD)`. It returns those arguments, or nil for any other pipeline.
 func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
-	if c.Op != syntax.Pipe {
+	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
 		return nil
 	}
 	y, ok := c.Y.Cmd.(*syntax.CallExpr)
-	if !ok || len(y.Args) < 2 || y.Args[0].Lit() != "xargs" {
+	if !ok {
+		return nil
+	}
+	r := resolve(y.Args)
+	if r.name != "xargs" {
 		return nil
 	}
 	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
 		return nil
 	}
-	for _, inner := range runCommands(resolve(y.Args)) {
+	for _, inner := range runCommands(r) {
 		if r := resolve(inner); r.name == "kill" && len(inner) > 0 {
 			subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}
 			return append(slices.Clip(inner[1:]), subst)
@@ -418,7 +426,7 @@ func assignsOnly(s *syntax.Stmt) bool {
 // softSignal reports whether sig is SIGTERM (kill's default) or SIGINT,
 // which a background subshell of mksh ignores.
 func softSignal(sig string) bool {
-	switch strings.TrimPrefix(strings.ToUpper(sig), "SIG") {
+	switch signalName(sig) {
 	case "", "TERM", "15", "INT", "2":
 		return true
 	}

@@ -13,8 +13,7 @@ import (
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
 	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
-	}
-	if args := pipedToKill(c); args != nil {
+	} else if args := pipedToKill(c); args != nil {
 		w.kill(args) // echo $! | xargs kill: as kill $(echo $!)
 	}
 	left := env
