@@ -18,14 +18,23 @@ import (
 func (p *Proc) onExit(ws unix.WaitStatus) {
 	p.mu.Lock()
 	p.ws, p.reaped = ws, true
-	write := p.handed && !p.exitOut
+	p.mu.Unlock()
+	p.recordExit()
+	close(p.exited)
+}
+
+// recordExit writes the reaped exit status into the job, once the shell is
+// both reaped and handed over: whichever of the two happens second (onExit,
+// handover) writes it.
+func (p *Proc) recordExit() {
+	p.mu.Lock()
+	write := p.reaped && p.handed && !p.exitOut
 	p.exitOut = p.exitOut || write
-	dir := p.jobDir
+	dir, ws := p.jobDir, p.ws
 	p.mu.Unlock()
 	if write {
 		writeJSONAtomic(filepath.Join(dir, exitFile), shellExitOf(ws))
 	}
-	close(p.exited)
 }
 
 func (p *Proc) startReading(s *procStream) {

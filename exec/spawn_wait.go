@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"time"
 
@@ -369,13 +368,8 @@ func (p *Proc) handover(shellExited bool) (*ProcResult, error) {
 	}
 	p.mu.Lock()
 	p.handed = true
-	write := p.reaped && !p.exitOut
-	p.exitOut = p.exitOut || write
-	ws := p.ws
 	p.mu.Unlock()
-	if write {
-		writeJSONAtomic(filepath.Join(dir, exitFile), shellExitOf(ws))
-	}
+	p.recordExit()
 	p.release()
 	p.sp.mu.Lock()
 	p.sp.jobs = append(p.sp.jobs, j.ID)
