@@ -3,6 +3,7 @@ package corpus
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,7 @@ type Outcome struct {
 	Exited    bool   // the shell exited within Options.Exit
 	EOF       bool   // the output pipe reached EOF within Options.EOF of the exit
 	Survivors []Proc // processes of the run still alive after exit and EOF (or at the deadline)
+	Holders   []Proc // when EOF did not come: the run's processes that held the pipe's writing end
 	Output    string // what the shell and its processes wrote (stdout and stderr together)
 	Elapsed   time.Duration
 }
@@ -93,8 +95,12 @@ func (o Outcome) String() string {
 	for _, p := range o.Survivors {
 		ps = append(ps, fmt.Sprintf("%d %q", p.Pid, p.Cmdline))
 	}
-	return fmt.Sprintf("%s (exited=%v eof=%v survivors=[%s] elapsed=%v output=%q)",
-		o.Verdict(), o.Exited, o.EOF, strings.Join(ps, ", "), o.Elapsed.Round(time.Millisecond), o.Output)
+	var hs []string
+	for _, p := range o.Holders {
+		hs = append(hs, strconv.Itoa(p.Pid))
+	}
+	return fmt.Sprintf("%s (exited=%v eof=%v survivors=[%s] holders=[%s] elapsed=%v output=%q)",
+		o.Verdict(), o.Exited, o.EOF, strings.Join(ps, ", "), strings.Join(hs, " "), o.Elapsed.Round(time.Millisecond), o.Output)
 }
 
 // Observation is the outcome of one script of ObserveAll.

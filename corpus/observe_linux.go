@@ -85,6 +85,11 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return Outcome{}, err
 	}
 	defer r.Close()
+	pipeLink, err := pipeName(r)
+	if err != nil {
+		w.Close()
+		return Outcome{}, err
+	}
 	cmd := exec.Command(opts.Shell, "-c", script)
 	if opts.Leader {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -133,6 +138,22 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 			o.EOF = true
 		case <-timer.C:
 		case <-ctx.Done():
+		}
+	}
+	if o.Exited && !o.EOF && ctx.Err() == nil {
+		// A hang is a live process holding the pipe, not a clock that ran
+		// out: on a loaded machine the last writer can take longer than
+		// Options.EOF to exit. When none of the run's processes holds the
+		// write end any more, EOF is on its way; wait for it once more.
+		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid), pipeLink)
+		if len(o.Holders) == 0 {
+			timer.Reset(opts.Linger)
+			select {
+			case <-eof:
+				o.EOF = true
+			case <-timer.C:
+			case <-ctx.Done():
+			}
 		}
 	}
 	procs := []Proc(nil)
@@ -229,6 +250,28 @@ func sameExe(pid int) bool {
 	self, err1 := os.Readlink("/proc/self/exe")
 	exe, err2 := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
 	return err1 == nil && err2 == nil && self == exe
+}
+
+// pipeName is what /proc/PID/fd shows for a descriptor of the pipe f
+// belongs to ("pipe:[INODE]"); both ends show the same name.
+func pipeName(f *os.File) (string, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+		return "", err
+	}
+	return "pipe:[" + strconv.FormatUint(st.Ino, 10) + "]", nil
+}
+
+// pipeHolders returns the processes that have the pipe open. The reading
+// end is only ever this process's, so these hold the writing end.
+func pipeHolders(procs []Proc, pipe string) []Proc {
+	var hs []Proc
+	for _, p := range procs {
+		if holdsFile(p.Pid, pipe) {
+			hs = append(hs, p)
+		}
+	}
+	return hs
 }
 
 // holdsFile reports whether the process has the file open.
