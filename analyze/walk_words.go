@@ -17,7 +17,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 	if word, ok := n.(*syntax.Word); ok && plainWord(word) {
 		return // the common case, without a walk
 	}
-	syntax.Walk(n, func(n syntax.Node) bool {
+	eachSubst(n, func(n syntax.Node) {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			// The shell reads the substitution's stdout to EOF. When that
@@ -35,12 +35,9 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {
 				w.slow++
 			}
-			return false
 		case *syntax.ProcSubst:
 			w.procSubst(n, env)
-			return false
 		}
-		return true
 	})
 }
 

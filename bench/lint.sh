@@ -2,7 +2,8 @@
 # Linting speed: shguard against `shfmt -l` (same parser) on the machine's
 # own shell scripts (files under /usr/bin, /usr/sbin, /usr/lib/git-core,
 # /usr/share/debconf and /etc whose first line is a sh or bash shebang),
-# side by side in one run, alternating, medians. Goal: ratio <= 1.
+# side by side in one run, alternating, medians, with no output (quiet)
+# and with JSON output, which issue 15 names. Goal: ratio <= 1.
 # Usage: bench/lint.sh [samples]   (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -30,20 +31,36 @@ n=$(tr -cd '\0' <"$tmp/files" | wc -c)
 bytes=$(xargs -0 cat <"$tmp/files" | wc -c)
 printf '%d scripts, %d bytes\n' "$n" "$bytes"
 
-now_us() { local t=${EPOCHREALTIME/./}; echo "$t"; }
-median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : int((a[NR/2]+a[NR/2+1])/2)}'; }
-# run CMD...: microseconds to run CMD over every file (xargs batches).
+# Each run lints the file list four times over (about 0.1 s), so that the
+# millisecond clock of bash's `time` is fine enough.
+for i in 1 2 3 4; do cat "$tmp/files"; done >"$tmp/files4"
+median() { sort -g | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+# run NAME CMD...: appends "wall cpu" in ms of CMD over the files to $tmp/t.NAME.
 run() {
-	local start
-	start=$(now_us)
-	xargs -0 "$@" <"$tmp/files" >/dev/null 2>&1 || true
-	echo $(($(now_us) - start))
+	local name=$1 t
+	shift
+	TIMEFORMAT='%3R %3U %3S'
+	t=$({ time xargs -0 "$@" <"$tmp/files4" >/dev/null 2>&1 || true; } 2>&1)
+	awk -v t="$t" 'BEGIN {split(t, f, " "); printf "%.0f %.0f\n", f[1]*1000, (f[2]+f[3])*1000}' >>"$tmp/t.$name"
 }
-: >"$tmp/s.shfmt" >"$tmp/s.shguard"
+# The three commands run in a rotating order, and every ratio is the median
+# of the per-sample ratios (paired: a slow patch of the shared machine
+# weighs on both sides of a sample), for wall time and for CPU (user+sys).
+cmds=(shfmt quiet json)
 for ((s = 0; s < samples; s++)); do
-	run "$shfmt" -l >>"$tmp/s.shfmt"
-	run "$tmp/shguard" -f quiet >>"$tmp/s.shguard"
+	for ((k = 0; k < 3; k++)); do
+		case ${cmds[(s + k) % 3]} in
+		shfmt) run shfmt "$shfmt" -l ;;
+		quiet) run quiet "$tmp/shguard" -f quiet ;;
+		json) run json "$tmp/shguard" -f json ;;
+		esac
+	done
 done
-a=$(median <"$tmp/s.shfmt") b=$(median <"$tmp/s.shguard")
-printf '  shfmt -l           %8.1f ms\n' "$(awk -v a="$a" 'BEGIN {print a/1000}')"
-printf '  shguard -f quiet   %8.1f ms   ratio %s (goal <= 1)\n' "$(awk -v a="$b" 'BEGIN {print a/1000}')" "$(awk -v a="$b" -v b="$a" 'BEGIN {printf "%.3f", a/b}')"
+col() { awk -v c="$2" '{print $c}' "$tmp/t.$1"; }
+printf '  %-18s %10s %10s %12s %12s\n' "(4 passes)" "wall ms" "cpu ms" "wall ratio" "cpu ratio"
+printf '  %-18s %10s %10s\n' "shfmt -l" "$(col shfmt 1 | median)" "$(col shfmt 2 | median)"
+for f in quiet json; do
+	wr=$(paste -d' ' "$tmp/t.$f" "$tmp/t.shfmt" | awk '{print $1/$3}' | median)
+	cr=$(paste -d' ' "$tmp/t.$f" "$tmp/t.shfmt" | awk '{print $2/$4}' | median)
+	printf '  %-18s %10s %10s %12.3f %12.3f   (goal <= 1)\n' "shguard -f $f" "$(col "$f" 1 | median)" "$(col "$f" 2 | median)" "$wr" "$cr"
+done
