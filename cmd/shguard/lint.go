@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/shguard/shguard/analyze"
 	"github.com/shguard/shguard/rewrite"
@@ -33,10 +34,13 @@ type input struct {
 	stdin io.Reader // for "-"
 	src   []byte    // for -c
 	dir   string    // where the .shguardrc search starts
+	err   error     // reading stdin failed (checkAll reads it first)
 }
 
 func (in *input) read() error {
 	switch {
+	case in.err != nil:
+		return in.err
 	case in.path != "":
 		b, err := os.ReadFile(in.path)
 		if err != nil {
@@ -59,6 +63,7 @@ type linter struct {
 	norc           bool
 	out            formatter
 	stdout, stderr io.Writer
+	rcMu           sync.Mutex                   // inputs are checked concurrently (inOrder)
 	rcs            map[string]*shguardrc.Config // by directory
 }
 
@@ -132,6 +137,8 @@ func set(ids []string) map[string]bool {
 }
 
 func (l *linter) rc(dir string) (*shguardrc.Config, error) {
+	l.rcMu.Lock()
+	defer l.rcMu.Unlock()
 	if c, ok := l.rcs[dir]; ok {
 		return c, nil
 	}
@@ -185,6 +192,47 @@ func (l *linter) prepare(in *input) ([]analyze.Option, error) {
 	return opts, nil
 }
 
+// checked is what linting one input found: the analyzer's findings, or
+// with fixes the rewrite, or why the input could not be linted.
+type checked struct {
+	fs  []analyze.Finding
+	fix *rewrite.Result
+	err error
+}
+
+// check reads and analyses one input (fixes it when fix is set). It runs
+// concurrently with other inputs' (inOrder): everything that writes is
+// left to the caller, which goes through the inputs in order.
+func (l *linter) check(in *input, fix bool) checked {
+	opts, err := l.prepare(in)
+	if err != nil {
+		return checked{err: err}
+	}
+	if fix {
+		res, err := rewrite.Fix(in.src, opts...)
+		return checked{fix: res, err: err}
+	}
+	fs, err := analyze.Analyze(in.src, opts...)
+	return checked{fs: fs, err: err}
+}
+
+// checkAll checks the inputs over the CPUs and hands each outcome to
+// report in input order. Stdin is read here first: two "-" inputs share
+// one reader.
+func (l *linter) checkAll(inputs []input, fix bool, report func(in *input, c checked)) {
+	for i := range inputs {
+		if inputs[i].stdin != nil {
+			inputs[i].err = inputs[i].read()
+			inputs[i].stdin = nil
+		}
+	}
+	inOrder(len(inputs), func(i int) checked {
+		return l.check(&inputs[i], fix)
+	}, func(i int, c checked) {
+		report(&inputs[i], c)
+	})
+}
+
 // lintAll reports the findings of every input, or with diff the fixes.
 func (l *linter) lintAll(inputs []input, diff bool) int {
 	status, linted := exitClean, 0
@@ -193,45 +241,30 @@ func (l *linter) lintAll(inputs []input, diff bool) int {
 			status = s
 		}
 	}
-	for i := range inputs {
-		in := &inputs[i]
-		opts, err := l.prepare(in)
-		if err != nil {
-			worse(l.failed(in, err))
-			continue
-		}
-		if diff {
-			res, err := rewrite.Fix(in.src, opts...)
-			if err != nil {
-				worse(l.failed(in, err))
-				continue
-			}
-			unifiedDiff(l.stdout, diffName(in.name), in.src, res.Out)
-			if len(res.Applied)+len(res.Remaining) > 0 {
-				worse(exitFindings)
-			}
-			continue
-		}
-		fs, err := analyze.Analyze(in.src, opts...)
+	l.checkAll(inputs, diff, func(in *input, c checked) {
 		var pe *analyze.ParseError
-		if errors.As(err, &pe) {
+		switch {
+		case c.err != nil && !diff && errors.As(c.err, &pe):
 			// A finding in every format, as ShellCheck reports its parse
 			// errors; the exit status stays 2.
 			linted++
 			l.out.add(l.stdout, in.name, in.src, []analyze.Finding{pe.Finding()})
 			worse(exitInput)
-			continue
+		case c.err != nil:
+			worse(l.failed(in, c.err))
+		case diff:
+			unifiedDiff(l.stdout, diffName(in.name), in.src, c.fix.Out)
+			if len(c.fix.Applied)+len(c.fix.Remaining) > 0 {
+				worse(exitFindings)
+			}
+		default:
+			linted++
+			l.out.add(l.stdout, in.name, in.src, c.fs)
+			if len(c.fs) > 0 {
+				worse(exitFindings)
+			}
 		}
-		if err != nil {
-			worse(l.failed(in, err))
-			continue
-		}
-		linted++
-		l.out.add(l.stdout, in.name, in.src, fs)
-		if len(fs) > 0 {
-			worse(exitFindings)
-		}
-	}
+	})
 	if linted > 0 || status == exitClean {
 		l.out.flush(l.stdout) // nothing on stdout when no input could be read
 	}
@@ -266,23 +299,17 @@ func (l *linter) fixOne(in input) int {
 // writeAll fixes the files in place and reports what remains.
 func (l *linter) writeAll(inputs []input) int {
 	status, done := exitClean, 0
-	for i := range inputs {
-		in := &inputs[i]
-		opts, err := l.prepare(in)
-		if err != nil {
-			status = max(status, l.failed(in, err))
-			continue
+	l.checkAll(inputs, true, func(in *input, c checked) {
+		if c.err != nil {
+			status = max(status, l.failed(in, c.err))
+			return
 		}
-		res, err := rewrite.Fix(in.src, opts...)
-		if err != nil {
-			status = max(status, l.failed(in, err))
-			continue
-		}
+		res := c.fix
 		if len(res.Applied) > 0 && !bytes.Equal(res.Out, in.src) {
 			if err := writeAtomic(in.path, res.Out); err != nil {
 				fmt.Fprintf(l.stderr, "shguard: %v\n", err)
 				status = max(status, exitInput)
-				continue
+				return
 			}
 			fmt.Fprintf(l.stderr, "shguard: %s: fixed %d finding(s)\n", in.name, len(res.Applied))
 		}
@@ -291,7 +318,7 @@ func (l *linter) writeAll(inputs []input) int {
 		if len(res.Remaining) > 0 {
 			status = max(status, exitFindings)
 		}
-	}
+	})
 	if done > 0 {
 		l.out.flush(l.stdout)
 	}

@@ -222,6 +222,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if len(files) > 0 {
+		batchGC()
+	}
 	l := &linter{flags: flags, norc: *norc, out: out, stdout: stdout, stderr: stderr}
 	switch {
 	case *fix:
