@@ -163,6 +163,11 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	d := p.cfg.lang.dialect()
 	f, err := parse(src, d.variant)
+	if err == nil {
+		if pe := d.refused(f, src); pe != nil {
+			f, err = nil, pe
+		}
+	}
 	if err != nil && d.ampGtBackgrounds {
 		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
 		p.reread = err == nil

@@ -18,6 +18,14 @@ type dialect struct {
 	lang    Lang
 	variant syntax.LangVariant
 
+	// assignBgRefused: `x=1 &`, a background command of only assignments
+	// or redirections, is a parse error (zsh; dialect_parse.go).
+	assignBgRefused bool
+	// parsesWholeC: the shell parses a -c string whole before it runs
+	// any of it, so a parse error on its last line runs nothing (zsh);
+	// bash, dash and mksh run the lines before it.
+	parsesWholeC bool
+
 	// bgTail are the compounds through which the subshell of a background
 	// job execs its last simple command in place instead of forking it and
 	// waiting. Then `cd app && server >log 2>&1 &` only leaks (the
@@ -211,6 +219,8 @@ var (
 		waitPidOnly:      true,
 		coprocWord:       true,
 		compoundHoldsJob: true,
+		assignBgRefused:  true,
+		parsesWholeC:     true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,

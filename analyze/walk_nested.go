@@ -142,6 +142,11 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	w.nextJobShell = nil
 	defer func() { w.nextLeads = false }()
 	f, err := w.p.parseNested(code, d.variant)
+	if err == nil {
+		if pe := d.refused(f, []byte(code)); pe != nil {
+			err = pe
+		}
+	}
 	if err != nil {
 		// Read it as that shell does (parseAmpGt, parseLoneBang).
 		switch {
@@ -151,9 +156,13 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 			f, err = parseLoneBang([]byte(code), d.variant)
 		}
 		if err != nil {
-			// The shell reads its string a line at a time and stops at
-			// the line it cannot parse: `sh -c 'a & b <(c)'` runs nothing
-			// in dash, `sh -c $'a &\nb <(c)'` runs a.
+			// bash, dash and mksh read the string a line at a time and
+			// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
+			// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
+			// parses it whole first and runs nothing.
+			if d.parsesWholeC {
+				return
+			}
 			if f = parsedLines(w.p, code, d.variant, err); f == nil {
 				return
 			}
