@@ -125,20 +125,20 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	var o Outcome
 	timer := time.NewTimer(opts.Exit)
 	defer timer.Stop()
-	select {
-	case <-exited:
-		o.Exited = true
-	case <-timer.C:
-	case <-ctx.Done():
-	}
-	if o.Exited {
-		timer.Reset(opts.EOF)
+	// within reports whether ch closes within d (counted from now).
+	within := func(ch <-chan struct{}, d time.Duration) bool {
+		timer.Reset(d)
 		select {
-		case <-eof:
-			o.EOF = true
+		case <-ch:
+			return true
 		case <-timer.C:
 		case <-ctx.Done():
 		}
+		return false
+	}
+	o.Exited = within(exited, opts.Exit)
+	if o.Exited {
+		o.EOF = within(eof, opts.EOF)
 	}
 	if o.Exited && !o.EOF && ctx.Err() == nil {
 		// A hang is a live process holding the pipe, not a clock that ran
@@ -147,13 +147,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		// write end any more, EOF is on its way; wait for it once more.
 		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid), pipeLink)
 		if len(o.Holders) == 0 {
-			timer.Reset(opts.Linger)
-			select {
-			case <-eof:
-				o.EOF = true
-			case <-timer.C:
-			case <-ctx.Done():
-			}
+			o.EOF = within(eof, opts.Linger)
 		}
 	}
 	procs := []Proc(nil)
