@@ -120,11 +120,20 @@ type dialect struct {
 	// x) & } >/dev/null 2>&1` hangs the caller in bash, dash and mksh;
 	// zsh closes them in its children.
 	childrenKeepSaved bool
+	// childrenKeepFirstSaved: of the saved copies, a forked child keeps
+	// only the first the shell made (mksh). Copies go to the lowest free
+	// descriptor from fd 10 up, and mksh's cleanup_parents_env closes
+	// in a new child only those above fd 10 (main.c, `FDSVNUM(ep, fd) >
+	// FDBASE`): `{ (server; x) & } >/dev/null 2>&1` hangs the caller
+	// through fd 10, the copy of stdout, while `exec 5>log; { (server;
+	// x) & } 5>&- >/dev/null 2>&1` only leaks (checked under mksh 59c,
+	// started with fds 0-2 only, as agent tools start shells).
+	childrenKeepFirstSaved bool
 	// jobFuncSaved: in a background job that is a redirected function
 	// call, the subshells the function forks inherit the copies of the
 	// caller's descriptors the job's subshell saved (dash: `f() { (server;
-	// x) & }; f >/dev/null 2>&1 &` hangs; mksh closes them in its
-	// children, bash and zsh save none there).
+	// x) & }; f >/dev/null 2>&1 &` hangs; so does mksh through its first
+	// copy; bash and zsh save none there).
 	jobFuncSaved bool
 	// savedTailExec: while it holds saved copies, a background subshell
 	// whose last command is a program execs it in place, which closes them
@@ -225,13 +234,15 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true,
-		keepsSaved:          savedCompound | savedFuncCall,
-		noDisown:            true,
-		execCloexec:         true,
-		negatedWaits:        true,
-		subshellIgnoresTerm: true,
-		childrenKeepSaved:   true,
-		jobTextEscaped:      true,
+		keepsSaved:             savedCompound | savedFuncCall,
+		noDisown:               true,
+		execCloexec:            true,
+		negatedWaits:           true,
+		subshellIgnoresTerm:    true,
+		childrenKeepSaved:      true,
+		childrenKeepFirstSaved: true,
+		jobFuncSaved:           true,
+		jobTextEscaped:         true,
 	}
 )
 
@@ -372,22 +383,47 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 func (p *pass) setInPlace(s *syntax.Stmt) { p.inPlace = append(p.inPlace, s) }
 
 // saving runs walk with the shell holding saved copies of what the
-// redirections from env to inner replaced (a redirected { }, if, loop or
-// function call in the current shell), for the forked subshells started
+// redirections rs (from env to inner) replaced (a redirected { }, if, loop
+// or function call in the current shell), for the forked subshells started
 // meanwhile to inherit (see dialect.childrenKeepSaved).
-func (w *walker) saving(env, inner fdTable, walk func()) {
+func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) {
 	if !w.sh.d.childrenKeepSaved || inner == env {
 		walk()
 		return
 	}
-	prev := w.saved
-	for fd := range env {
-		if inner[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
-			w.saved[fd] = env[fd]
+	prev, prevTen := w.saved, w.savedTen
+	if w.sh.d.childrenKeepFirstSaved {
+		w.saveFirst(rs, env)
+	} else {
+		for fd := range env {
+			if inner[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+				w.saved[fd] = env[fd]
+			}
 		}
 	}
 	walk()
-	w.saved = prev
+	w.saved, w.savedTen = prev, prevTen
+}
+
+// saveFirst records the copy that lands on fd 10, the only one children
+// keep (see dialect.childrenKeepFirstSaved): that of the first open
+// descriptor rs replace, in their order, unless fd 10 is taken already.
+// A descriptor that was closed is not copied.
+func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
+	if w.savedTen {
+		return
+	}
+	for _, r := range rs {
+		fd := redirFD(r)
+		if fd < 0 || fd >= len(env) || env[fd] == tNone {
+			continue
+		}
+		w.savedTen = true
+		if env[fd] == tCaller || env[fd] == tBlock {
+			w.saved[fd] = env[fd]
+		}
+		return
+	}
 }
 
 // inheritSaved gives a job that forks a subshell the saved copies the

@@ -212,3 +212,21 @@ func (t fdTable) union(u fdTable) fdTable {
 	}
 	return t
 }
+
+// redirFD is the descriptor r replaces first (-1 for {varname}>, which
+// allocates one above 9): its number, or 0 for input and 1 for output
+// (and for &>, which replaces 1 and then 2).
+func redirFD(r *syntax.Redirect) int {
+	if r.N != nil {
+		n, err := strconv.Atoi(r.N.Value)
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return 0
+	}
+	return 1
+}

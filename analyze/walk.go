@@ -70,6 +70,9 @@ type walker struct {
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
 	saved fdTable
+	// savedTen: the current shell holds a saved copy on fd 10, the
+	// first one it made (see dialect.childrenKeepFirstSaved).
+	savedTen bool
 	// killSig is the signal of the kill being applied ("" for SIGTERM).
 	killSig string
 	// worker is the process substitution whose worker is being walked,
@@ -213,7 +216,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 			return w.stmts(b.Stmts, env)
 		}
 		var after fdTable
-		w.saving(env, inner, func() { after = w.stmts(b.Stmts, inner) })
+		w.saving(s.Redirs, env, inner, func() { after = w.stmts(b.Stmts, inner) })
 		out := env
 		for fd := range after {
 			if after[fd] != inner[fd] {
@@ -234,7 +237,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.command(s.Cmd, inner)
 		return env
 	}
-	w.saving(env, inner, func() { w.command(s.Cmd, inner) })
+	w.saving(s.Redirs, env, inner, func() { w.command(s.Cmd, inner) })
 	return env
 }
 

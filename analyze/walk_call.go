@@ -169,7 +169,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {
-			w.saving(env, inner, func() { w.callFunc(r.name, inner) })
+			w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)

@@ -151,9 +151,10 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.kind = jobSimple
 		var r resolved
 		if name := resolve(c.Args).name; saved.d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
-			// dash: the job's subshell saves what the function call's
-			// redirections replace, and what it forks inherits the copies.
-			w.saving(env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
+			// dash, mksh: the job's subshell saves what the function
+			// call's redirections replace, and what it forks inherits
+			// the copies.
+			w.saving(s.Redirs, env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
 		} else {
 			r = w.call(s, c, j.fds, j.fds)
 		}
@@ -190,7 +191,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 		j.kind = jobCompound
 		j.tail = tailOf(c.Stmts)
-		w.stmts(c.Stmts, j.fds)
+		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			// bash forks each element directly: the job holds what its
@@ -202,15 +203,15 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		} else {
 			j.kind = jobCompound
 			j.tail = tailOfBinary(c)
-			w.command(c, j.fds)
+			w.jobSaving(s, env, j.fds, func() { w.command(c, j.fds) })
 		}
 	case *syntax.Block:
 		j.kind = jobCompound
 		j.tail = tailOf(c.Stmts)
-		w.stmts(c.Stmts, j.fds)
+		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
 	default:
 		j.kind = jobCompound
-		w.command(s.Cmd, j.fds)
+		w.jobSaving(s, env, j.fds, func() { w.command(s.Cmd, j.fds) })
 	}
 	w.endShell()
 	w.consumer = savedConsumer
@@ -573,6 +574,19 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 		return out, false
 	}
 	return append(out, tailExec{stmt: s, fds: fds}), true
+}
+
+// jobSaving walks the body of a compound job s, whose redirections take
+// the descriptors from env to inner. In the dialects whose job process
+// saves what they replace (mksh: see dialect.keepsSaved), the subshells
+// the body forks inherit the copies: `{ (server; x) & } >/dev/null 2>&1 &`
+// hangs the caller in mksh.
+func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdTable, walk func()) {
+	if w.sh.d.keepsSaved&savedCompound == 0 || len(s.Redirs) == 0 {
+		walk()
+		return
+	}
+	w.saving(s.Redirs, env, inner, walk)
 }
 
 // keepSaved adds to a background job the descriptors its redirections

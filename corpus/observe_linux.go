@@ -40,6 +40,27 @@ func Subreaper() error {
 	return subreaper.err
 }
 
+// uninherit marks close-on-exec every descriptor above 2 that this process
+// inherited open across exec (os/exec passes such descriptors on to every
+// child), so the shells Observe starts hold fds 0-2 and the mark only, as
+// under an agent tool that starts them with three pipes. The verdict
+// depends on it: a shell saves the descriptors a redirection replaces from
+// fd 10 up, and mksh closes the saved copies in a forked child only above
+// fd 10. With fd 10 inherited from a terminal or a test runner, the copy
+// lands on 11 and is closed; with fd 10 free, `f() { (server; x) & }; f
+// >/dev/null 2>&1 &` keeps the caller's output in the subshell and hangs it.
+var uninherit = sync.OnceFunc(func() {
+	names, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return // nothing to list: the shells inherit what they inherit
+	}
+	for _, n := range names {
+		if fd, err := strconv.Atoi(n.Name()); err == nil && fd > 2 {
+			unix.CloseOnExec(fd)
+		}
+	}
+})
+
 // Observe runs `bash -c script` (or another shell's, see Options) the way an agent tool does and reports what
 // happened: stdin is /dev/null, stdout and stderr are one pipe that is read
 // until EOF, the working directory is a fresh temporary directory, and the
@@ -64,6 +85,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	if err := Subreaper(); err != nil {
 		return Outcome{}, fmt.Errorf("PR_SET_CHILD_SUBREAPER: %w", err)
 	}
+	uninherit()
 	dir, err := os.MkdirTemp("", "shguard-corpus-")
 	if err != nil {
 		return Outcome{}, err
