@@ -91,6 +91,10 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks:
 		w.end(j)
+	case j.onlyReads && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
+		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
+		// holds only the substitution's pipe.
+		w.end(j)
 	case j.kind == jobCompound && !j.subshellGone && w.cond == 0 && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
 		// The subshell dies and lets go of its descriptors; its last
 		// command, running by then, holds only what it holds itself

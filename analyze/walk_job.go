@@ -70,6 +70,14 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// heldReads counts the substitutions the job's own shell reads whose
+	// pipe a background job inside keeps open (see walker.nodeSubsts).
+	heldReads int
+	// onlyReads: the job is `x=$(…) &` whose subshell, once the
+	// substitution's commands are done, only waits for EOF on a pipe its
+	// background jobs keep open: a signal to it ends all the job holds
+	// (the jobs inside are jobs of their own).
+	onlyReads bool
 	// dur is the sum of the literal durations of its commands (see
 	// walker.bounded); it only means something for a quick job.
 	dur time.Duration
@@ -163,6 +171,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			// `x=$(cmd) &`: a subshell that runs the substitution as its
 			// child and execs nothing.
 			j.forks = true
+			j.onlyReads = j.heldReads > 0 && w.slow-slow == j.heldReads && w.bounded-bounded < briefJob
 		}
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.

@@ -34,6 +34,9 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			// waiting as long as it runs.
 			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {
 				w.slow++
+				if j := w.job; j != nil && j.sh == w.sh {
+					j.heldReads++
+				}
 			}
 		case *syntax.ProcSubst:
 			w.procSubst(n, env)
