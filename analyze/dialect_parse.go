@@ -1,6 +1,10 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"bytes"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // What a shell refuses to run although mvdan.cc/sh's parser for its
 // variant accepts it. The analysis must not walk code the shell never
@@ -47,8 +51,8 @@ func noCommandWord(s *syntax.Stmt) bool {
 // refused is the parse error the shell reports for code mvdan.cc/sh
 // accepted (see dialect.assignBgRefused), or nil.
 func (d *dialect) refused(f *syntax.File, src []byte) *ParseError {
-	if !d.assignBgRefused {
-		return nil
+	if !d.assignBgRefused || bytes.IndexByte(src, '&') < 0 {
+		return nil // no & to refuse: spares a walk of the whole tree
 	}
 	if at, ok := assignOnlyBackground(f); ok {
 		return parseError(src, at, "parse error near `&': a command of only assignments or redirections cannot be put in the background")
