@@ -46,6 +46,13 @@ type dialect struct {
 	// the shell a process group leader, a `setsid cmd` there forks and
 	// returns at once, leaving cmd with the caller's output.
 	cTail tails
+	// parenTail are the tail positions of an explicit ( ) subshell whose
+	// simple command replaces the subshell (bash 5.1 and later, as for a -c
+	// string, except that inside the parentheses a newline does not end a
+	// command): `(cd app && server) & … kill $!` stops the server. Only a
+	// command without redirections, with no trap set before it in the
+	// subshell, and not after a `&`. The other shells: see bgTail.
+	parenTail tails
 	// ampEndsTail: the last command of the -c string is not exec'd in
 	// place when a `&` on its line comes right before it (bash parses `a
 	// & b` as one connection, whose second command it does not optimize;
@@ -129,6 +136,13 @@ type dialect struct {
 	// x) & } 5>&- >/dev/null 2>&1` only leaks (checked under mksh 59c,
 	// started with fds 0-2 only, as agent tools start shells).
 	childrenKeepFirstSaved bool
+	// execKeepsFirstSaved: `exec` with only redirections leaves the copy
+	// of the first descriptor it replaced on fd 10, close-on-exec, for the
+	// rest of the shell's life (mksh 59c: its exec closes the saved copies
+	// above fd 10 only). A program the shell runs does not get it, the
+	// shell and the subshells it forks keep it: `exec >log 2>&1; (server;
+	// x) &` and `(exec >log 2>&1; server; x) &` hang the caller in mksh.
+	execKeepsFirstSaved bool
 	// jobFuncSaved: in a background job that is a redirected function
 	// call, the subshells the function forks inherit the copies of the
 	// caller's descriptors the job's subshell saved (dash: `f() { (server;
@@ -173,7 +187,7 @@ type dialect struct {
 }
 
 // tails are the compounds a background subshell's tail exec goes through.
-type tails uint8
+type tails uint16
 
 const (
 	tailAndOr    tails = 1 << iota // A && B, A || B
@@ -184,6 +198,10 @@ const (
 	tailFor                        // for x in one; do A; done (the last round: only a one-word list is known to be it)
 	tailNegated                    // ! A
 	tailLone                       // the whole -c string is one simple command (mksh's cTail)
+	// tailAndOrAlone: A && B when it is the whole last command, not after
+	// `;` on its line (bash, whose optimization looks at the top connection
+	// only: `x; A && B` forks B, `x && A; B` and `A && B` exec it).
+	tailAndOrAlone
 )
 
 // saved are the statements that keep saved descriptors in the background.
@@ -197,7 +215,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		substTail: tailAndOr, cTail: tailAndOr, trapsForkTail: trapsBash, ampEndsTail: true,
+		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true,
@@ -241,6 +259,7 @@ var (
 		subshellIgnoresTerm:    true,
 		childrenKeepSaved:      true,
 		childrenKeepFirstSaved: true,
+		execKeepsFirstSaved:    true,
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
 	}
@@ -341,16 +360,28 @@ func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
 		}
 		return
 	}
-	p.inPlaceTail(list[len(list)-1], d)
+	p.inPlaceTail(list[len(list)-1], d, lastLineTails(list, d.cTail))
 }
 
-func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
+// lastLineTails is via without tailAndOrAlone when the last statement of
+// the -c string list shares its line with the one before: then it is not
+// the whole last command.
+func lastLineTails(list []*syntax.Stmt, via tails) tails {
+	if n := len(list); n > 1 && list[n-2].End().Line() == list[n-1].Pos().Line() {
+		return via &^ tailAndOrAlone
+	}
+	return via
+}
+
+// inPlaceTail marks s, or the commands in its tail positions through the
+// compounds of via, as exec'd in place.
+func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect, via tails) {
 	if s.Background || s.Coprocess || s.Negated {
 		return
 	}
 	last := func(list []*syntax.Stmt, t tails) {
-		if len(list) > 0 && d.cTail&t != 0 {
-			p.inPlaceTail(list[len(list)-1], d)
+		if len(list) > 0 && via&t != 0 {
+			p.inPlaceTail(list[len(list)-1], d, via)
 		}
 	}
 	if len(s.Redirs) > 0 && !d.tailKeepsRedirs {
@@ -360,8 +391,8 @@ func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect) {
 	case *syntax.CallExpr:
 		p.setInPlace(s)
 	case *syntax.BinaryCmd:
-		if (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) && d.cTail&tailAndOr != 0 {
-			p.inPlaceTail(c.Y, d)
+		if (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) && via&(tailAndOr|tailAndOrAlone) != 0 {
+			p.inPlaceTail(c.Y, d, via)
 		}
 	case *syntax.Block:
 		last(c.Stmts, tailBlock)
@@ -410,20 +441,26 @@ func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) 
 // descriptor rs replace, in their order, unless fd 10 is taken already.
 // A descriptor that was closed is not copied.
 func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
-	if w.savedTen {
+	if w.savedTen || w.sh.keptTen {
 		return
 	}
-	for _, r := range rs {
-		fd := redirFD(r)
-		if fd < 0 || fd >= len(env) || env[fd] == tNone {
-			continue
-		}
+	if fd, ok := firstSaved(rs, env); ok {
 		w.savedTen = true
 		if env[fd] == tCaller || env[fd] == tBlock {
 			w.saved[fd] = env[fd]
 		}
-		return
 	}
+}
+
+// firstSaved is the first descriptor of env that rs replace, in their
+// order, and that is open: the one whose copy lands on fd 10.
+func firstSaved(rs []*syntax.Redirect, env fdTable) (int, bool) {
+	for _, r := range rs {
+		if fd := redirFD(r); fd >= 0 && fd < len(env) && env[fd] != tNone {
+			return fd, true
+		}
+	}
+	return 0, false
 }
 
 // inheritSaved gives a job that forks a subshell the saved copies the
@@ -438,8 +475,34 @@ func (w *walker) inheritSaved(j *job) {
 			return
 		}
 	}
-	for fd, t := range w.saved {
+	for fd, t := range w.heldSaved() {
 		if t != tNone {
+			j.fds[fd] = t
+		}
+	}
+}
+
+// heldSaved are the saved copies of the caller's descriptors the current
+// shell holds, for what it forks to inherit.
+func (w *walker) heldSaved() fdTable {
+	return w.saved.union(w.sh.kept)
+}
+
+// execKeeps records the copy mksh's `exec` redirections rs (from env)
+// leave on fd 10 for the rest of the shell's life (see
+// dialect.execKeepsFirstSaved); a job whose own shell it is holds it too.
+func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
+	if !w.sh.d.execKeepsFirstSaved || w.savedTen || w.sh.keptTen {
+		return
+	}
+	fd, ok := firstSaved(rs, env)
+	if !ok {
+		return
+	}
+	w.sh.keptTen = true
+	if t := env[fd]; t == tCaller || t == tBlock {
+		w.sh.kept[fd] = t
+		if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
 			j.fds[fd] = t
 		}
 	}

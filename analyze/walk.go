@@ -199,6 +199,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 			if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
 				j.fds = inner
 			}
+			w.execKeeps(s.Redirs, env)
 			return inner
 		}
 		return env

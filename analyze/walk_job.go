@@ -70,6 +70,10 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// execsTail: the job is a bash ( ) subshell that execs its last
+	// command in place (see dialect.parenTail), though it may hold the
+	// job's descriptors a while before: nothing waits for that command.
+	execsTail bool
 	// heldReads counts the substitutions the job's own shell reads whose
 	// pipe a background job inside keeps open (see walker.nodeSubsts).
 	heldReads int
@@ -200,7 +204,16 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 		j.kind = jobCompound
 		j.tail = tailOf(c.Stmts)
+		ts := w.parenTails(c.Stmts, w.sh.d, j.fds)
+		j.execsTail = len(ts) > 0
+		applied := w.watchTails(j, ts)
 		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
+		if after := j.fds; applied() {
+			// bash: the subshell became its last command, which has
+			// the subshell's descriptors (an exec in it changed them).
+			j.fds = after
+			j.becomes(ts)
+		}
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			// bash forks each element directly: the job holds what its
@@ -236,15 +249,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
 		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, true, nil); ok && len(ts) > 0 {
-			j.kind = jobSimple
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)
 			}
-			if len(ts) == 1 {
-				r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
-				j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
-			}
+			j.becomes(ts)
 		}
 	}
 	w.keepSaved(j, s, env, saved.d)
@@ -530,8 +539,10 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 		if len(list) == 0 {
 			return true // nothing runs: the subshell just ends
 		}
+		// A negated command is exec'd only at the top: zsh forks `!
+		// server` inside ( ), { }, if… to negate its status.
 		var ok bool
-		out, ok = w.execdTail(list[len(list)-1], via, fds, through(t), out)
+		out, ok = w.execdTail(list[len(list)-1], via&^tailNegated, fds, through(t), out)
 		return ok
 	}
 	switch c := c.(type) {
@@ -539,7 +550,7 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
 			return out, false
 		}
-		return w.execdTail(c.Y, via, fds, through(tailAndOr), out)
+		return w.execdTail(c.Y, via, fds, through(tailAndOr|tailAndOrAlone), out)
 	case *syntax.Subshell:
 		return out, last(c.Stmts, tailSubshell)
 	case *syntax.Block:
@@ -583,6 +594,16 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 		return out, false
 	}
 	return append(out, tailExec{stmt: s, fds: fds}), true
+}
+
+// becomes makes j the job of the simple commands ts its subshell execs in
+// place of itself at its end: $! reaches them.
+func (j *job) becomes(ts []tailExec) {
+	j.kind = jobSimple
+	if len(ts) == 1 {
+		r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
+		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+	}
 }
 
 // jobSaving walks the body of a compound job s, whose redirections take

@@ -79,7 +79,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 		// other element is a forked subshell that keeps them while it
 		// runs (see dialect.childrenKeepSaved).
 		if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
-			for fd, t := range w.saved {
+			for fd, t := range w.heldSaved() {
 				if t != tNone {
 					j.fds[fd] = t
 				}

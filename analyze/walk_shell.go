@@ -40,6 +40,11 @@ type shell struct {
 	// caller started, with CallerGroupLeader, or a shell that replaced
 	// it), so what it execs in place leads it too.
 	leads bool
+	// kept is the copy of a caller's descriptor that mksh's exec left on
+	// fd 10 (see dialect.execKeepsFirstSaved), by the fd it was saved
+	// from; keptTen: fd 10 is taken by such a copy. Subshells inherit both.
+	kept    fdTable
+	keptTen bool
 }
 
 // freeJobNum is the lowest job number that no job in the table and no
@@ -151,6 +156,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		// hold pids name the parent's jobs, which its kill reaches (its
 		// wait does not: they are not its children).
 		sh.last, sh.alt = w.sh.last, w.sh.alt
+		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}

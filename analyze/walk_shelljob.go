@@ -52,7 +52,7 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 	if d.ampEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
 		implicit = false
 	}
-	via := d.cTail &^ tailLone
+	via := lastLineTails(list, d.cTail&^tailLone)
 	if d.cTail&tailLone != 0 {
 		// mksh: only a string that is one plain simple command.
 		ce, ok := list[0].Cmd.(*syntax.CallExpr)
@@ -73,21 +73,52 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 // watchJobShell starts watching the tails of the script f that the job j's
 // own shell runs (see shellJob); done applies what was seen to j.
 func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) (done func()) {
-	ts := w.shellTails(f.Stmts, d, env)
+	applied := w.watchTails(j, w.shellTails(f.Stmts, d, env))
+	return func() { applied() }
+}
+
+// watchTails starts watching the tails ts of the job j's process while its
+// body is walked; applied reports whether what runs before them was
+// brief, and then gives j only what the tails hold.
+func (w *walker) watchTails(j *job, ts []tailExec) (applied func() bool) {
 	if len(ts) == 0 {
-		return func() {}
+		return func() bool { return false }
 	}
 	saved, slow, bounded := w.tailWatch, w.slow, w.bounded
 	tw := &tailWatch{tails: ts}
 	w.tailWatch = tw
-	return func() {
+	return func() bool {
 		w.tailWatch = saved
 		if w.slow-slow > tw.slow || w.bounded-bounded-tw.bounded >= briefJob {
-			return // the shell holds the job's descriptors a while first
+			return false // the process holds the job's descriptors a while first
 		}
 		j.fds = fdTable{}
 		for _, t := range ts {
 			j.fds = j.fds.union(t.fds)
 		}
+		return true
 	}
+}
+
+// parenTails returns the commands bash execs in place of an explicit ( )
+// subshell whose body is list (see dialect.parenTail), or nil.
+func (w *walker) parenTails(list []*syntax.Stmt, d *dialect, env fdTable) []tailExec {
+	n := len(list)
+	if d.parenTail == 0 || n == 0 || n > 1 && list[n-2].Background || trapsSet(list, d) {
+		return nil
+	}
+	via := d.parenTail
+	if n > 1 {
+		via &^= tailAndOrAlone
+	}
+	ts, ok := w.execdTail(list[n-1], via, env, true, nil)
+	if !ok {
+		return nil
+	}
+	for _, t := range ts {
+		if len(t.stmt.Redirs) > 0 {
+			return nil // forked, to restore the descriptors after it
+		}
+	}
+	return ts
 }

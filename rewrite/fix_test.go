@@ -47,8 +47,10 @@ var braceTable = []struct{ in, out string }{
 	{"A && time B &", "A && time B &"},
 	{"A && (B; C) &", "A && (B; C) &"},
 	// Other compound shapes have no brace form: the exec fix applies.
-	{"(A; B) &", "(A; exec B) &"},
+	{"(A; B >log) &", "(A; exec B >log) &"},
 	{"{ A; B; } &", "{ A; exec B; } &"},
+	// bash 5.1 and later exec B in place of the subshell already.
+	{"(A; B) &", "(A; B) &"},
 }
 
 var execTable = []struct{ in, out string }{
@@ -62,10 +64,11 @@ var execTable = []struct{ in, out string }{
 	{"A && B 2>&1 &", "A && exec B 2>&1 &"},
 	{"A && B & C", "A && exec B & C"},
 	{"A && B &\nC && D &\n", "A && exec B &\nC && exec D &\n"},
-	{"(A; B) &", "(A; exec B) &"},
-	{"( A\n  B\n) &", "( A\n  exec B\n) &"},
+	{"(A; B 2>&1 >log) &", "(A; exec B 2>&1 >log) &"},
+	{"( A\n  B >log\n) &", "( A\n  exec B >log\n) &"},
 	{"{ A; B; } &", "{ A; exec B; } &"},
-	{"(cd x && B) &", "(cd x && exec B) &"},
+	{"(cd x && B >log) &", "(cd x && exec B >log) &"},
+	{"(A; B && C) &", "(A; B && exec C) &"},
 	{"f() { A && B & }", "f() { A && exec B & }"},
 	{"while read x; do A && B & done", "while read x; do A && exec B & done"},
 	{"if x; then A && B & fi", "if x; then A && exec B & fi"},
@@ -82,6 +85,10 @@ var execTable = []struct{ in, out string }{
 	{". ./env.sh; A && ./B &", ". ./env.sh; A && exec ./B &"},
 	// No fix: exec would change what runs, or nothing after B is certain.
 	{"server &", "server &"},
+	// bash 5.1 and later exec the last command of ( ) in place already.
+	{"(A; B) &", "(A; B) &"},
+	{"(cd x && B) &", "(cd x && B) &"},
+	{"( A\n  B\n) &", "( A\n  B\n) &"},
 	{"A && B | C &", "A && B | C &"},
 	{"A && time B &", "A && time B &"},
 	{"A && ! B &", "A && ! B &"},
