@@ -143,6 +143,11 @@ type dialect struct {
 	// shell and the subshells it forks keep it: `exec >log 2>&1; (server;
 	// x) &` and `(exec >log 2>&1; server; x) &` hang the caller in mksh.
 	execKeepsFirstSaved bool
+	// execRunsExitTrap: `exec program` runs the EXIT trap first (mksh);
+	// bash, dash and zsh are replaced without running it, so `server &
+	// trap 'kill $!' EXIT; exec pytest` leaves the server holding the
+	// caller's output.
+	execRunsExitTrap bool
 	// jobFuncSaved: in a background job that is a redirected function
 	// call, the subshells the function forks inherit the copies of the
 	// caller's descriptors the job's subshell saved (dash: `f() { (server;
@@ -260,6 +265,7 @@ var (
 		childrenKeepSaved:      true,
 		childrenKeepFirstSaved: true,
 		execKeepsFirstSaved:    true,
+		execRunsExitTrap:       true,
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
 	}

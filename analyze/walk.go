@@ -189,6 +189,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if isCall {
 		w.funcEnv = nil
 		r := w.call(s, ce, env, inner)
+		if r.exec && len(r.all) > 0 && w.cond == 0 && !w.sh.d.execRunsExitTrap {
+			w.sh.replaced = true
+		}
 		if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
 			w.funcEnv = nil
 			return *fe // (a call's own redirections are undone after it)

@@ -197,11 +197,12 @@ func (w *walker) trap(args []*syntax.Word) {
 	if !exit {
 		return
 	}
+	_, _, single := literal(args[0])
 	code, offs, ok := literalWithParams(args[0])
 	if !ok {
 		return
 	}
-	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), last: w.sh.last})
+	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last})
 }
 
 // listsJobPids reports whether a word is `$(jobs -p)` (or `$(jobs -pr)`…),

@@ -45,6 +45,9 @@ type shell struct {
 	// from; keptTen: fd 10 is taken by such a copy. Subshells inherit both.
 	kept    fdTable
 	keptTen bool
+	// replaced: the shell exec'd a program in place of itself, for sure
+	// (not behind && or ||): its EXIT traps never run.
+	replaced bool
 }
 
 // freeJobNum is the lowest job number that no job in the table and no
@@ -87,15 +90,23 @@ func holdsJob(c syntax.Command) bool {
 type trapBody struct {
 	code string // the trap's command string, parsed when the shell ends
 	offs []int  // its offsets in the outer source
-	last *job   // $! when the trap was set
+	// set: the string was double-quoted, so its $! was expanded when the
+	// trap was set (last); in a single-quoted one $! is the job started
+	// last before the shell ends: `trap 'kill $!' EXIT; server &` stops
+	// the server.
+	set  bool
+	last *job
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
 func (w *walker) endShell() {
 	sh := w.sh
 	for _, t := range sh.traps {
-		if len(sh.jobs) == 0 {
-			break // nothing for a kill or wait in the trap to reach
+		if sh.replaced || len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 {
+			// exec'd away (no trap runs), or nothing for a kill or wait
+			// in the trap to reach (a subshell's trap reaches the jobs
+			// of its parent that $! and pid variables name)
+			break
 		}
 		f, err := w.p.parseNested(t.code, sh.d.variant)
 		if err != nil {
@@ -104,7 +115,9 @@ func (w *walker) endShell() {
 		savedSrc := w.src
 		w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
 		savedLast := sh.last
-		sh.last = t.last
+		if t.set {
+			sh.last = t.last
+		}
 		w.stmts(f.Stmts, fdTable{})
 		sh.last = savedLast
 		w.src = savedSrc
