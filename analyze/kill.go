@@ -89,7 +89,7 @@ func (w *walker) kill(args []*syntax.Word) {
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
 	switch {
-	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks:
+	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
 	case j.onlyReads && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server

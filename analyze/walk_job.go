@@ -70,6 +70,11 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// runsChildren: the job's program is a shell given a literal script
+	// that it does not end by exec'ing (dash never does: `sh -c 'server'
+	// &`): it runs the commands as its children, which a signal to $!
+	// does not reach.
+	runsChildren bool
 	// execsTail: the job is a bash ( ) subshell that execs its last
 	// command in place (see dialect.parenTail), though it may hold the
 	// job's descriptors a while before: nothing waits for that command.

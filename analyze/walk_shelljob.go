@@ -74,7 +74,11 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 // own shell runs (see shellJob); done applies what was seen to j.
 func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) (done func()) {
 	applied := w.watchTails(j, w.shellTails(f.Stmts, d, env))
-	return func() { applied() }
+	return func() {
+		if !applied() {
+			j.runsChildren = true
+		}
+	}
 }
 
 // watchTails starts watching the tails ts of the job j's process while its
