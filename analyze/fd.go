@@ -213,6 +213,16 @@ func (t fdTable) union(u fdTable) fdTable {
 	return t
 }
 
+// hold adds to t what a process with the descriptors own holds: a pipe
+// someone waits on wins over what t has for that descriptor.
+func (t *fdTable) hold(own fdTable) {
+	for fd, v := range own {
+		if v == tCaller || v == tBlock || t[fd] == tNone {
+			t[fd] = v
+		}
+	}
+}
+
 // redirFD is the descriptor r replaces first (-1 for {varname}>, which
 // allocates one above 9): its number, or 0 for input and 1 for output
 // (and for &>, which replaces 1 and then 2).

@@ -91,6 +91,13 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
+	case j.kind == jobPipeline && w.cond == 0:
+		// $! is the last element: it dies, and the elements before it
+		// run on holding what they hold (until a write finds no reader).
+		j.fds = j.pipeRest
+		if j.fds == (fdTable{}) {
+			w.end(j)
+		}
 	case j.onlyReads && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.

@@ -70,6 +70,10 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// pipeLast is the last element of a pipeline job (the process $!
+	// names); pipeRest is what the elements before it hold while they run.
+	pipeLast *syntax.Stmt
+	pipeRest fdTable
 	// runsChildren: the job's program is a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
 	// &`): it runs the commands as its children, which a signal to $!
@@ -226,6 +230,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.kind = jobPipeline
 			j.fds = fdTable{}
 			j.leadsGroup = firstIsSetsid(c)
+			j.pipeLast = lastPipeElem(c)
 			w.pipeline(c, env.apply(s.Redirs), tPipe)
 		} else {
 			j.kind = jobCompound
@@ -453,6 +458,17 @@ func (w *walker) pidVar(name string, j *job) {
 		w.sh.pidVars = map[string][]*job{}
 	}
 	w.sh.pidVars[name] = append(w.sh.pidVars[name], j)
+}
+
+// lastPipeElem is the last element of the pipeline c.
+func lastPipeElem(c *syntax.BinaryCmd) *syntax.Stmt {
+	for {
+		y, ok := c.Y.Cmd.(*syntax.BinaryCmd)
+		if !ok || y.Op != syntax.Pipe && y.Op != syntax.PipeAll || len(c.Y.Redirs) > 0 {
+			return c.Y
+		}
+		c = y
+	}
 }
 
 // firstIsSetsid reports whether the first element of a pipeline is a

@@ -66,14 +66,9 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 	}
 	if j := w.job; j != nil && j.kind == jobPipeline && j.stmt.Cmd != nil && long {
 		// An element of a background pipeline that takes a while holds
-		// its descriptors for the job.
-		for fd := range el {
-			if el[fd] == tCaller || el[fd] == tBlock {
-				j.fds[fd] = el[fd]
-			} else if j.fds[fd] == tNone {
-				j.fds[fd] = el[fd]
-			}
-		}
+		// its descriptors for the job; so do the elements before the
+		// last, which is $!, for what a kill of $! leaves.
+		own := el
 		// An element that is a program is exec'd in its child, which
 		// closes the saved copies the shell holds (close-on-exec); any
 		// other element is a forked subshell that keeps them while it
@@ -81,9 +76,13 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream 
 		if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
 			for fd, t := range w.heldSaved() {
 				if t != tNone {
-					j.fds[fd] = t
+					own[fd] = t
 				}
 			}
+		}
+		j.fds.hold(own)
+		if s != j.pipeLast {
+			j.pipeRest.hold(own)
 		}
 	}
 	return long, feeds || long && el.has(outPipe)
