@@ -184,11 +184,18 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 // trap remembers EXIT traps: their kill and wait commands run when the
 // shell ends.
 func (w *walker) trap(args []*syntax.Word) {
-	if len(args) < 2 {
+	if len(args) == 0 || args[0].Lit() == "--" {
+		if len(args) > 0 {
+			w.trap(args[1:])
+		}
 		return
 	}
+	sigs := args[1:]
+	if len(args) == 1 {
+		sigs = args // `trap EXIT`: a lone signal is reset
+	}
 	exit := false
-	for _, a := range args[1:] {
+	for _, a := range sigs {
 		switch strings.ToUpper(a.Lit()) {
 		case "EXIT", "0", "SIGEXIT":
 			exit = true
@@ -197,10 +204,23 @@ func (w *walker) trap(args []*syntax.Word) {
 	if !exit {
 		return
 	}
-	_, _, single := literal(args[0])
+	action, _, single := literal(args[0])
+	if single && len(action) > 1 && action[0] == '-' {
+		return // trap -p, trap -l: they list
+	}
+	if len(args) == 1 || single && (action == "-" || action == "") {
+		// `trap - EXIT`, `trap '' EXIT`: no EXIT trap from now on.
+		if w.cond == 0 {
+			w.sh.traps = w.sh.traps[:0]
+		}
+		return
+	}
 	code, offs, ok := literalWithParams(args[0])
 	if !ok {
 		return
+	}
+	if w.cond == 0 {
+		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
 	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last})
 }
