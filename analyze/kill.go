@@ -66,7 +66,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		return
 	}
 	for _, j := range named {
-		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) {
+		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) {
 			continue // mksh: the signal can arrive before the job is set up, and be lost
 		}
 		w.killed(j)

@@ -108,6 +108,9 @@ type job struct {
 	// kill comes right after the start (see dialect.killRaces).
 	startSlow    int
 	startBounded time.Duration
+	// startForks is the shell's walker.forks then: a fork and wait in
+	// between gives the job time to set up its signals.
+	startForks int
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -159,7 +162,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 
-	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	w.sh = w.newShell(shSubshell, true)
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document
@@ -250,8 +253,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
-	w.slow, w.bounded = slow, bounded
-	j.startSlow, j.startBounded = slow, bounded
+	w.slow, w.bounded, w.forks = slow, bounded, forks
+	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound {
