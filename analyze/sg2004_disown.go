@@ -1,5 +1,7 @@
 package analyze
 
+import "slices"
+
 // Disown reports disown of a running job.
 var Disown = register(&Rule{
 	ID:       "SG2004",
@@ -12,7 +14,9 @@ and it keeps running after the shell exits with nobody tracking it.`,
 	Right: `./watcher >/tmp/watch.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {
 		for _, m := range p.marks {
-			if m.rule == "SG2004" {
+			// $! and pid variables still reach a disowned job: one
+			// killed later does not outlive the shell.
+			if m.rule == "SG2004" && slices.ContainsFunc(m.jobs, func(j *job) bool { return !j.killed }) {
 				p.report(m.start, m.end,
 					p.snippet(m.start, m.end)+" removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
 			}

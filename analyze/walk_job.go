@@ -295,7 +295,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// zsh's `cmd &!` and `cmd &|`: started and disowned at once.
 		j.disowned = true
 		if !j.quick {
-			w.mark(mark{rule: "SG2004", start: j.start, end: j.end})
+			w.mark(mark{rule: "SG2004", start: j.start, end: j.end, jobs: []*job{j}})
 		}
 	}
 	w.addJob(j)

@@ -167,17 +167,17 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 			js = []*job{w.sh.last}
 		}
 	}
-	n := 0
+	var long []*job
 	for _, j := range js {
 		if !j.resolved() && !j.disowned {
 			j.disowned = true
 			if !j.quick {
-				n++ // a job that ends at once leaves nothing to outlive the shell
+				long = append(long, j) // a job that ends at once leaves nothing to outlive the shell
 			}
 		}
 	}
-	if n > 0 {
-		w.mark(mark{rule: "SG2004", start: c.start, end: c.end})
+	if len(long) > 0 {
+		w.mark(mark{rule: "SG2004", start: c.start, end: c.end, jobs: long})
 	}
 }
 
