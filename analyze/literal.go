@@ -45,6 +45,10 @@ func unquote(w *syntax.Word, wantOffs bool) (val string, offs []int, ok bool) {
 		}
 	}
 	var b strings.Builder
+	if wantOffs {
+		// The value is at most as long as its source: one allocation.
+		offs = make([]int, 0, int(w.End().Offset()-w.Pos().Offset())+1)
+	}
 	for _, part := range w.Parts {
 		switch p := part.(type) {
 		case *syntax.Lit:

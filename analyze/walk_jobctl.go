@@ -204,7 +204,7 @@ func (w *walker) trap(args []*syntax.Word) {
 	if !exit {
 		return
 	}
-	action, _, single := literal(args[0])
+	action, _, single := unquote(args[0], false)
 	if single && len(action) > 1 && action[0] == '-' {
 		return // trap -p, trap -l: they list
 	}
