@@ -3,6 +3,7 @@ package analyze
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -185,6 +186,13 @@ type dialect struct {
 	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
 	// work).
 	killSigNoDashDash bool
+	// killNoSigPrefix: a signal name with the SIG prefix is refused
+	// (dash: `kill -SIGTERM $!` says "Illegal option -S", `kill -s
+	// SIGTERM $!` "invalid signal number or name"), and nothing is killed.
+	killNoSigPrefix bool
+	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
+	// fails and kills nothing.
+	killNoNumOption bool
 	// jobTextEscaped: the job table shows a command whose name has no
 	// slash with a backslash in front (mksh: `\sleep 5`), so `%sleep`
 	// names no job (`%?sleep` and `%./server` still do).
@@ -237,6 +245,8 @@ var (
 		childrenKeepSaved: true,
 		jobFuncSaved:      true,
 		killSigNoDashDash: true,
+		killNoSigPrefix:   true,
+		killNoNumOption:   true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -266,6 +276,7 @@ var (
 		childrenKeepFirstSaved: true,
 		execKeepsFirstSaved:    true,
 		execRunsExitTrap:       true,
+		killNoNumOption:        true,
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
 	}
@@ -512,4 +523,24 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 			j.fds[fd] = t
 		}
 	}
+}
+
+// killRefused reports whether the shell's kill builtin refuses the signal
+// option of args, and so signals nothing (see dialect.killNoSigPrefix and
+// killNoNumOption). Only the first option names the signal.
+func (d *dialect) killRefused(args []*syntax.Word) bool {
+	if len(args) == 0 {
+		return false
+	}
+	o := args[0].Lit()
+	sigPrefixed := func(s string) bool { return len(s) > 3 && strings.EqualFold(s[:3], "SIG") }
+	switch {
+	case o == "-n":
+		return d.killNoNumOption
+	case o == "-s" && len(args) > 1:
+		return d.killNoSigPrefix && sigPrefixed(args[1].Lit())
+	case len(o) > 1 && o[0] == '-':
+		return d.killNoSigPrefix && sigPrefixed(o[1:])
+	}
+	return false
 }

@@ -17,6 +17,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.jobsIgnore(sig) {
 		return
 	}
+	if w.sh.d.killRefused(args) {
+		return // dash: kill -SIGTERM; dash, mksh: kill -n 9
+	}
 	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
