@@ -183,40 +183,61 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	}
 	inner := env.apply(s.Redirs)
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	// The simple command whose words are walked, for the process
+	// substitutions there (restored without a defer: stmt is the
+	// hottest function of the walk, and has too many returns for an
+	// open-coded one).
 	savedConsumer := w.consumer
 	w.consumer = nil
 	if isCall {
 		w.consumer = ce
 	}
-	defer func() { w.consumer = savedConsumer }()
 	w.words(redirWords(s.Redirs), env)
-	if isCall {
+	var out fdTable
+	switch {
+	case isCall:
+		out = w.simpleStmt(s, ce, env, inner)
+	case w.sh.d.compoundHoldsJob && holdsJob(s.Cmd):
+		restore := w.enterCompound()
+		out = w.compoundStmt(s, env, inner)
+		w.leaveCompound(restore)
+	default:
+		out = w.compoundStmt(s, env, inner)
+	}
+	w.consumer = savedConsumer
+	return out
+}
+
+// simpleStmt walks a simple command run in the foreground, whose
+// redirections take env to inner.
+func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) fdTable {
+	w.funcEnv = nil
+	r := w.call(s, ce, env, inner)
+	if r.exec && len(r.all) > 0 && w.cond == 0 && !w.sh.d.execRunsExitTrap {
+		w.sh.replaced = true
+	}
+	if len(r.all) > 0 && (strings.Contains(r.head.Lit(), "/") || !builtins.has(r.name) && w.funcs[r.name] == nil) {
+		w.forks++ // a program: forked and waited for
+	}
+	if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
 		w.funcEnv = nil
-		r := w.call(s, ce, env, inner)
-		if r.exec && len(r.all) > 0 && w.cond == 0 && !w.sh.d.execRunsExitTrap {
-			w.sh.replaced = true
-		}
-		if len(r.all) > 0 && (strings.Contains(r.head.Lit(), "/") || !builtins.has(r.name) && w.funcs[r.name] == nil) {
-			w.forks++ // a program: forked and waited for
-		}
-		if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
-			w.funcEnv = nil
-			return *fe // (a call's own redirections are undone after it)
-		}
-		if r.exec && len(r.all) == 0 {
-			// exec >log 2>&1: the shell's own descriptors change; in the
-			// subshell of a job, so does what the job holds.
-			if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
-				j.fds = inner
-			}
-			w.execKeeps(s.Redirs, env)
-			return inner
-		}
-		return env
+		return *fe // (a call's own redirections are undone after it)
 	}
-	if w.sh.d.compoundHoldsJob && holdsJob(s.Cmd) {
-		defer w.leaveCompound(w.enterCompound())
+	if r.exec && len(r.all) == 0 {
+		// exec >log 2>&1: the shell's own descriptors change; in the
+		// subshell of a job, so does what the job holds.
+		if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
+			j.fds = inner
+		}
+		w.execKeeps(s.Redirs, env)
+		return inner
 	}
+	return env
+}
+
+// compoundStmt walks a compound command run in the foreground, whose
+// redirections take env to inner.
+func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 	if b, ok := s.Cmd.(*syntax.Block); ok {
 		// A group runs in the current shell: an exec in it redirects
 		// the shell itself, for good. What the group's own redirections
