@@ -155,6 +155,12 @@ type dialect struct {
 	// x) & }; f >/dev/null 2>&1 &` hangs; so does mksh through its first
 	// copy; bash and zsh save none there).
 	jobFuncSaved bool
+	// funcRedirsApplied: a background job that calls a function whose
+	// definition has redirections (`f() { server; } >log 2>&1; f &`)
+	// applies them to its subshell for good (zsh); bash, dash and mksh
+	// save copies of the caller's descriptors there to restore after the
+	// body, and the subshell holds them while the body runs.
+	funcRedirsApplied bool
 	// savedTailExec: while it holds saved copies, a background subshell
 	// whose last command is a program execs it in place, which closes them
 	// (bash: `{ (cd app; server) & } >/dev/null 2>&1` only leaks, `{
@@ -250,19 +256,20 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
-		bgTail:           tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		substTail:        tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:            tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
-		trapsForkTail:    trapsZsh,
-		tailKeepsRedirs:  true,
-		waitsOutSubst:    true,
-		multios:          true,
-		bangZero:         true,
-		waitPidOnly:      true,
-		coprocWord:       true,
-		compoundHoldsJob: true,
-		assignBgRefused:  true,
-		parsesWholeC:     true,
+		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
+		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
+		trapsForkTail:     trapsZsh,
+		tailKeepsRedirs:   true,
+		waitsOutSubst:     true,
+		multios:           true,
+		bangZero:          true,
+		waitPidOnly:       true,
+		coprocWord:        true,
+		compoundHoldsJob:  true,
+		assignBgRefused:   true,
+		funcRedirsApplied: true,
+		parsesWholeC:      true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,

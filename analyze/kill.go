@@ -94,6 +94,10 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
+	case j.callsFunc && j.forks && w.cond == 0 && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
+		// The function's subshell dies with the copies of the caller's
+		// descriptors it saved; the command it was running goes on.
+		j.fds = j.bodyFds
 	case j.kind == jobPipeline && w.cond == 0:
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).

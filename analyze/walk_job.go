@@ -70,6 +70,10 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// callsFunc: the job's subshell runs a function; bodyFds are the
+	// descriptors its commands run with.
+	callsFunc bool
+	bodyFds   fdTable
 	// pipeLast is the last element of a pipeline job (the process $!
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
@@ -194,6 +198,17 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// (Unless the body ends in exec: the subshell becomes that.)
 		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
 			j.forks = true
+			if saved.d.funcRedirsApplied {
+				j.fds = j.fds.apply(fn.body.Redirs)
+			}
+			// What the body's last command runs with: a kill of the
+			// subshell leaves it that, and not the copies it saved.
+			j.callsFunc, j.bodyFds = true, j.fds.apply(fn.body.Redirs)
+			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
+				if t := tailOf(b.Stmts); t != nil {
+					j.bodyFds = j.bodyFds.apply(t.Redirs)
+				}
+			}
 			// A body that ends in exec makes the subshell that program,
 			// with the descriptors the exec gives it.
 			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
