@@ -317,6 +317,9 @@ func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
 
 // pass holds what the walk found; rules read it and report.
 type pass struct {
+	// written are the script files the command line writes, by name
+	// (see writtenScript).
+	written  map[string]*script
 	cfg      config
 	src      []byte
 	file     *syntax.File
@@ -371,11 +374,19 @@ func newPass(src []byte) *pass {
 // release hands the pass back, with its scratch slices (the Result has
 // copies).
 func (p *pass) release() {
-	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX = nil, nil, nil, nil, nil, nil, nil
+	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 
 func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }
+
+// write records the script the command line writes into the file name.
+func (p *pass) write(name string, sc *script) {
+	if p.written == nil {
+		p.written = map[string]*script{}
+	}
+	p.written[name] = sc
+}
 
 // define notes a function or alias name the script defines.
 func (p *pass) define(name string) {

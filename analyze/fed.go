@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -99,4 +100,31 @@ func unescape(code string, offs []int) (string, []int) {
 		out = append(out, offs[i])
 	}
 	return b.String(), append(out, offs[len(code)])
+}
+
+// writtenScript is the script file a command line writes, when it writes
+// a literal one over a file named by a literal: `cat > run.sh <<'EOF'`,
+// `echo 'server &' > run.sh`, `printf '…' > run.sh`. A later `sh run.sh`
+// runs it (see walker.runWritten).
+func writtenScript(s *syntax.Stmt) (name string, sc *script) {
+	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) == 0 || s.Background {
+		return "", nil
+	}
+	var rest []*syntax.Redirect
+	for _, r := range s.Redirs {
+		if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && (r.N == nil || r.N.Value == "1") {
+			name = value(r.Word)
+			continue
+		}
+		rest = append(rest, r)
+	}
+	if name == "" {
+		return "", nil
+	}
+	fed := *s
+	fed.Redirs = rest
+	if sc = fedScript(&fed); sc == nil {
+		return "", nil
+	}
+	return path.Clean(name), sc
 }

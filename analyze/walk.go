@@ -213,6 +213,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) fdTable {
 	w.funcEnv = nil
 	r := w.call(s, ce, env, inner)
+	if name, sc := writtenScript(s); sc != nil {
+		w.p.write(name, sc)
+	}
 	if r.exec && len(r.all) > 0 && w.cond == 0 && !w.sh.d.execRunsExitTrap {
 		w.sh.replaced = true
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"path"
 	"slices"
 	"strings"
 
@@ -163,9 +164,18 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	case "eval":
 		w.nestedEval(r.args, inner)
+	case "source", ".":
+		// A script the command line wrote runs in the current shell.
+		if len(r.args) > 0 && w.depth < maxNested {
+			if sc := w.p.written[path.Clean(value(r.args[0]))]; sc != nil {
+				w.nestedCode(sc.code, sc.offs, sc.quote, w.sh.d, inner, 0xff)
+			}
+		}
 	default:
 		if d := dialectOfProgram(r.name); d != nil {
 			w.nestedShell(r, d, inner, s)
+		} else if w.runWrittenFile(s, r, inner) {
+			// ./run.sh, a script the command line wrote: walked as such
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
 		} else if w.funcs[r.name] != nil {

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"errors"
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -57,7 +58,7 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
 func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt) {
-	script, cflag, sflag, operands := shellArgs(r.args)
+	script, cflag, sflag, operand := shellArgs(r.args)
 	if w.depth >= maxNested {
 		return
 	}
@@ -71,10 +72,18 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		w.nested(script, d, env, shNested)
 		return
 	}
+	if !cflag && !sflag && operand != nil {
+		// `sh run.sh`: a script file, walked when the command line
+		// wrote it (see writtenScript).
+		if sc := w.p.written[path.Clean(value(operand))]; sc != nil {
+			w.runWritten(s, r, sc, d, env)
+		}
+		return
+	}
 	// `bash <<'EOF' … EOF` and `bash <<< '…'` run the script from stdin;
 	// so does `bash -s ARGS`, whose operands are $1….
-	if cflag || operands && !sflag {
-		return // a -c string that is not a literal, or a script file
+	if cflag || operand != nil && !sflag {
+		return // a -c string that is not a literal
 	}
 	fed := w.fed
 	w.fed = nil
@@ -283,20 +292,23 @@ func runsLiteral(r resolved) bool {
 // first, -c anywhere among them; the first operand (after --, if any) is
 // then the command string, or without -c a script file. sflag: -s, which
 // reads the script from stdin even with operands.
-func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag, operands bool) {
+func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
 	for i := 0; i < len(args); i++ {
 		v := args[i].Lit()
 		if v == "--" || v == "-" {
-			if cflag && i+1 < len(args) {
-				script = args[i+1]
+			if i+1 < len(args) {
+				operand = args[i+1]
 			}
-			return script, cflag, sflag, i+1 < len(args)
+			if cflag {
+				script = operand
+			}
+			return script, cflag, sflag, operand
 		}
 		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
 			if cflag {
 				script = args[i]
 			}
-			return script, cflag, sflag, true
+			return script, cflag, sflag, args[i]
 		}
 		if !strings.HasPrefix(v, "--") {
 			cflag = cflag || strings.Contains(v, "c")
@@ -306,5 +318,38 @@ func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag, operands
 			i++ // the option's value
 		}
 	}
-	return script, cflag, sflag, false
+	return script, cflag, sflag, nil
+}
+
+// runWritten walks the script file sc, which the command line wrote, as
+// run by the shell d (`sh run.sh`, or `./run.sh` with its shebang). A
+// shell that reads a file execs none of its commands in place: that is
+// done for -c strings only.
+func (w *walker) runWritten(s *syntax.Stmt, r resolved, sc *script, d *dialect, env fdTable) {
+	if w.depth >= maxNested {
+		return
+	}
+	file := *d
+	file.cTail = 0
+	if j := w.job; j != nil && j.stmt == s && j.kind == jobSimple && !j.forks && j.sh == w.sh {
+		w.nextJobShell = j // the job's process is this shell
+	}
+	w.nestedCode(sc.code, sc.offs, sc.quote, &file, env, shNested)
+}
+
+// runWrittenFile walks `./run.sh` (a path to a script the command line
+// wrote) as its shebang's shell runs it; without one, the current shell
+// runs it (bash, zsh and mksh in a child of their own; dash through sh).
+func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
+	head := r.head.Lit()
+	sc := w.p.written[path.Clean(head)]
+	if sc == nil || !strings.Contains(head, "/") {
+		return false
+	}
+	d := w.sh.d
+	if l, ok := ShebangLang([]byte(sc.code)); ok {
+		d = l.dialect()
+	}
+	w.runWritten(s, r, sc, d, env)
+	return true
 }
