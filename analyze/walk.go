@@ -423,6 +423,7 @@ func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
 	switch l := l.(type) {
 	case *syntax.WordIter:
 		w.words(l.Items, env)
+		w.loopPids(l)
 	case *syntax.CStyleLoop:
 		w.nodeSubsts(l, env)
 	}

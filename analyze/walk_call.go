@@ -305,7 +305,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
 		}
-		if a.Array == nil && !a.Append && refersTo(a.Value, a.Name.Value) {
+		if a.Array == nil && (!a.Append && refersTo(a.Value, a.Name.Value) || spaced(a.Value)) {
 			if w.sh.joined == nil {
 				w.sh.joined = map[string]bool{}
 			}
@@ -344,4 +344,69 @@ func refersTo(word *syntax.Word, name string) bool {
 		return !found
 	})
 	return found
+}
+
+// loopPids binds the variable of `for pid in $pids` to the jobs $pids
+// holds, so that `kill $pid` in the body names them. Where the shell
+// does not split the word (zsh, or "$pids" quoted), the loop runs once
+// with the whole string, and a joined one is then one bad pid.
+func (w *walker) loopPids(l *syntax.WordIter) {
+	if l.Name == nil || len(l.Items) != 1 {
+		return
+	}
+	pe, quoted := loneParam(l.Items[0])
+	if pe == nil {
+		return
+	}
+	js, ok := w.sh.pidVars[pe.Param.Value]
+	if !ok {
+		return
+	}
+	name := l.Name.Value
+	w.sh.pidVars[name] = append([]*job(nil), js...)
+	if w.sh.joined[pe.Param.Value] && (quoted || !w.sh.d.splitsWords) {
+		w.sh.joined[name] = true
+	} else {
+		delete(w.sh.joined, name)
+	}
+}
+
+// loneParam is the plain parameter expansion a word is made of alone
+// ($x, ${x} or "$x"), if it is one.
+func loneParam(w *syntax.Word) (pe *syntax.ParamExp, quoted bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) != 1 {
+			return nil, false
+		}
+		part, quoted = dq.Parts[0], true
+	}
+	pe, _ = part.(*syntax.ParamExp)
+	if pe == nil || pe.Param == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil || pe.Length || pe.Excl || pe.Width {
+		return nil, false
+	}
+	return pe, quoted
+}
+
+// spaced reports whether a word has blanks in its literal text: its value
+// is more than one pid, once joined (`pids=" $!"`).
+func spaced(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, " \t\n") {
+				return true
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok && strings.ContainsAny(l.Value, " \t\n") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
