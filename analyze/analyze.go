@@ -196,7 +196,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	for _, s := range f.Stmts {
 		p.top = s
 		env = w.stmt(s, env)
-		if ends(s) || p.selfKilled {
+		if ends(s) || p.ended {
 			break
 		}
 	}
@@ -341,9 +341,11 @@ type pass struct {
 	inPlaceDone bool
 	// reread: see Result.Reread
 	reread bool
-	// selfKilled: the shell signalled its own process group (zsh's kill
-	// $! before any job): nothing after runs.
-	selfKilled bool
+	// ended: the shell the caller started ends here for sure: it
+	// signalled its own process group (zsh's kill $! before any job), or
+	// refused an option it cannot set (zsh's set -m under -c): nothing
+	// after runs.
+	ended bool
 	// notPOSIX is the error of a sh source that parses as bash only.
 	notPOSIX *ParseError
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)

@@ -149,6 +149,10 @@ type dialect struct {
 	// trap 'kill $!' EXIT; exec pytest` leaves the server holding the
 	// caller's output.
 	execRunsExitTrap bool
+	// monitorExits: `set -m` (or `set -o monitor`) in a non-interactive
+	// shell is an error that ends it (zsh: "can't change option: -m",
+	// even behind ||); `setopt monitor` only complains.
+	monitorExits bool
 	// jobFuncSaved: in a background job that is a redirected function
 	// call, the subshells the function forks inherit the copies of the
 	// caller's descriptors the job's subshell saved (dash: `f() { (server;
@@ -269,6 +273,7 @@ var (
 		compoundHoldsJob:  true,
 		assignBgRefused:   true,
 		funcRedirsApplied: true,
+		monitorExits:      true,
 		parsesWholeC:      true,
 	}
 	dialectMksh = &dialect{

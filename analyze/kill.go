@@ -57,7 +57,7 @@ func (w *walker) kill(args []*syntax.Word) {
 				// the whole process group, the shell included.
 				w.killAll()
 				if w.cond == 0 {
-					w.p.selfKilled = true
+					w.p.ended = true
 				}
 				return
 			}

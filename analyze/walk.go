@@ -93,7 +93,7 @@ const maxNested = 8
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	for _, s := range list {
 		env = w.stmt(s, env)
-		if ends(s) || w.p.selfKilled {
+		if ends(s) || w.p.ended {
 			break // bash never runs what follows
 		}
 	}

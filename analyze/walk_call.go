@@ -145,6 +145,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			v := a.Lit()
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
+					if w.sh.d.monitorExits {
+						if w.sh.kind == shTop && w.depth == 0 {
+							w.p.ended = true
+						}
+						break
+					}
 					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
 					w.sh.monitor = true
 					break
