@@ -153,6 +153,11 @@ type dialect struct {
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
 	monitorExits bool
+	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
+	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
+	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
+	// stay ignored, as for any job).
+	jobsKeepIgnored bool
 	// jobFuncSaved: in a background job that is a redirected function
 	// call, the subshells the function forks inherit the copies of the
 	// caller's descriptors the job's subshell saved (dash: `f() { (server;
@@ -241,7 +246,7 @@ var (
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
-		coprocPidVar: true,
+		coprocPidVar: true, jobsKeepIgnored: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -256,6 +261,7 @@ var (
 		jobFuncSaved:      true,
 		killSigNoDashDash: true,
 		killNoSigPrefix:   true,
+		jobsKeepIgnored:   true,
 		killNoNumOption:   true,
 	}
 	dialectZsh = &dialect{
@@ -289,6 +295,7 @@ var (
 		execKeepsFirstSaved:    true,
 		execRunsExitTrap:       true,
 		killNoNumOption:        true,
+		jobsKeepIgnored:        true,
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
 	}

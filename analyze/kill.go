@@ -69,6 +69,9 @@ func (w *walker) kill(args []*syntax.Word) {
 		return
 	}
 	for _, j := range named {
+		if j.ignored&sigBit(sig) != 0 {
+			continue // started after trap '' SIG: the signal is ignored
+		}
 		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) {
 			continue // mksh: the signal can arrive before the job is set up, and be lost
 		}
@@ -464,4 +467,27 @@ func isLastPid(word *syntax.Word) bool {
 	}
 	pe, ok := parts[0].(*syntax.ParamExp)
 	return ok && pe.Param != nil && pe.Param.Value == "!" && pe.Exp == nil
+}
+
+// sigSet is a set of the signals a kill commonly sends, for those the
+// shell ignores (see shell.ignored).
+type sigSet uint8
+
+// sigBit is sig's member of sigSet ("" is kill's default, TERM), or 0.
+func sigBit(sig string) sigSet {
+	switch signalName(sig) {
+	case "", "TERM", "15":
+		return 1 << 0
+	case "HUP", "1":
+		return 1 << 1
+	case "INT", "2":
+		return 1 << 2
+	case "QUIT", "3":
+		return 1 << 3
+	case "USR1", "10":
+		return 1 << 4
+	case "USR2", "12":
+		return 1 << 5
+	}
+	return 0
 }

@@ -70,6 +70,9 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// ignored are the signals the job ignores from the start (see
+	// shell.ignored).
+	ignored sigSet
 	// callsFunc: the job's subshell runs a function; bodyFds are the
 	// descriptors its commands run with.
 	callsFunc bool
@@ -167,6 +170,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 
 	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
+	if saved.d.jobsKeepIgnored {
+		j.ignored = saved.ignored
+	}
 	w.sh = w.newShell(shSubshell, true)
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document

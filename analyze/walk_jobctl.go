@@ -194,19 +194,30 @@ func (w *walker) trap(args []*syntax.Word) {
 	if len(args) == 1 {
 		sigs = args // `trap EXIT`: a lone signal is reset
 	}
+	action, _, single := unquote(args[0], false)
+	if single && len(action) > 1 && action[0] == '-' {
+		return // trap -p, trap -l: they list
+	}
 	exit := false
 	for _, a := range sigs {
 		switch strings.ToUpper(a.Lit()) {
 		case "EXIT", "0", "SIGEXIT":
 			exit = true
+		case "":
+		default:
+			// trap '' SIG ignores it from now on; any other action or
+			// a reset gives the jobs started after the default again.
+			if b := sigBit(a.Lit()); b != 0 && w.cond == 0 {
+				if len(args) > 1 && single && action == "" {
+					w.sh.ignored |= b
+				} else {
+					w.sh.ignored &^= b
+				}
+			}
 		}
 	}
 	if !exit {
 		return
-	}
-	action, _, single := unquote(args[0], false)
-	if single && len(action) > 1 && action[0] == '-' {
-		return // trap -p, trap -l: they list
 	}
 	if len(args) == 1 || single && (action == "-" || action == "") {
 		// `trap - EXIT`, `trap '' EXIT`: no EXIT trap from now on.

@@ -45,6 +45,9 @@ type shell struct {
 	// from; keptTen: fd 10 is taken by such a copy. Subshells inherit both.
 	kept    fdTable
 	keptTen bool
+	// ignored are the signals a `trap '' SIG` made the shell ignore, which
+	// its jobs inherit (see dialect.jobsKeepIgnored).
+	ignored sigSet
 	// replaced: the shell exec'd a program in place of itself, for sure
 	// (not behind && or ||): its EXIT traps never run.
 	replaced bool
@@ -170,6 +173,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		// wait does not: they are not its children).
 		sh.last, sh.alt = w.sh.last, w.sh.alt
 		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
+		sh.ignored = w.sh.ignored
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
