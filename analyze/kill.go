@@ -69,8 +69,8 @@ func (w *walker) kill(args []*syntax.Word) {
 		return
 	}
 	for _, j := range named {
-		if j.ignored&sigBit(sig) != 0 {
-			continue // started after trap '' SIG: the signal is ignored
+		if j.ignores(sig) {
+			continue
 		}
 		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) {
 			continue // mksh: the signal can arrive before the job is set up, and be lost
@@ -490,4 +490,11 @@ func sigBit(sig string) sigSet {
 		return 1 << 5
 	}
 	return 0
+}
+
+// ignores reports whether the job ignores sig from its start: one the
+// shell ignored then (trap '' SIG), or SIGHUP under nohup.
+func (j *job) ignores(sig string) bool {
+	b := sigBit(sig)
+	return b != 0 && (j.ignored&b != 0 || j.nohup && b == sigBit("HUP"))
 }
