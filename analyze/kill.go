@@ -493,7 +493,7 @@ func sigBit(sig string) sigSet {
 }
 
 // ignores reports whether the job ignores sig from its start: one the
-// shell ignored then (trap ” SIG), or SIGHUP under nohup.
+// shell ignored then (a trap with an empty action), or SIGHUP under nohup.
 func (j *job) ignores(sig string) bool {
 	b := sigBit(sig)
 	return b != 0 && (j.ignored&b != 0 || j.nohup && b == sigBit("HUP"))
