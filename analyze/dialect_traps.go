@@ -31,49 +31,59 @@ const (
 // analysis assume the fork (and a setsid there does not fork), which can
 // only hide a hang, never invent one, when the trap is in doubt.
 func trapsSet(list []*syntax.Stmt, d *dialect) bool {
-	if d.trapsForkTail == trapsNone {
+	if d.trapsForkTail == trapsNone || len(list) < 2 {
 		return false
 	}
-	set := map[string]bool{}
-	var visit func(list []*syntax.Stmt)
-	visit = func(list []*syntax.Stmt) {
-		for _, s := range list {
-			switch c := s.Cmd.(type) {
-			case *syntax.CallExpr:
-				if s.Background || len(c.Args) < 3 || c.Args[0].Lit() != "trap" {
-					continue
-				}
-				action, _, ok := unquote(c.Args[1], false)
-				if !ok {
-					action = "?" // an expansion: some action
-				}
-				for _, a := range c.Args[2:] {
-					sig := normalSignal(a.Lit())
-					if sig == "" {
-						continue
-					}
-					set[sig] = action != "-" && d.trapsForkTail.forks(sig, action)
-				}
-			case *syntax.BinaryCmd:
-				if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-					visit([]*syntax.Stmt{c.X, c.Y})
-				}
-			case *syntax.Block:
-				visit(c.Stmts)
-			case *syntax.IfClause:
-				for ic := c; ic != nil; ic = ic.Else {
-					visit(ic.Then)
-				}
-			}
-		}
+	var set map[string]bool // made on the first trap: most lists set none
+	for _, s := range list[:len(list)-1] {
+		visitTraps(s, d, &set)
 	}
-	visit(list[:len(list)-1])
 	for _, on := range set {
 		if on {
 			return true
 		}
 	}
 	return false
+}
+
+// visitTraps records in set the traps s sets in the shell itself, and
+// whether each makes it fork its last command (see trapsSet).
+func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if s.Background || len(c.Args) < 3 || c.Args[0].Lit() != "trap" {
+			return
+		}
+		action, _, ok := unquote(c.Args[1], false)
+		if !ok {
+			action = "?" // an expansion: some action
+		}
+		for _, a := range c.Args[2:] {
+			sig := normalSignal(a.Lit())
+			if sig == "" {
+				continue
+			}
+			if *set == nil {
+				*set = map[string]bool{}
+			}
+			(*set)[sig] = action != "-" && d.trapsForkTail.forks(sig, action)
+		}
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
+			visitTraps(c.X, d, set)
+			visitTraps(c.Y, d, set)
+		}
+	case *syntax.Block:
+		for _, s := range c.Stmts {
+			visitTraps(s, d, set)
+		}
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			for _, s := range ic.Then {
+				visitTraps(s, d, set)
+			}
+		}
+	}
 }
 
 // forks reports whether a trap on sig with action makes the shell keep

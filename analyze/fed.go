@@ -107,8 +107,14 @@ func unescape(code string, offs []int) (string, []int) {
 // `echo 'server &' > run.sh`, `printf '…' > run.sh`. A later `sh run.sh`
 // runs it (see walker.runWritten).
 func writtenScript(s *syntax.Stmt) (name string, sc *script) {
-	if _, ok := s.Cmd.(*syntax.CallExpr); !ok || len(s.Redirs) == 0 || s.Background {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(s.Redirs) == 0 || s.Background || len(ce.Args) == 0 {
 		return "", nil
+	}
+	switch ce.Args[0].Lit() {
+	case "echo", "printf", "cat", "command", "builtin":
+	default:
+		return "", nil // only these print a script (see fedScript)
 	}
 	var rest []*syntax.Redirect
 	for _, r := range s.Redirs {
