@@ -144,11 +144,12 @@ type dialect struct {
 	// shell and the subshells it forks keep it: `exec >log 2>&1; (server;
 	// x) &` and `(exec >log 2>&1; server; x) &` hang the caller in mksh.
 	execKeepsFirstSaved bool
-	// execRunsExitTrap: `exec program` runs the EXIT trap first (mksh);
-	// bash, dash and zsh are replaced without running it, so `server &
-	// trap 'kill $!' EXIT; exec pytest` leaves the server holding the
-	// caller's output.
-	execRunsExitTrap bool
+	// execBuiltinRuns: `exec` of one of the shell's builtins runs it in
+	// the shell, which then exits as usual and runs its EXIT trap (mksh:
+	// `exec true`, `exec echo`). exec of a program replaces the shell in
+	// every shell, and no EXIT trap runs: `server & trap 'kill $!' EXIT;
+	// exec pytest` leaves the server holding the caller's output.
+	execBuiltinRuns bool
 	// monitorExits: `set -m` (or `set -o monitor`) in a non-interactive
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
@@ -293,7 +294,7 @@ var (
 		childrenKeepSaved:      true,
 		childrenKeepFirstSaved: true,
 		execKeepsFirstSaved:    true,
-		execRunsExitTrap:       true,
+		execBuiltinRuns:        true,
 		killNoNumOption:        true,
 		jobsKeepIgnored:        true,
 		jobFuncSaved:           true,

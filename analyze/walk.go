@@ -216,7 +216,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
 	}
-	if r.exec && len(r.all) > 0 && w.cond == 0 && !w.sh.d.execRunsExitTrap {
+	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(r.head.Lit(), "/")) {
 		w.sh.replaced = true
 	}
 	if len(r.all) > 0 && (strings.Contains(r.head.Lit(), "/") || !builtins.has(r.name) && w.funcs[r.name] == nil) {
