@@ -154,6 +154,11 @@ type dialect struct {
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
 	monitorExits bool
+	// funcExitTraps: an EXIT trap set inside a function runs when the
+	// function returns, and the shell's own is left as it was (zsh):
+	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
+	// at once.
+	funcExitTraps bool
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
@@ -281,6 +286,7 @@ var (
 		assignBgRefused:   true,
 		funcRedirsApplied: true,
 		monitorExits:      true,
+		funcExitTraps:     true,
 		parsesWholeC:      true,
 	}
 	dialectMksh = &dialect{

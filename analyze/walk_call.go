@@ -229,9 +229,20 @@ func (w *walker) callFunc(name string, env fdTable) {
 	if fn.walked < maxFuncWalks {
 		fn.walked++
 		saved, slow, bounded := w.src, w.slow, w.bounded
+		var outer []trapBody
+		if w.sh.d.funcExitTraps {
+			// zsh: an EXIT trap set in the body is the function's own,
+			// run when it returns; the shell's stays as it was.
+			outer, w.sh.traps = w.sh.traps, nil
+		}
 		w.src = fn.src
 		if after := w.stmt(fn.body, env); after != env {
 			w.funcEnv = &after // an exec in the body redirected the shell
+		}
+		if w.sh.d.funcExitTraps {
+			own := w.sh.traps
+			w.sh.traps = outer
+			w.runTraps(own)
 		}
 		w.src = saved
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded

@@ -104,11 +104,29 @@ type trapBody struct {
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
 func (w *walker) endShell() {
 	sh := w.sh
-	for _, t := range sh.traps {
-		if sh.replaced || len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 {
-			// exec'd away (no trap runs), or nothing for a kill or wait
-			// in the trap to reach (a subshell's trap reaches the jobs
-			// of its parent that $! and pid variables name)
+	if !sh.replaced {
+		w.runTraps(sh.traps) // exec'd away, none runs
+	}
+	if sh.kind == shSubshell {
+		for _, j := range sh.jobs {
+			if !j.resolved() {
+				j.orphaned = true
+			}
+		}
+	}
+	if sh.kind != shTop {
+		w.free = append(w.free, sh) // the caller restores its own shell next
+	}
+}
+
+// runTraps walks the EXIT traps of the current shell as it runs them.
+func (w *walker) runTraps(traps []trapBody) {
+	sh := w.sh
+	for _, t := range traps {
+		if len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 {
+			// nothing for a kill or wait in the trap to reach (a
+			// subshell's trap reaches the jobs of its parent that $!
+			// and pid variables name)
 			break
 		}
 		f, err := w.p.parseNested(t.code, sh.d.variant)
@@ -124,16 +142,6 @@ func (w *walker) endShell() {
 		w.stmts(f.Stmts, fdTable{})
 		sh.last = savedLast
 		w.src = savedSrc
-	}
-	if sh.kind == shSubshell {
-		for _, j := range sh.jobs {
-			if !j.resolved() {
-				j.orphaned = true
-			}
-		}
-	}
-	if sh.kind != shTop {
-		w.free = append(w.free, sh) // the caller restores its own shell next
 	}
 }
 
