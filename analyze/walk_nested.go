@@ -119,6 +119,11 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
 	if len(args) != 1 || w.depth >= maxNested {
 		return
 	}
+	if w.sh.d.compoundHoldsJob {
+		// zsh: eval holds a job number while it runs, as a compound
+		// does: `eval 'server &'; kill %1` names no job.
+		defer w.leaveCompound(w.enterCompound())
+	}
 	w.nested(args[0], w.sh.d, env, 0xff)
 }
 
