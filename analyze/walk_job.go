@@ -163,7 +163,11 @@ func (j *job) escapes() bool {
 
 // startJob records a background statement and walks its body.
 func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: env.apply(s.Redirs)})
+	start := env
+	if s.Coprocess {
+		start[0], start[1] = tPipe, tPipe // mksh's `cmd |&`: both ends are the shell's
+	}
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs)})
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
@@ -304,6 +308,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	}
 	if s.Coprocess {
 		j.kind, j.coproc = jobCoproc, true
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && readsToEnd(ce) {
+			j.quick = true
+		}
 	}
 	if s.Negated && j.kind == jobSimple && saved.d.negatedWaits {
 		// dash, mksh: a subshell runs the program and waits to negate
@@ -359,6 +366,9 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.endShell()
 	w.sh, w.job = saved, savedJob
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	if ce, ok := cc.Stmt.Cmd.(*syntax.CallExpr); ok && readsToEnd(ce) {
+		j.quick = true
+	}
 	j.dur = w.bounded - bounded
 	// However long it runs, the shell that starts it goes on at once.
 	w.slow, w.bounded = slow, bounded
@@ -682,4 +692,14 @@ func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			j.fds[fd] = env[fd]
 		}
 	}
+}
+
+// readsToEnd reports whether a coprocess's program is a filter, which
+// ends once its input does: the shell holds the only write end of that
+// pipe (what it starts later does not inherit it), so `coproc cat` ends
+// when the shell exits, holding nothing after it (checked under bash, zsh
+// and mksh's `cat |&`).
+func readsToEnd(ce *syntax.CallExpr) bool {
+	r := resolve(ce.Args)
+	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)
 }
