@@ -11,12 +11,15 @@ var CompoundBackground = register(&Rule{
 	ID:       "SG1002",
 	Name:     "compound-background",
 	Severity: Error,
-	Summary:  "`A && B &`, `(A; B) &`, `{ A; B; } &`: the background subshell waits for B and holds the caller's output",
+	Summary:  "`A && B &`, `(A; B >log) &`, `{ A; B; } &`: the background subshell waits for B and holds the caller's output",
 	Doc: `bash parses A && B & as (A && B) &: it forks a subshell for the whole list,
 and that subshell waits for B in its foreground. The subshell keeps the
 caller's stdout and stderr open until B exits, even when B's own output is
 redirected, and it outlives the shell as an orphan waiting in wait4.
-The same holds for (A; B) & and { A; B; } &.
+The same holds for { A; B; } & and for (A; B >log) &: bash 5.1 and later
+exec the last command of an explicit ( ) in place only when it has no
+redirections of its own (and zsh and dash exec the last command of their
+background lists anyway, see the shell table in README).
 
 Fix (default style): exec the last command, A && exec B &. The subshell
 becomes B: nothing waits, $! is B's pid, A still runs asynchronously and
