@@ -1,6 +1,6 @@
 package analyze
 
-// CompoundBackground reports `A && B &`, `(A; B) &` and `{ A; B; } &` whose
+// CompoundBackground reports `A && B &`, `(A; B >log) &` and `{ A; B; } &` whose
 // subshell keeps the caller's output open while it waits for B.
 //
 // bash runs a backgrounded list in a forked subshell; the subshell runs B
