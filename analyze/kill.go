@@ -72,7 +72,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		if j.ignores(sig) {
 			continue
 		}
-		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) {
+		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) {
 			continue // mksh: the signal can arrive before the job is set up, and be lost
 		}
 		w.killed(j)

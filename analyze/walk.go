@@ -67,10 +67,6 @@ type walker struct {
 	// wait there may not happen.
 	cond    int
 	calling map[string]bool
-	// forks counts the children the walk has had a shell fork and wait
-	// for (a pipeline, a subshell, a substitution, a program): time for a
-	// job started before to set up (see dialect.killRaces).
-	forks int
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
 	saved fdTable
@@ -218,9 +214,6 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	}
 	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(r.head.Lit(), "/")) {
 		w.sh.replaced = true
-	}
-	if len(r.all) > 0 && (strings.Contains(r.head.Lit(), "/") || !builtins.has(r.name) && w.funcs[r.name] == nil) {
-		w.forks++ // a program: forked and waited for
 	}
 	if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
 		w.funcEnv = nil
@@ -447,13 +440,11 @@ func repeats(l syntax.Loop) bool {
 // subshell walks statements in a child shell: jobs it does not wait for are
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
-	w.forks++
 	saved := w.sh
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmts(list, env)
 	w.endShell()
 	w.sh = saved
-	w.forks++ // and waited for: what the subshell started has had time too
 }
 
 // neverLoops reports whether a loop's condition is literally one that

@@ -115,9 +115,6 @@ type job struct {
 	// kill comes right after the start (see dialect.killRaces).
 	startSlow    int
 	startBounded time.Duration
-	// startForks is the shell's walker.forks then: a fork and wait in
-	// between gives the job time to set up its signals.
-	startForks int
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -173,7 +170,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 
-	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
+	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	if saved.d.jobsKeepIgnored {
 		j.ignored = saved.ignored
 	}
@@ -278,8 +275,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
-	w.slow, w.bounded, w.forks = slow, bounded, forks
-	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
+	w.slow, w.bounded = slow, bounded
+	j.startSlow, j.startBounded = slow, bounded
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound {

@@ -11,7 +11,6 @@ import (
 // does while writing into outPipe (which is what keeps a reader of the
 // whole pipeline going).
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
-	w.forks++
 	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
 	} else if args := pipedToKill(c); args != nil {
