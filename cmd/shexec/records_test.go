@@ -88,15 +88,17 @@ func TestStoppedSetsidJobRecord(t *testing.T) {
 func TestKeepJobs(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
+	// Each job ends before the next starts, so the end times (by which
+	// records are kept) are in start order: three jobs running at once
+	// may end in any order on a loaded machine.
 	var ids []string
 	for range 3 {
 		r := shexecJob(t, home, "--background", "-c", "true")
-		ids = append(ids, strings.TrimSpace(r.stdout))
-	}
-	for _, id := range ids {
+		id := strings.TrimSpace(r.stdout)
 		shexecJob(t, home, "wait", id)
+		ids = append(ids, id)
+		time.Sleep(10 * time.Millisecond) // distinct end times
 	}
-	time.Sleep(10 * time.Millisecond) // distinct end times from the next ones
 	r := shexecJob(t, home, "--keep-jobs", "2", "--background", "-c", "true")
 	last := strings.TrimSpace(r.stdout)
 	shexecJob(t, home, "wait", last)
