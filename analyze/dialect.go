@@ -480,14 +480,9 @@ func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) 
 }
 
 // saveFirst records the copy that lands on fd 10, the only one children
-// keep (see dialect.childrenKeepFirstSaved): that of the first open
-// descriptor rs replace, in their order, unless fd 10 is taken already.
-// A descriptor that was closed is not copied.
+// keep (see dialect.childrenKeepFirstSaved).
 func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
-	if w.savedTen || w.sh.keptTen {
-		return
-	}
-	if fd, ok := firstSaved(rs, env); ok {
+	if fd, ok := w.tenCopy(rs, env); ok {
 		w.savedTen = true
 		if env[fd] == tCaller || env[fd] == tBlock {
 			w.saved[fd] = env[fd]
@@ -495,9 +490,14 @@ func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
 	}
 }
 
-// firstSaved is the first descriptor of env that rs replace, in their
-// order, and that is open: the one whose copy lands on fd 10.
-func firstSaved(rs []*syntax.Redirect, env fdTable) (int, bool) {
+// tenCopy is the descriptor of env whose copy lands on fd 10 when the
+// shell makes the redirections rs: the first open one they replace, in
+// their order (a closed one is not copied). ok is false when fd 10 holds
+// a copy already, or rs replace nothing open.
+func (w *walker) tenCopy(rs []*syntax.Redirect, env fdTable) (int, bool) {
+	if w.savedTen || w.sh.keptTen {
+		return 0, false
+	}
 	for _, r := range rs {
 		if fd := redirFD(r); fd >= 0 && fd < len(env) && env[fd] != tNone {
 			return fd, true
@@ -535,10 +535,10 @@ func (w *walker) heldSaved() fdTable {
 // leave on fd 10 for the rest of the shell's life (see
 // dialect.execKeepsFirstSaved); a job whose own shell it is holds it too.
 func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
-	if !w.sh.d.execKeepsFirstSaved || w.savedTen || w.sh.keptTen {
+	if !w.sh.d.execKeepsFirstSaved {
 		return
 	}
-	fd, ok := firstSaved(rs, env)
+	fd, ok := w.tenCopy(rs, env)
 	if !ok {
 		return
 	}

@@ -97,7 +97,7 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
-	case j.callsFunc && j.forks && w.cond == 0 && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
+	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellIgnores():
 		// The function's subshell dies with the copies of the caller's
 		// descriptors it saved; the command it was running goes on.
 		j.fds = j.bodyFds
@@ -108,11 +108,11 @@ func (w *walker) killed(j *job) {
 		if j.fds == (fdTable{}) {
 			w.end(j)
 		}
-	case j.onlyReads && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
+	case j.onlyReads && !w.subshellIgnores():
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case j.kind == jobCompound && !j.subshellGone && w.cond == 0 && !(w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)):
+	case j.kind == jobCompound && !j.subshellGone && w.cond == 0 && !w.subshellIgnores():
 		// The subshell dies and lets go of its descriptors; its last
 		// command, running by then, holds only what it holds itself
 		// (`a && server >log 2>&1 &` then `kill $!`: the server stays,
@@ -130,6 +130,12 @@ func (w *walker) killed(j *job) {
 			j.subshellGone = true
 		}
 	}
+}
+
+// subshellIgnores reports whether the signal being sent is one a job's
+// subshell ignores (see dialect.subshellIgnoresTerm).
+func (w *walker) subshellIgnores() bool {
+	return w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)
 }
 
 // end records that a signal ends j: for sure, or maybe, when the kill runs

@@ -205,12 +205,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// (Unless the body ends in exec: the subshell becomes that.)
 		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
 			j.forks = true
+			body := j.fds.apply(fn.body.Redirs)
 			if saved.d.funcRedirsApplied {
-				j.fds = j.fds.apply(fn.body.Redirs)
+				j.fds = body
 			}
 			// What the body's last command runs with: a kill of the
 			// subshell leaves it that, and not the copies it saved.
-			j.callsFunc, j.bodyFds = true, j.fds.apply(fn.body.Redirs)
+			j.callsFunc, j.bodyFds = true, body
 			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
 				if t := tailOf(b.Stmts); t != nil {
 					j.bodyFds = j.bodyFds.apply(t.Redirs)

@@ -66,9 +66,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
 		w.nextLeads = w.leads(s, r)
-		if j := w.job; j != nil && j.stmt == s && j.kind == jobSimple && !j.forks && j.sh == w.sh {
-			w.nextJobShell = j // the job's process is this shell
-		}
+		w.nextJobShell = w.jobShell(s)
 		w.nested(script, d, env, shNested)
 		return
 	}
@@ -76,7 +74,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		// `sh run.sh`: a script file, walked when the command line
 		// wrote it (see writtenScript).
 		if sc := w.p.written[path.Clean(value(operand))]; sc != nil {
-			w.runWritten(s, r, sc, d, env)
+			w.runWritten(s, sc, d, env)
 		}
 		return
 	}
@@ -330,16 +328,23 @@ func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, ope
 // run by the shell d (`sh run.sh`, or `./run.sh` with its shebang). A
 // shell that reads a file execs none of its commands in place: that is
 // done for -c strings only.
-func (w *walker) runWritten(s *syntax.Stmt, r resolved, sc *script, d *dialect, env fdTable) {
+func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect, env fdTable) {
 	if w.depth >= maxNested {
 		return
 	}
 	file := *d
 	file.cTail = 0
-	if j := w.job; j != nil && j.stmt == s && j.kind == jobSimple && !j.forks && j.sh == w.sh {
-		w.nextJobShell = j // the job's process is this shell
-	}
+	w.nextJobShell = w.jobShell(s)
 	w.nestedCode(sc.code, sc.offs, sc.quote, &file, env, shNested)
+}
+
+// jobShell is the background job whose process is the shell the simple
+// command s starts (`bash -c '…' &`), or nil.
+func (w *walker) jobShell(s *syntax.Stmt) *job {
+	if j := w.job; j != nil && j.stmt == s && j.kind == jobSimple && !j.forks && j.sh == w.sh {
+		return j
+	}
+	return nil
 }
 
 // runWrittenFile walks `./run.sh` (a path to a script the command line
@@ -355,6 +360,6 @@ func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
 	if l, ok := ShebangLang([]byte(sc.code)); ok {
 		d = l.dialect()
 	}
-	w.runWritten(s, r, sc, d, env)
+	w.runWritten(s, sc, d, env)
 	return true
 }
