@@ -54,10 +54,10 @@ func resolve(args []*syntax.Word) resolved {
 	i := 0
 	for i < len(args) {
 		lit := args[i].Lit()
-		name := path.Base(lit)
 		if lit == "" {
 			return r
 		}
+		name := programName(lit)
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
@@ -146,6 +146,26 @@ func resolve(args []*syntax.Word) resolved {
 	}
 	return r
 }
+
+// programName is the name a command word runs under. A word with a slash
+// names a file, never a builtin: `/opt/bin/nohup` is nohup, but `./exec`
+// and `exec/` are programs of their own (or no program), not the exec
+// builtin that would make `exec ./exec` look like an exec of nothing. The
+// few builtins that are also ordinary programs keep their name.
+func programName(lit string) string {
+	if !strings.Contains(lit, "/") {
+		return lit
+	}
+	name := path.Base(lit)
+	if strings.HasSuffix(lit, "/") || builtins.has(name) && !alsoPrograms.has(name) {
+		return lit
+	}
+	return name
+}
+
+// alsoPrograms are the builtins that exist as programs too, run by path
+// with the same effect for this analysis.
+var alsoPrograms = setOf(`[ echo false kill printf pwd test true time`)
 
 func longTakesArg(wrapper, opt string) bool {
 	switch wrapper {
