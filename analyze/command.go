@@ -52,6 +52,7 @@ var wrapperOpts = map[string]string{
 func resolve(args []*syntax.Word) resolved {
 	var r resolved
 	i := 0
+	last, before := -1, false // the last wrapper's word, and r.wrapped before it
 	for i < len(args) {
 		lit := args[i].Lit()
 		if lit == "" {
@@ -71,6 +72,7 @@ func resolve(args []*syntax.Word) resolved {
 				}
 			}
 		}
+		last, before = i, r.wrapped
 		r.wrapped = true
 		switch name {
 		case "nohup":
@@ -142,6 +144,15 @@ func resolve(args []*syntax.Word) resolved {
 			i++ // the priority
 		case "taskset":
 			i++ // the mask
+		}
+	}
+	if last >= 0 {
+		if name := programName(args[last].Lit()); !builtins.has(name) {
+			// A wrapper given nothing to run is itself the program, and
+			// it ends at once: nohup, setsid and timeout with a usage
+			// error, env and nice printing what they would have set.
+			// (exec, command and builtin alone run nothing.)
+			return resolved{name: name, head: args[last], args: args[last+1:], all: args[last:], kind: kQuick, exec: r.exec, wrapped: before}
 		}
 	}
 	return r
