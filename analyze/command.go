@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"path"
 	"strings"
 	"sync"
 	"time"
@@ -167,8 +166,8 @@ func programName(lit string) string {
 	if !strings.Contains(lit, "/") {
 		return lit
 	}
-	name := path.Base(lit)
-	if strings.HasSuffix(lit, "/") || builtins.has(name) && !alsoPrograms.has(name) {
+	name := lit[strings.LastIndexByte(lit, '/')+1:] // path.Base, without its allocation for ./x
+	if name == "" || builtins.has(name) && !alsoPrograms.has(name) {
 		return lit
 	}
 	return name

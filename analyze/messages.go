@@ -33,29 +33,46 @@ func (p *pass) snippet(start, end int) string {
 	}
 	const limit = 60
 	var b strings.Builder
-	b.Grow(min(end-start, limit) + 2)
+	b.Grow(min(end-start, limit+1) + 2) // at most 58 bytes and "..."
 	b.WriteByte('`')
-	n, space := 0, false
-	for _, c := range p.src[start:end] {
-		if c == ' ' || c == '\t' || c == '\n' || c == '\r' {
-			space = n > 0
-			continue
+	// Copy runs of non-blank bytes whole, one space between runs: the
+	// snippet of every finding passes through here.
+	n, src := 0, p.src[start:end]
+	for {
+		i := 0
+		for i < len(src) && isSpace(src[i]) {
+			i++
+		}
+		if i == len(src) {
+			break
 		}
 		if n >= limit-3 {
 			b.WriteString("...")
 			break
 		}
-		if space {
+		if i > 0 && n > 0 {
 			b.WriteByte(' ')
 			n++
-			space = false
 		}
-		b.WriteByte(c)
-		n++
+		src = src[i:]
+		k, room := 0, max(1, limit-3-n)
+		for k < len(src) && k <= room && !isSpace(src[k]) {
+			k++
+		}
+		if k > room {
+			b.Write(src[:room])
+			b.WriteString("...")
+			break
+		}
+		b.Write(src[:k])
+		n += k
+		src = src[k:]
 	}
 	b.WriteByte('`')
 	return b.String()
 }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // reportable is true for jobs the outcome rules speak about: not a
 // builtin that finishes at once, not waited for or killed.

@@ -352,8 +352,11 @@ func (w *walker) jobShell(s *syntax.Stmt) *job {
 // runs it (bash, zsh and mksh in a child of their own; dash through sh).
 func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
 	head := r.head.Lit()
+	if w.p.written == nil || !strings.Contains(head, "/") {
+		return false
+	}
 	sc := w.p.written[path.Clean(head)]
-	if sc == nil || !strings.Contains(head, "/") {
+	if sc == nil {
 		return false
 	}
 	d := w.sh.d
