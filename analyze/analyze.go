@@ -366,8 +366,10 @@ func newPass(src []byte) *pass {
 	p := passes.Get().(*pass)
 	free, jobs, marks, findings, lines := p.root.w.free, p.jobs[:0], p.marks[:0], p.findings[:0], p.lines[:0]
 	spare := append(p.spare, p.jobs...)
-	clear(jobs[:cap(jobs)])
-	clear(findings[:cap(findings)])
+	// Only the used part needs clearing: appends fill from the start, and
+	// what shrank them (slices.DeleteFunc, CompactFunc) zeroed the rest.
+	clear(p.jobs)
+	clear(p.findings)
 	*p = pass{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings, lines: lines}
 	p.root.w.free = free
 	return p

@@ -88,13 +88,7 @@ func (p *pass) applyDirectives() {
 	if len(ds) == 0 {
 		return
 	}
-	kept := p.findings[:0]
-	for _, f := range p.findings {
-		if !suppress(ds, f) {
-			kept = append(kept, f)
-		}
-	}
-	p.findings = kept
+	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return suppress(ds, f) })
 	for _, d := range ds {
 		text := p.text(d.start, d.end)
 		if d.invalid != "" {
