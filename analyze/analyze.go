@@ -317,6 +317,18 @@ func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
 
 // pass holds what the walk found; rules read it and report.
 type pass struct {
+	passState
+	// root is the walk of the top-level shell, set anew by run when the
+	// walk starts (newPass does not clear it twice).
+	root struct {
+		w   walker
+		src source
+		sh  shell
+	}
+}
+
+// passState is what newPass resets for every command.
+type passState struct {
 	// written are the script files the command line writes, by name
 	// (see writtenScript).
 	written  map[string]*script
@@ -350,12 +362,6 @@ type pass struct {
 	notPOSIX *ParseError
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
 	ampGt []int
-
-	root struct {
-		w   walker
-		src source
-		sh  shell
-	}
 }
 
 var passes = sync.Pool{New: func() any { return new(pass) }}
@@ -364,14 +370,15 @@ var passes = sync.Pool{New: func() any { return new(pass) }}
 // never leave Run (ended subshells, the jobs and marks slices).
 func newPass(src []byte) *pass {
 	p := passes.Get().(*pass)
-	free, jobs, marks, findings, lines := p.root.w.free, p.jobs[:0], p.marks[:0], p.findings[:0], p.lines[:0]
+	jobs, marks, findings, lines := p.jobs[:0], p.marks[:0], p.findings[:0], p.lines[:0]
 	spare := append(p.spare, p.jobs...)
 	// Only the used part needs clearing: appends fill from the start, and
 	// what shrank them (slices.DeleteFunc, CompactFunc) zeroed the rest.
+	// (Each pointer cleared or assigned costs a write barrier while the
+	// collector runs, which for an analysis is often.)
 	clear(p.jobs)
 	clear(p.findings)
-	*p = pass{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings, lines: lines}
-	p.root.w.free = free
+	p.passState = passState{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings, lines: lines}
 	return p
 }
 

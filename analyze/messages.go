@@ -2,11 +2,28 @@ package analyze
 
 import "strings"
 
-// held names the descriptors of a job that someone waits on for EOF.
+// held names the descriptors of a job that someone waits on for EOF. The
+// common answers are constants: a message is made for every finding.
 func held(t *fdTable) string {
+	out, errs := holdsFd(t, 1), holdsFd(t, 2)
+	others := false
+	for fd := 3; fd < len(t); fd++ {
+		others = others || holdsFd(t, fd)
+	}
+	switch {
+	case others:
+	case out && errs:
+		return "stdout and stderr"
+	case out:
+		return "stdout"
+	case errs:
+		return "stderr"
+	default:
+		return ""
+	}
 	var names []string
 	for fd := 1; fd < len(t); fd++ {
-		if t[fd] != tCaller && t[fd] != tBlock {
+		if !holdsFd(t, fd) {
 			continue
 		}
 		switch fd {
@@ -20,6 +37,8 @@ func held(t *fdTable) string {
 	}
 	return strings.Join(names, " and ")
 }
+
+func holdsFd(t *fdTable, fd int) bool { return t[fd] == tCaller || t[fd] == tBlock }
 
 // quoted shows a job's source in a message.
 func (p *pass) quoted(j *job) string { return p.snippet(j.start, j.end) }
