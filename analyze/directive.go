@@ -81,7 +81,7 @@ const directiveWord = "shguard"
 // applyDirectives drops the findings that directives cover and reports
 // the invalid and unused directives. It runs after every rule.
 func (p *pass) applyDirectives() {
-	if p.cfg.noDirectives || !bytes.Contains(p.src, []byte(directiveWord)) {
+	if !p.directivesPossible() {
 		return
 	}
 	ds := collectDirectives(p.file, p.src)
@@ -116,6 +116,26 @@ func (p *pass) applyDirectives() {
 	p.rule = nil
 }
 
+// directivesPossible is false when no directive can apply: none are
+// honoured, or the source does not name the tool.
+func (p *pass) directivesPossible() bool {
+	return !p.cfg.noDirectives && bytes.Contains(p.src, []byte(directiveWord))
+}
+
+// span is a finding's place, in outer offsets.
+type span struct{ start, end int }
+
+// errorSpans are the places of the error findings reported so far.
+func (p *pass) errorSpans() map[span]bool {
+	errs := map[span]bool{}
+	for _, f := range p.findings {
+		if f.Severity == Error {
+			errs[span{f.Start.Offset, f.End.Offset}] = true
+		}
+	}
+	return errs
+}
+
 // dropSubsumed drops the SG2001 finding of a job that also has an error
 // finding (it holds the caller's output, which says more), once the
 // directives have run: silencing exactly the error leaves the leak
@@ -124,13 +144,7 @@ func (p *pass) dropSubsumed() {
 	if !slices.ContainsFunc(p.findings, func(f Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
 		return
 	}
-	type span struct{ start, end int }
-	errs := map[span]bool{}
-	for _, f := range p.findings {
-		if f.Severity == Error {
-			errs[span{f.Start.Offset, f.End.Offset}] = true
-		}
-	}
+	errs := p.errorSpans()
 	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool {
 		return f.Rule == UnmanagedBackground.ID && errs[span{f.Start.Offset, f.End.Offset}]
 	})

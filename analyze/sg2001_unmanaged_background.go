@@ -16,11 +16,19 @@ run_in_background), which records its pid, logs and exit status.`,
 	Wrong: `npm run dev >/tmp/dev.log 2>&1 &`,
 	Right: `npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; curl -s localhost:3000 >/dev/null; kill $pid`,
 	check: func(p *pass) {
+		// A job that also holds the caller's output gets an error for
+		// that, which says more; this finding is dropped then
+		// (dropSubsumed), unless a directive silences the error. When
+		// none can, the message is not made at all.
+		var errs map[span]bool
 		for _, j := range p.jobs {
-			// A job that also holds the caller's output gets an error
-			// for that, which says more; this finding is dropped then
-			// (dropSubsumed), unless a directive silences the error.
 			if !j.reportable() || j.escapes() {
+				continue
+			}
+			if errs == nil && !p.directivesPossible() {
+				errs = p.errorSpans()
+			}
+			if errs[span{j.start, j.end}] {
 				continue
 			}
 			p.report(j.start, j.end,
