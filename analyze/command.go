@@ -23,8 +23,13 @@ type resolved struct {
 	exec         bool          // run with exec: replaces the shell
 	timeout      bool          // bounded by timeout: it ends by itself
 	limit        time.Duration // timeout's duration, if a literal
-	wrapped      bool          // at least one wrapper was looked through
-	kind         progKind      // what the program's name is known for
+	// timeoutSig is the signal timeout sends ("" for TERM);
+	// timeoutFg: --foreground, which signals the command alone and not
+	// the process group timeout puts it in.
+	timeoutSig string
+	timeoutFg  bool
+	wrapped    bool     // at least one wrapper was looked through
+	kind       progKind // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -103,6 +108,9 @@ func resolve(args []*syntax.Word) resolved {
 			if !strings.HasPrefix(o, "-") || o == "-" {
 				break
 			}
+			if name == "timeout" {
+				r.timeoutOption(o, args[i+1:])
+			}
 			if name == "nice" && isDigits(strings.TrimPrefix(o, "-")) {
 				i++ // nice -10
 				continue
@@ -176,6 +184,23 @@ func programName(lit string) string {
 // alsoPrograms are the builtins that exist as programs too, run by path
 // with the same effect for this analysis.
 var alsoPrograms = setOf(`[ echo false kill printf pwd test true time`)
+
+// timeoutOption records what an option of timeout (o, followed by the
+// words next) says about the signal it sends when the time is up.
+func (r *resolved) timeoutOption(o string, next []*syntax.Word) {
+	switch {
+	case o == "--foreground":
+		r.timeoutFg = true
+	case o == "-s" || o == "--signal":
+		if len(next) > 0 {
+			r.timeoutSig = next[0].Lit()
+		}
+	case strings.HasPrefix(o, "--signal="):
+		r.timeoutSig = strings.TrimPrefix(o, "--signal=")
+	case strings.HasPrefix(o, "-s"):
+		r.timeoutSig = o[2:]
+	}
+}
 
 func longTakesArg(wrapper, opt string) bool {
 	switch wrapper {

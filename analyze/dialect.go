@@ -27,6 +27,11 @@ type dialect struct {
 	// bash, dash and mksh run the lines before it.
 	parsesWholeC bool
 
+	// specialBuiltinsFirst: a special builtin (trap, eval, set, exit…)
+	// runs even where the script defines a function of its name (mksh; dash
+	// refuses to define one at all). bash and zsh run the function.
+	specialBuiltinsFirst bool
+
 	// bgTail are the compounds through which the subshell of a background
 	// job execs its last simple command in place instead of forking it and
 	// waiting. Then `cd app && server >log 2>&1 &` only leaks (the
@@ -256,19 +261,20 @@ var (
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
-		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
-		ampGtBackgrounds:  true,
-		specsSignalGroup:  true,
-		keepsSaved:        savedFuncCall,
-		noDisown:          true,
-		negatedWaits:      true,
-		splitsWords:       true,
-		childrenKeepSaved: true,
-		jobFuncSaved:      true,
-		killSigNoDashDash: true,
-		killNoSigPrefix:   true,
-		jobsKeepIgnored:   true,
-		killNoNumOption:   true,
+		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
+		ampGtBackgrounds:     true,
+		specsSignalGroup:     true,
+		keepsSaved:           savedFuncCall,
+		noDisown:             true,
+		negatedWaits:         true,
+		splitsWords:          true,
+		childrenKeepSaved:    true,
+		jobFuncSaved:         true,
+		killSigNoDashDash:    true,
+		killNoSigPrefix:      true,
+		jobsKeepIgnored:      true,
+		killNoNumOption:      true,
+		specialBuiltinsFirst: true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -292,6 +298,7 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true,
+		specialBuiltinsFirst:   true,
 		keepsSaved:             savedCompound | savedFuncCall,
 		noDisown:               true,
 		execCloexec:            true,

@@ -63,6 +63,7 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 	}
+	rest = w.killGroups(rest, sig)
 	named, all, _ := w.jobsNamed(rest)
 	if all {
 		w.killEachJob() // $(jobs -p), a pid we did not see saved…
@@ -88,6 +89,35 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 	}
+}
+
+// killGroups applies the operands `-$!` and `-$pid` of a kill without job
+// control, and returns the other operands. Such an operand signals the
+// process group the pid leads. Without job control a job leads none,
+// except one that ran setsid in place (a background `setsid cmd &`: the
+// job's process is not a group leader, so setsid makes the new session
+// and group without forking): the signal then reaches every process of
+// that session, children included. With set -m every job leads a group,
+// and jobsNamed takes the operand as naming the job.
+func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
+	if w.sh.monitor {
+		return ops
+	}
+	rest := ops[:0:0]
+	for _, a := range ops {
+		l, ok := a.Parts[0].(*syntax.Lit)
+		if !ok || l.Value != "-" || len(a.Parts) < 2 {
+			rest = append(rest, a)
+			continue
+		}
+		named, _, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
+		for _, j := range named {
+			if j.setsid && j.kind == jobSimple && !j.ignores(sig) {
+				w.end(j)
+			}
+		}
+	}
+	return rest
 }
 
 // killed marks a job as ended by a signal. Killing a compound job's

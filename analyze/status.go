@@ -1,10 +1,15 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // status tells the exit status of a statement when it is known without
 // running it: 1 it succeeds, -1 it fails, 0 it depends. Only commands that
-// cannot fail (true, :, a literal sleep) and false are known;
+// cannot fail (true, :, a literal sleep, a trap of known signals) and
+// false are known;
 // anything that touches the world (cd, curl, a test) depends.
 func status(s *syntax.Stmt) int {
 	st := 0
@@ -85,6 +90,23 @@ func callStatus(c *syntax.CallExpr) int {
 		if _, ok := sleepFor(r.args); ok {
 			return 1
 		}
+	case "trap":
+		// Setting or resetting a trap (`trap - TERM`, `trap 'cmd' EXIT
+		// INT`) succeeds for the signals every shell knows: `trap - TERM
+		// && kill -- -$$` always kills.
+		if len(r.args) < 2 {
+			return 0
+		}
+		for _, a := range r.args[1:] {
+			if !trapSignals.has(strings.TrimPrefix(a.Lit(), "SIG")) {
+				return 0
+			}
+		}
+		return 1
 	}
 	return 0
 }
+
+// trapSignals are the conditions and signals that trap accepts in every
+// shell (by name, without SIG, or number).
+var trapSignals = setOf(`EXIT INT TERM HUP QUIT USR1 USR2 ALRM PIPE CHLD 0 1 2 3 15`)

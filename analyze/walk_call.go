@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -108,6 +109,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
 
+	if w.callsFunc(r) {
+		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
+		return r
+	}
 	switch r.name {
 	case "echo", "printf":
 		if inner[1] == tBlock && refersToLastPid(ce) {
@@ -179,13 +184,15 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	default:
 		if d := dialectOfProgram(r.name); d != nil {
+			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			w.nestedShell(r, d, inner, s)
+			if w.timesOut(r, slow, bounded) {
+				w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
+			}
 		} else if w.runWrittenFile(s, r, inner) {
 			// ./run.sh, a script the command line wrote: walked as such
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
-		} else if w.funcs[r.name] != nil {
-			w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
@@ -194,6 +201,42 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	return r
 }
+
+// timesOut reports whether the timeout a shell runs under (`timeout 5 sh
+// -c '…'`) fires: the commands walked in it since the counts slow and
+// bounded ran longer than its literal limit, or for a time nobody knows.
+func (w *walker) timesOut(r resolved, slow int, bounded time.Duration) bool {
+	return r.timeout && r.limit > 0 && !r.timeoutFg && (w.slow > slow || w.bounded-bounded >= r.limit)
+}
+
+// timeoutKills ends the jobs a command started when its timeout fires.
+// GNU timeout runs the command in a process group of its own and, when
+// the time is up, signals that whole group: the command's background jobs
+// die with it (`timeout 60 sh -c 'server & exec tests'`), except those
+// that left the group with setsid or ignore the signal (as background
+// jobs do SIGINT and SIGQUIT: see jobsIgnore).
+func (w *walker) timeoutKills(jobs []*job, sig string) {
+	if !terminates(sig) || w.jobsIgnore(sig) {
+		return
+	}
+	for _, j := range jobs {
+		if !j.setsid && !j.ignores(sig) {
+			w.end(j)
+		}
+	}
+}
+
+// callsFunc reports whether the command runs a function the script
+// defined. A function hides the builtin or program of its name (`bg() { …
+// }; bg server` runs the function, not job control), except the special
+// builtins where the dialect finds those first; through a wrapper
+// (command, builtin, exec, env, nohup…) the name is never a function.
+func (w *walker) callsFunc(r resolved) bool {
+	return !r.wrapped && w.funcs[r.name] != nil && !(w.sh.d.specialBuiltinsFirst && specialBuiltins.has(r.name))
+}
+
+// specialBuiltins are POSIX's special builtins.
+var specialBuiltins = setOf(`break : . continue eval exec exit export readonly return set shift times trap unset`)
 
 // function is a declared shell function.
 type function struct {

@@ -203,7 +203,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.
 		// (Unless the body ends in exec: the subshell becomes that.)
-		if fn := w.funcs[r.name]; len(r.all) > 0 && fn != nil {
+		if fn := w.funcs[r.name]; len(r.all) > 0 && w.callsFunc(r) {
 			j.forks = true
 			body := j.fds.apply(fn.body.Redirs)
 			if saved.d.funcRedirsApplied {
@@ -296,10 +296,16 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
 		// mksh: what exec opened above fd 2 is closed when the job's
-		// program starts; the job's own redirections are not.
-		own := fdTable{}.apply(s.Redirs)
+		// program starts; what the job's own redirections open (`3>&1`,
+		// a dup of the caller's pipe) is not.
+		var own [len(fdTable{})]bool
+		for _, r := range s.Redirs {
+			if fd := redirFD(r); fd >= 0 && fd < len(own) {
+				own[fd] = true
+			}
+		}
 		for fd := 3; fd < len(j.fds); fd++ {
-			if own[fd] == tNone {
+			if !own[fd] {
 				j.fds[fd] = tNone
 			}
 		}
