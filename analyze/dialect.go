@@ -27,6 +27,10 @@ type dialect struct {
 	// bash, dash and mksh run the lines before it.
 	parsesWholeC bool
 
+	// prevIsCurrentAlone: the job spec %- (the previous job) names the
+	// only job when there is one (bash; zsh, dash and mksh find none).
+	prevIsCurrentAlone bool
+
 	// specialBuiltinsFirst: a special builtin (trap, eval, set, exit…)
 	// runs even where the script defines a function of its name (mksh; dash
 	// refuses to define one at all). bash and zsh run the function.
@@ -255,7 +259,7 @@ var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
-		jobsP: true, splitsWords: true,
+		jobsP: true, splitsWords: true, prevIsCurrentAlone: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true,
 	}

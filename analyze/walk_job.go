@@ -370,7 +370,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.endShell()
 	w.sh, w.job = saved, savedJob
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
-	if ce, ok := cc.Stmt.Cmd.(*syntax.CallExpr); ok && readsToEnd(ce) {
+	if stmtReadsToEnd(cc.Stmt) {
 		j.quick = true
 	}
 	j.dur = w.bounded - bounded
@@ -703,6 +703,20 @@ func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 // pipe (what it starts later does not inherit it), so `coproc cat` ends
 // when the shell exits, holding nothing after it (checked under bash, zsh
 // and mksh's `cat |&`).
+// stmtReadsToEnd is readsToEnd for a statement: a filter, also alone in
+// a { } or ( ) (`coproc C { cat; }`).
+func stmtReadsToEnd(s *syntax.Stmt) bool {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return readsToEnd(c)
+	case *syntax.Block:
+		return len(c.Stmts) == 1 && stmtReadsToEnd(c.Stmts[0])
+	case *syntax.Subshell:
+		return len(c.Stmts) == 1 && stmtReadsToEnd(c.Stmts[0])
+	}
+	return false
+}
+
 func readsToEnd(ce *syntax.CallExpr) bool {
 	r := resolve(ce.Args)
 	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)

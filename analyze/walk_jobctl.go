@@ -292,15 +292,19 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 			}
 		}
 	case lit == "%-":
-		// The previous job: the one started before the current one.
-		seen := 0
-		for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+		// The previous job: the one started before the current one. With
+		// a single job, bash takes %- for it.
+		var live []*job
+		for i := len(w.sh.jobs) - 1; i >= 0 && len(live) < 2; i-- {
 			if j := w.sh.jobs[i]; !j.disowned {
-				if seen++; seen == 2 {
-					named = append(named, j)
-					break
-				}
+				live = append(live, j)
 			}
+		}
+		switch {
+		case len(live) == 2:
+			named = append(named, live[1])
+		case len(live) == 1 && w.sh.d.prevIsCurrentAlone:
+			named = append(named, live[0])
 		}
 	case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
 		n := 0
