@@ -100,10 +100,21 @@ type dialect struct {
 	// negatedWaits: `! cmd &` runs cmd in a subshell that waits for it to
 	// negate its status (dash, mksh); bash and zsh run cmd as the job.
 	negatedWaits bool
-	// subshellIgnoresTerm: the subshell of a background compound job
-	// ignores SIGTERM and SIGINT (mksh): `kill $!` leaves it waiting,
-	// holding what it holds; SIGHUP and SIGKILL end it.
-	subshellIgnoresTerm bool
+	// subshellDefersTerm: the subshell of a background compound job does
+	// not act on SIGTERM or SIGINT while a foreground child runs (mksh):
+	// it dies when that child ends, so `(server; x) & … kill $!` leaves
+	// it waiting, holding what it holds. In the wait builtin, or between
+	// brief commands (`while :; do sleep 0.1; done`), it dies at once;
+	// SIGHUP and SIGKILL end it anyway. bash, zsh and dash die at once
+	// and leave the child running.
+	subshellDefersTerm bool
+	// tailDropsTraps: a subshell runs the command in its tail position
+	// (the last of its list, the right of its last && or ||) with the
+	// signals a program it execs would get: its own traps do not run
+	// then (mksh: `(trap 'kill $c' TERM; server & c=$!; wait) & … kill
+	// $!` kills the subshell and leaves the server; with `wait; :` the
+	// trap runs and stops it).
+	tailDropsTraps bool
 	// multios: an element of a pipeline whose stdout is redirected still
 	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
 	// option, on by default).
@@ -296,7 +307,8 @@ var (
 		noDisown:               true,
 		execCloexec:            true,
 		negatedWaits:           true,
-		subshellIgnoresTerm:    true,
+		subshellDefersTerm:     true,
+		tailDropsTraps:         true,
 		childrenKeepSaved:      true,
 		childrenKeepFirstSaved: true,
 		execKeepsFirstSaved:    true,
