@@ -165,6 +165,11 @@ type dialect struct {
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
 	monitorExits bool
+	// monitorNeedsTty: `set -m` without a terminal (as agent tools run
+	// shells) turns job control off again (dash: "can't access tty; job
+	// control turned off"): jobs lead no group, and `kill -- -$!` or
+	// `kill %1` reaches none.
+	monitorNeedsTty bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -280,6 +285,7 @@ var (
 		killNoSigPrefix:   true,
 		jobsKeepIgnored:   true,
 		killNoNumOption:   true,
+		monitorNeedsTty:   true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,

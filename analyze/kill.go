@@ -78,9 +78,10 @@ func (w *walker) kill(args []*syntax.Word) {
 		w.killed(j)
 	}
 	// A job spec names every process of a pipeline job; $! only its last.
-	// Under set -m it names the job's process group (see killGroup).
+	// Under set -m it names the job's process group (see killGroup), as
+	// -$! does.
 	for _, a := range rest {
-		if strings.HasPrefix(a.Lit(), "%") {
+		if strings.HasPrefix(a.Lit(), "%") || w.sh.monitor && negatedPid(a) {
 			js, _, _ := w.jobsNamed([]*syntax.Word{a})
 			for _, j := range js {
 				if w.sh.monitor && !j.ignores(sig) {
@@ -160,20 +161,28 @@ func (w *walker) killSubshell(j *job) {
 	if w.subshellDefers(j) {
 		return // mksh: it dies when that child ends, holding what it holds till then
 	}
-	if t := j.sigTrap(w.killSig); t != nil {
-		if fg {
-			// The trap runs once the child ends, and the subshell goes
-			// on: the kill changes nothing the walk can tell.
-			return
+	t := j.sigTrap(w.killSig)
+	if t != nil && fg {
+		// The trap runs once the child ends, and the subshell goes on:
+		// the kill changes nothing the walk can tell.
+		return
+	}
+	// The kill of a job the subshell had yet to reach does not happen:
+	// one after a command that may take a while, or after more time
+	// than the shell let pass before this kill.
+	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
+	for _, e := range j.innerEnded {
+		if e.slow > 0 || slow == 0 && e.bounded > bounded {
+			e.job.killed = false
+			j.innerWaited = append(j.innerWaited, e.job)
 		}
-		if !(w.sh.d.tailDropsTraps && isWait(lastStmt(j.stmt))) {
-			// The trap interrupts the wait and runs; then the subshell
-			// goes on with what follows, which is brief (fg is false)
-			// unless it loops.
-			w.runSigTrap(j, t)
-			if loops(j.stmt) {
-				return
-			}
+	}
+	if t != nil && !(w.sh.d.tailDropsTraps && isWait(lastStmt(j.stmt))) {
+		// The trap interrupts the wait and runs; then the subshell goes
+		// on with what follows, which is brief (fg is false), unless it
+		// loops and the trap does not exit.
+		if !w.runSigTrap(j, t) && loops(j.stmt) {
+			return
 		}
 	}
 	for _, k := range j.innerWaited {
@@ -214,16 +223,16 @@ func (j *job) sigTrap(sig string) *sigTrap {
 // runSigTrap walks the action of a signal trap in the shell of j, the
 // job it was set in, as that shell stood when its body ended (its jobs,
 // $!, the variables that hold pids): `trap 'kill $c' TERM` passes the
-// kill on to the job's own jobs.
-func (w *walker) runSigTrap(j *job, t *sigTrap) {
+// kill on to the job's own jobs. It reports whether the action exits.
+func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	j.trapRan = true // once: a kill in it that reaches j again runs nothing
 	f, err := w.p.parseNested(t.code, j.trapSh.d.variant)
 	if err != nil {
-		return
+		return false
 	}
 	savedSh, savedJob, savedSrc, savedSig := w.sh, w.job, w.src, w.killSig
-	slow, bounded, fgLong, fgFds := w.slow, w.bounded, j.fgLong, j.fgFds
-	w.sh, w.job = j.trapSh, j
+	slow, bounded := w.slow, w.bounded
+	w.sh, w.job = j.trapSh, nil
 	w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
 	// The jobs started long before (no kill race, see
 	// dialect.killRaces): no job's start matches this count.
@@ -235,7 +244,13 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) {
 	w.stmts(f.Stmts, j.fds)
 	w.sh.last = savedLast
 	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
-	w.slow, w.bounded, j.fgLong, j.fgFds = slow, bounded, fgLong, fgFds
+	w.slow, w.bounded = slow, bounded
+	for _, s := range f.Stmts {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "exit" {
+			return true
+		}
+	}
+	return false
 }
 
 // isWait reports whether s is a call of the wait builtin.
@@ -270,6 +285,9 @@ func (w *walker) end(j *job) {
 		return
 	}
 	j.killed = true
+	if o := w.job; o != nil && o != j && o.sh == w.sh {
+		o.innerEnded = append(o.innerEnded, innerEnd{j, w.slow - o.startSlow, w.bounded - o.startBounded})
+	}
 }
 
 // killArgs splits the arguments of the kill builtin into the signal ("" for
@@ -461,6 +479,13 @@ func (w *walker) killByName(r resolved) {
 			}
 		}
 	}
+}
+
+// negatedPid reports whether a kill operand is -$pid: the process group
+// of that pid (under set -m, a job's).
+func negatedPid(a *syntax.Word) bool {
+	l, ok := a.Parts[0].(*syntax.Lit)
+	return ok && len(a.Parts) > 1 && strings.HasPrefix(l.Value, "-")
 }
 
 // isSignal reports whether s names a signal as a -SIG option does: a number

@@ -155,7 +155,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 						break
 					}
 					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
-					w.sh.monitor = true
+					w.sh.monitor = !w.sh.d.monitorNeedsTty
 					break
 				}
 			}

@@ -122,7 +122,9 @@ type job struct {
 	fgFds  fdTable
 	// innerWaited are the jobs the job's own shell started and waited
 	// for: when a kill ends that shell they are waited for no more.
+	// innerEnded are those it killed, and when in its walk.
 	innerWaited []*job
+	innerEnded  []innerEnd
 	// parent is the job in whose body this one was started (nil at the
 	// shell's top): a job's process group holds its descendants.
 	parent *job
@@ -130,6 +132,15 @@ type job struct {
 	// a kill of the job to run them (see killed).
 	trapSh  *shell
 	trapRan bool // a kill ran the trap already
+}
+
+// innerEnd is a job that the shell of another job killed, after slow
+// commands that may take a while and bounded time from that job's start
+// (see walker.slow).
+type innerEnd struct {
+	job     *job
+	slow    int
+	bounded time.Duration
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -187,6 +198,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	j.parent = savedJob
+	j.startSlow, j.startBounded = slow, bounded
 	if saved.d.jobsKeepIgnored {
 		j.ignored = saved.ignored
 	}
@@ -290,6 +302,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	if len(w.sh.sigTraps) > 0 {
 		j.trapSh, w.sh.keep = w.sh, true
 	}
+	// `( trap '' TERM; … ) &`: the job's own shell ignores it too.
+	j.ignored |= w.sh.ignored &^ saved.ignored
 	w.endShell()
 	w.consumer = savedConsumer
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
