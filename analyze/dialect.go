@@ -109,10 +109,21 @@ type dialect struct {
 	// negatedWaits: `! cmd &` runs cmd in a subshell that waits for it to
 	// negate its status (dash, mksh); bash and zsh run cmd as the job.
 	negatedWaits bool
-	// subshellIgnoresTerm: the subshell of a background compound job
-	// ignores SIGTERM and SIGINT (mksh): `kill $!` leaves it waiting,
-	// holding what it holds; SIGHUP and SIGKILL end it.
-	subshellIgnoresTerm bool
+	// subshellDefersTerm: the subshell of a background compound job does
+	// not act on SIGTERM or SIGINT while a foreground child runs (mksh):
+	// it dies when that child ends, so `(server; x) & … kill $!` leaves
+	// it waiting, holding what it holds. In the wait builtin, or between
+	// brief commands (`while :; do sleep 0.1; done`), it dies at once;
+	// SIGHUP and SIGKILL end it anyway. bash, zsh and dash die at once
+	// and leave the child running.
+	subshellDefersTerm bool
+	// tailDropsTraps: a subshell runs the command in its tail position
+	// (the last of its list, the right of its last && or ||) with the
+	// signals a program it execs would get: its own traps do not run
+	// then (mksh: `(trap 'kill $c' TERM; server & c=$!; wait) & … kill
+	// $!` kills the subshell and leaves the server; with `wait; :` the
+	// trap runs and stops it).
+	tailDropsTraps bool
 	// multios: an element of a pipeline whose stdout is redirected still
 	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
 	// option, on by default).
@@ -163,6 +174,11 @@ type dialect struct {
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
 	monitorExits bool
+	// monitorNeedsTty: `set -m` without a terminal (as agent tools run
+	// shells) turns job control off again (dash: "can't access tty; job
+	// control turned off"): jobs lead no group, and `kill -- -$!` or
+	// `kill %1` reaches none.
+	monitorNeedsTty bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -279,6 +295,7 @@ var (
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
+		monitorNeedsTty:      true,
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -307,7 +324,8 @@ var (
 		noDisown:               true,
 		execCloexec:            true,
 		negatedWaits:           true,
-		subshellIgnoresTerm:    true,
+		subshellDefersTerm:     true,
+		tailDropsTraps:         true,
 		childrenKeepSaved:      true,
 		childrenKeepFirstSaved: true,
 		execKeepsFirstSaved:    true,

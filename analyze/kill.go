@@ -79,11 +79,15 @@ func (w *walker) kill(args []*syntax.Word) {
 		w.killed(j)
 	}
 	// A job spec names every process of a pipeline job; $! only its last.
+	// Under set -m it names the job's process group (see killGroup), as
+	// -$! does.
 	for _, a := range rest {
-		if strings.HasPrefix(a.Lit(), "%") {
+		if strings.HasPrefix(a.Lit(), "%") || w.sh.monitor && negatedPid(a) {
 			js, _, _ := w.jobsNamed([]*syntax.Word{a})
 			for _, j := range js {
-				if j.kind == jobPipeline {
+				if w.sh.monitor && !j.ignores(sig) {
+					w.killGroup(j, false)
+				} else if j.kind == jobPipeline {
 					w.end(j)
 				}
 			}
@@ -113,11 +117,36 @@ func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
 		named, _, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
 		for _, j := range named {
 			if j.setsid && j.kind == jobSimple && !j.ignores(sig) {
-				w.end(j)
+				w.killGroup(j, true)
 			}
 		}
 	}
 	return rest
+}
+
+// killGroup: with job control on (set -m) each job leads a process group
+// of its own, and `kill %N` signals that group (bash, mksh): the job's
+// subshell, the program it runs in the foreground and the jobs it started
+// in the background (a subshell has no job control: they stay in its
+// group) all end, unless they left it (setsid). Checked under bash and
+// mksh with `set -m; (server; x) >/dev/null 2>&1 & sleep 0.1; kill %1`
+// and `(server & wait)`: nothing is left. (zsh exits at set -m, dash
+// without a terminal turns job control off.) made: j made the group
+// itself with setsid (see killGroups), and ends with it.
+func (w *walker) killGroup(j *job, made bool) {
+	for _, k := range w.p.jobs {
+		for p := k; p != nil; p = p.parent {
+			if p == j {
+				if !k.setsid || made && k == j {
+					w.end(k)
+				}
+				break
+			}
+			if p.setsid {
+				break
+			}
+		}
+	}
 }
 
 // killed marks a job as ended by a signal. Killing a compound job's
@@ -127,7 +156,7 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
-	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellIgnores():
+	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellDefers(j):
 		// The function's subshell dies with the copies of the caller's
 		// descriptors it saved; the command it was running goes on.
 		j.fds = j.bodyFds
@@ -138,34 +167,145 @@ func (w *walker) killed(j *job) {
 		if j.fds == (fdTable{}) {
 			w.end(j)
 		}
-	case j.onlyReads && !w.subshellIgnores():
+	case j.onlyReads && !w.subshellDefers(j):
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case j.kind == jobCompound && !j.subshellGone && w.cond == 0 && !w.subshellIgnores():
-		// The subshell dies and lets go of its descriptors; its last
-		// command, running by then, holds only what it holds itself
-		// (`a && server >log 2>&1 &` then `kill $!`: the server stays,
-		// the caller's output is free), and a last command that is only
-		// an assignment runs in the subshell itself. What the subshell
-		// started in the background are jobs of their own. $! now names
-		// a dead process.
-		if j.tail != nil {
-			if _, ok := j.tail.Cmd.(*syntax.CallExpr); ok {
-				j.fds = j.fds.apply(j.tail.Redirs)
-				j.subshellGone = true
-			}
-		} else if assignsOnly(lastStmt(j.stmt)) {
-			j.fds = fdTable{}
-			j.subshellGone = true
-		}
+	case j.kind == jobCompound && !j.subshellGone && w.cond == 0:
+		w.killSubshell(j)
 	}
 }
 
-// subshellIgnores reports whether the signal being sent is one a job's
-// subshell ignores (see dialect.subshellIgnoresTerm).
-func (w *walker) subshellIgnores() bool {
-	return w.sh.d.subshellIgnoresTerm && softSignal(w.killSig)
+// killSubshell applies the signal to the subshell of a compound job. The
+// subshell dies, unless it defers the signal (see
+// dialect.subshellDefersTerm) or a trap of its own takes it. What it was
+// waiting for runs on: the program it ran in the foreground, taken to be
+// the last one that may take a while (`a && server >log 2>&1 &` then
+// `kill $!`: the server stays with its log, the caller's output is free;
+// the job is that program now, and $! names a dead process), and the jobs
+// it started and waited for (`(server & wait) &`: the server is orphaned).
+// With only brief commands in its foreground (`wait`, a loop of `sleep
+// 0.1`, builtins) nothing of the job itself runs on. Checked under bash,
+// zsh, dash and mksh.
+func (w *walker) killSubshell(j *job) {
+	fg := j.fgLong > 0 || j.heldReads > 0 // a foreground child may be running
+	if w.subshellDefers(j) {
+		return // mksh: it dies when that child ends, holding what it holds till then
+	}
+	t := j.sigTrap(w.killSig)
+	if t != nil && fg {
+		// The trap runs once the child ends, and the subshell goes on:
+		// the kill changes nothing the walk can tell.
+		return
+	}
+	// The kill of a job the subshell had yet to reach does not happen:
+	// one after a command that may take a while, or after more time
+	// than the shell let pass before this kill.
+	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
+	for _, e := range j.innerEnded {
+		if e.slow > 0 || slow == 0 && e.bounded > bounded {
+			e.job.killed = false
+			j.innerWaited = append(j.innerWaited, e.job)
+		}
+	}
+	if t != nil && !(w.sh.d.tailDropsTraps && isWait(lastStmt(j.stmt))) {
+		// The trap interrupts the wait and runs; then the subshell goes
+		// on with what follows, which is brief (fg is false), unless it
+		// loops and the trap does not exit.
+		if !w.runSigTrap(j, t) && loops(j.stmt) {
+			return
+		}
+	}
+	for _, k := range j.innerWaited {
+		if !k.killed {
+			k.waited, k.orphaned = false, true
+		}
+	}
+	if j.fgLong > 0 {
+		j.fds = j.fgFds
+		j.subshellGone = true
+		return
+	}
+	w.end(j)
+}
+
+// subshellDefers reports whether the signal being sent is one the
+// subshell of j leaves for later while a foreground child runs, and one
+// may run (see dialect.subshellDefersTerm).
+func (w *walker) subshellDefers(j *job) bool {
+	return w.sh.d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
+}
+
+// sigTrap is the trap j's own shell set on sig, or nil. SIGKILL cannot
+// be trapped.
+func (j *job) sigTrap(sig string) *sigTrap {
+	if j.trapSh == nil || uncatchable(sig) || j.trapRan {
+		return nil
+	}
+	b := sigBit(sig)
+	for i := range j.trapSh.sigTraps {
+		if t := &j.trapSh.sigTraps[i]; t.sigs&b != 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// runSigTrap walks the action of a signal trap in the shell of j, the
+// job it was set in, as that shell stood when its body ended (its jobs,
+// $!, the variables that hold pids): `trap 'kill $c' TERM` passes the
+// kill on to the job's own jobs. It reports whether the action exits.
+func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
+	j.trapRan = true // once: a kill in it that reaches j again runs nothing
+	f, err := w.p.parseNested(t.code, j.trapSh.d.variant)
+	if err != nil {
+		return false
+	}
+	savedSh, savedJob, savedSrc, savedSig := w.sh, w.job, w.src, w.killSig
+	slow, bounded := w.slow, w.bounded
+	w.sh, w.job = j.trapSh, nil
+	w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
+	// The jobs started long before (no kill race, see
+	// dialect.killRaces): no job's start matches this count.
+	w.slow = -1
+	savedLast := w.sh.last
+	if t.set {
+		w.sh.last = t.last
+	}
+	w.stmts(f.Stmts, j.fds)
+	w.sh.last = savedLast
+	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
+	w.slow, w.bounded = slow, bounded
+	for _, s := range f.Stmts {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "exit" {
+			return true
+		}
+	}
+	return false
+}
+
+// isWait reports whether s is a call of the wait builtin.
+func isWait(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "wait"
+}
+
+// loops reports whether s runs a while or until loop in its own shell's
+// foreground (one that may never end).
+func loops(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s.Cmd, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.WhileClause:
+			found = true
+		case *syntax.Stmt:
+			return !n.Background && !found
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		}
+		return !found
+	})
+	return found
 }
 
 // end records that a signal ends j: for sure, or maybe, when the kill runs
@@ -176,6 +316,9 @@ func (w *walker) end(j *job) {
 		return
 	}
 	j.killed = true
+	if o := w.job; o != nil && o != j && o.sh == w.sh {
+		o.innerEnded = append(o.innerEnded, innerEnd{j, w.slow - o.startSlow, w.bounded - o.startBounded})
+	}
 }
 
 // killArgs splits the arguments of the kill builtin into the signal ("" for
@@ -369,6 +512,13 @@ func (w *walker) killByName(r resolved) {
 	}
 }
 
+// negatedPid reports whether a kill operand is -$pid: the process group
+// of that pid (under set -m, a job's).
+func negatedPid(a *syntax.Word) bool {
+	l, ok := a.Parts[0].(*syntax.Lit)
+	return ok && len(a.Parts) > 1 && strings.HasPrefix(l.Value, "-")
+}
+
 // isSignal reports whether s names a signal as a -SIG option does: a number
 // or an upper-case name, with or without SIG.
 func isSignal(s string) bool {
@@ -481,7 +631,7 @@ func assignsOnly(s *syntax.Stmt) bool {
 }
 
 // softSignal reports whether sig is SIGTERM (kill's default) or SIGINT,
-// which a background subshell of mksh ignores.
+// which a background subshell of mksh defers.
 func softSignal(sig string) bool {
 	switch signalName(sig) {
 	case "", "TERM", "15", "INT", "2":

@@ -67,6 +67,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			w.slow++
 		}
+		if !ok || d >= briefJob {
+			w.fgLong(env, inner)
+		}
 		w.countTail(s, d, ok)
 		w.workerCall(s, r, inner)
 	}
@@ -157,7 +160,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 						break
 					}
 					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
-					w.sh.monitor = true
+					w.sh.monitor = !w.sh.d.monitorNeedsTty
 					break
 				}
 			}
@@ -469,4 +472,21 @@ func spaced(w *syntax.Word) bool {
 		}
 	}
 	return false
+}
+
+// fgLong notes a program that may take a while run in the foreground of
+// a job's body: the job's subshell waits for it, and a kill of the
+// subshell leaves it running (see killed). In a subshell of the body
+// (`( (a; server) ; b ) &`) what runs on is that subshell, which holds
+// its own table env as well.
+func (w *walker) fgLong(env, inner fdTable) {
+	j := w.job
+	if j == nil {
+		return
+	}
+	j.fgLong++
+	j.fgFds = inner
+	if w.sh != j.sh {
+		j.fgFds = inner.union(env)
+	}
 }

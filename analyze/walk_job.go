@@ -115,6 +115,32 @@ type job struct {
 	// kill comes right after the start (see dialect.killRaces).
 	startSlow    int
 	startBounded time.Duration
+	// fgLong counts the foreground programs of the job's body that may
+	// take a while (walker.call), fgFds is what the last of them holds:
+	// a kill of the job's subshell leaves that one running (see killed).
+	fgLong int
+	fgFds  fdTable
+	// innerWaited are the jobs the job's own shell started and waited
+	// for: when a kill ends that shell they are waited for no more.
+	// innerEnded are those it killed, and when in its walk.
+	innerWaited []*job
+	innerEnded  []innerEnd
+	// parent is the job in whose body this one was started (nil at the
+	// shell's top): a job's process group holds its descendants.
+	parent *job
+	// trapSh is the job's own shell when it set signal traps, kept for
+	// a kill of the job to run them (see killed).
+	trapSh  *shell
+	trapRan bool // a kill ran the trap already
+}
+
+// innerEnd is a job that the shell of another job killed, after slow
+// commands that may take a while and bounded time from that job's start
+// (see walker.slow).
+type innerEnd struct {
+	job     *job
+	slow    int
+	bounded time.Duration
 }
 
 // text is the job's command as bash records it in its job table (what
@@ -171,6 +197,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	j.parent = savedJob
+	j.startSlow, j.startBounded = slow, bounded
 	if saved.d.jobsKeepIgnored {
 		j.ignored = saved.ignored
 	}
@@ -271,6 +299,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.kind = jobCompound
 		w.jobSaving(s, env, j.fds, func() { w.command(s.Cmd, j.fds) })
 	}
+	if len(w.sh.sigTraps) > 0 {
+		j.trapSh, w.sh.keep = w.sh, true
+	}
+	// `( trap '' TERM; … ) &`: the job's own shell ignores it too.
+	j.ignored |= w.sh.ignored &^ saved.ignored
 	w.endShell()
 	w.consumer = savedConsumer
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob

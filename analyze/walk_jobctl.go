@@ -123,6 +123,9 @@ func (w *walker) waitedFor(j *job) {
 		return
 	}
 	j.waited = true
+	if o := w.job; o != nil && o.sh == w.sh {
+		o.innerWaited = append(o.innerWaited, j)
+	}
 	// The shell now lasts as long as the job does.
 	if j.quick {
 		w.bounded += j.dur
@@ -182,7 +185,8 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 }
 
 // trap remembers EXIT traps: their kill and wait commands run when the
-// shell ends.
+// shell ends; and traps on the signals a kill sends, which run when a kill
+// reaches the job this shell runs (see killed).
 func (w *walker) trap(args []*syntax.Word) {
 	if len(args) == 0 || args[0].Lit() == "--" {
 		if len(args) > 0 {
@@ -199,6 +203,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		return // trap -p, trap -l: they list
 	}
 	exit := false
+	var set sigSet // the signals of sigSet this trap sets or resets
 	for _, a := range sigs {
 		switch strings.ToUpper(a.Lit()) {
 		case "EXIT", "0", "SIGEXIT":
@@ -208,6 +213,7 @@ func (w *walker) trap(args []*syntax.Word) {
 			// trap '' SIG ignores it from now on; any other action or
 			// a reset gives the jobs started after the default again.
 			if b := sigBit(a.Lit()); b != 0 && w.cond == 0 {
+				set |= b
 				if len(args) > 1 && single && action == "" {
 					w.sh.ignored |= b
 				} else {
@@ -215,6 +221,9 @@ func (w *walker) trap(args []*syntax.Word) {
 				}
 			}
 		}
+	}
+	if set != 0 {
+		w.sigTrap(args, set, single, single && (action == "-" || action == ""))
 	}
 	if !exit {
 		return
@@ -234,6 +243,26 @@ func (w *walker) trap(args []*syntax.Word) {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
 	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last})
+}
+
+// sigTrap records a trap on the signals set (reset: it ignores them or
+// gives them the default action) in place of what was set on them before;
+// single: the action is a literal, its $! expanded when it runs.
+func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
+	sh := w.sh
+	sh.sigTraps = slices.DeleteFunc(sh.sigTraps, func(t sigTrap) bool {
+		t.sigs &^= set
+		return t.sigs == 0
+	})
+	for i := range sh.sigTraps {
+		sh.sigTraps[i].sigs &^= set
+	}
+	if len(args) == 1 || reset {
+		return
+	}
+	if code, offs, ok := literalWithParams(args[0]); ok {
+		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: sh.last}})
+	}
 }
 
 // listsJobPids reports whether a word is `$(jobs -p)` (or `$(jobs -pr)`…),

@@ -51,6 +51,18 @@ type shell struct {
 	// replaced: the shell exec'd a program in place of itself, for sure
 	// (not behind && or ||): its EXIT traps never run.
 	replaced bool
+	// sigTraps are the traps on signals a kill sends (TERM, HUP…) with
+	// an action, which a kill of the job this shell runs walks.
+	sigTraps []sigTrap
+	// keep: a job holds on to the shell (job.trapSh); endShell does not
+	// hand it out again.
+	keep bool
+}
+
+// sigTrap is a trap on the signals sigs (see sigBit) and its action.
+type sigTrap struct {
+	sigs sigSet
+	trapBody
 }
 
 // freeJobNum is the lowest job number that no job in the table and no
@@ -114,7 +126,7 @@ func (w *walker) endShell() {
 			}
 		}
 	}
-	if sh.kind != shTop {
+	if sh.kind != shTop && !sh.keep {
 		w.free = append(w.free, sh) // the caller restores its own shell next
 	}
 }
@@ -168,7 +180,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		w.free = w.free[:n-1]
 		clear(sh.jobs)
 		clear(sh.pidVars)
-		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0]}
+		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0], sigTraps: sh.sigTraps[:0]}
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
