@@ -431,7 +431,9 @@ func (w *walker) killByName(r resolved) {
 		if a == "" {
 			return
 		}
-		if len(patterns) > 0 || !strings.HasPrefix(a, "-") || a == "-" {
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			// (Options may follow the pattern: pkill and killall parse
+			// them with GNU getopt, `pkill -x server -P $$`.)
 			patterns = append(patterns, a)
 			continue
 		}
