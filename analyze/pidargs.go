@@ -296,7 +296,7 @@ func (w *walker) forgetWrites(s *syntax.Stmt) {
 }
 
 // stdinFile is the file a simple command reads its stdin from (`xargs
-// kill < f`), named by a literal, as the word $(< f).
+// kill < f`), named by a literal, as the word $(cat f).
 func stdinFile(s *syntax.Stmt) *syntax.Word {
 	var in *syntax.Redirect
 	for _, rd := range s.Redirs {
@@ -307,8 +307,9 @@ func stdinFile(s *syntax.Stmt) *syntax.Word {
 	if in == nil || value(in.Word) == "" {
 		return nil
 	}
-	rd := &syntax.Redirect{Op: syntax.RdrIn, Word: in.Word}
-	return &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: []*syntax.Stmt{{Redirs: []*syntax.Redirect{rd}}}}}}
+	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "cat"}}}
+	ce := &syntax.CallExpr{Args: []*syntax.Word{cat, in.Word}}
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: []*syntax.Stmt{{Cmd: ce}}}}}
 }
 
 // mayWrite reports whether the command line could write the file name
