@@ -54,7 +54,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				named = append(named, js...)
 				return true
 			}
-			if plainParam(n) && (w.sh.empty[name] || !w.mayBeAssigned(name)) {
+			if plainParam(n) && (w.sh.empty[name] || isName(name) && !w.mayBeAssigned(name)) {
 				return false // holds nothing (see mayBeAssigned)
 			}
 			empty = false
@@ -78,6 +78,17 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	// A part that holds nothing settles the word only when the whole word
 	// is empty: `%$unset` is `%`, the current job.
 	return named, known || empty, empty
+}
+
+// isName reports whether s is a variable name (not $$, $1, $@…, which the
+// shell sets).
+func isName(s string) bool {
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // plainParam reports whether pe is just $name or ${name}: nothing that
