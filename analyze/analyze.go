@@ -360,6 +360,13 @@ type passState struct {
 	ended bool
 	// notPOSIX is the error of a sh source that parses as bash only.
 	notPOSIX *ParseError
+	// pidFiles are the files (by literal name) into which the command
+	// wrote pids (see writePids).
+	pidFiles map[string]pidFile
+	// assigned are the names the source could assign (see mayBeAssigned),
+	// worked out on first need; opaqueFiles the same for nested scripts.
+	assigned    *assignedNames
+	opaqueFiles map[*syntax.File]bool
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
 	ampGt []int
 }
@@ -386,6 +393,7 @@ func newPass(src []byte) *pass {
 // copies).
 func (p *pass) release() {
 	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
+	p.pidFiles, p.assigned, p.opaqueFiles = nil, nil, nil
 	passes.Put(p)
 }
 

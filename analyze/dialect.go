@@ -85,6 +85,20 @@ type dialect struct {
 	// jobsP: `jobs -p` in a non-interactive shell lists the shell's jobs,
 	// so `kill $(jobs -p)` reaches them.
 	jobsP bool
+	// emptyArgIgnored: an empty argument of wait or disown (`wait ""`,
+	// `wait "$(jobs -p)"`) is taken as none (zsh: wait waits for every
+	// job, disown disowns the current one); bash, dash and mksh refuse it
+	// and wait for nothing. Unquoted, it is dropped in every shell.
+	emptyArgIgnored bool
+	// selfKillDeferred: a kill builtin whose pids include the shell's own
+	// signals them all and the shell dies after it returns (mksh handles
+	// the signal between commands): `kill $(pgrep -f server)`, which finds
+	// the shell first, still stops the server. bash, zsh and dash die at
+	// their own pid and signal nothing after it.
+	selfKillDeferred bool
+	// substReadsFile: `$(< file)` is the file's contents (bash, zsh, mksh);
+	// dash runs it as a command without a name, which prints nothing.
+	substReadsFile bool
 	// specsSignalGroup: `kill %1` signals the job's process group (dash),
 	// which without job control only a setsid'd job has: for any other job
 	// "No such process".
@@ -275,7 +289,7 @@ var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
-		jobsP: true, splitsWords: true, prevIsCurrentAlone: true,
+		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true,
 	}
@@ -315,6 +329,8 @@ var (
 		monitorExits:      true,
 		funcExitTraps:     true,
 		parsesWholeC:      true,
+		emptyArgIgnored:   true,
+		substReadsFile:    true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
@@ -334,6 +350,8 @@ var (
 		jobsKeepIgnored:        true,
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
+		selfKillDeferred:       true,
+		substReadsFile:         true,
 	}
 )
 

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -62,6 +63,26 @@ func (w *walker) kill(args []*syntax.Word) {
 				return
 			}
 		}
+	}
+	self := false
+	for i, a := range rest {
+		if w.killsShell(a) {
+			// kill $(pgrep -f server): the shell signals itself first and
+			// dies; the pids after its own are never signalled (but see
+			// dialect.selfKillDeferred).
+			self = true
+			if !w.sh.d.selfKillDeferred {
+				rest = rest[:i]
+			}
+			break
+		}
+	}
+	if self {
+		defer func() {
+			if w.cond == 0 && w.job == nil && !w.sh.async {
+				w.p.ended = true
+			}
+		}()
 	}
 	rest = w.killGroups(rest, sig)
 	named, all, _ := w.jobsNamed(rest)
@@ -415,21 +436,53 @@ func (w *walker) killAll() {
 }
 
 // killByName applies pkill and killall: the jobs of the shell whose program
-// the pattern matches end. pkill matches its pattern (an extended regular
-// expression) against the process name, or with -f against the whole
-// command line; killall matches names exactly (with -r, as a regular
-// expression). A pattern that is not a literal, or options that narrow the
-// match to processes we cannot judge (a parent, a session, a pid file),
-// reach nothing as far as the walk knows.
+// the pattern matches end (see byName).
 func (w *walker) killByName(r resolved) {
+	m, ok := w.byName(r)
+	if !ok || !terminates(m.sig) || w.jobsIgnore(m.sig) {
+		return
+	}
+	if m.every {
+		w.killEachJob()
+		return
+	}
+	for _, j := range m.kills {
+		w.killed(j)
+	}
+	for _, j := range m.tails {
+		w.end(j)
+	}
+}
+
+// nameMatch is what pkill, killall or pgrep finds among the jobs: kills
+// are jobs whose process it finds, tails compound jobs whose last command
+// it finds (the subshell of `(cd app && server) &` waits for it: once the
+// name stops that, the job ends), every: all the shell's children (-P $$).
+type nameMatch struct {
+	sig          string
+	full         bool
+	patterns     []*regexp.Regexp
+	kills, tails []*job
+	every        bool
+}
+
+// byName finds the jobs pkill, killall or pgrep r names. They match their
+// pattern (an extended regular expression) against the process name, or
+// with -f against the whole command line; killall matches names exactly
+// (with -r, as a regular expression); -F reads the pid from a file. ok is
+// false when a pattern is not a literal, or options narrow the match to
+// processes we cannot judge (a parent, a session, a pid file the walk
+// does not follow).
+func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
+	pgrep := r.name == "pgrep" || r.name == "pkill"
 	full, exact, re, children := false, r.name == "killall", false, false
-	sig := ""
+	pidfile := ""
 	var patterns []string
 	args := r.args
 	for i := 0; i < len(args); i++ {
 		a := value(args[i])
 		if a == "" {
-			return
+			return m, false
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			// (Options may follow the pattern: pkill and killall parse
@@ -443,47 +496,57 @@ func (w *walker) killByName(r resolved) {
 				patterns = append(patterns, value(p))
 			}
 			i = len(args)
-		case r.name == "pkill" && (a == "-f" || a == "--full"):
+		case pgrep && (a == "-f" || a == "--full"):
 			full = true
-		case r.name == "pkill" && (a == "-x" || a == "--exact"):
+		case pgrep && (a == "-x" || a == "--exact"):
 			exact = true
 		case r.name == "killall" && (a == "-r" || a == "--regexp"):
 			re, exact = true, false
 		case a == "--signal" || r.name == "killall" && a == "-s":
 			if i+1 < len(args) {
 				i++
-				sig = value(args[i])
+				m.sig = value(args[i])
 			}
 		case strings.HasPrefix(a, "--signal="):
-			sig = strings.TrimPrefix(a, "--signal=")
-		case r.name == "pkill" && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
+			m.sig = strings.TrimPrefix(a, "--signal=")
+		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
 			i++
 			children = true // pkill -P $$: the shell's children, its jobs
-		case r.name == "pkill" && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
-			return // narrowed by group, parent, session, terminal, pid file, age…
-		case r.name == "pkill" && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
+		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && value(args[i+1]) != "":
+			i++
+			pidfile = path.Clean(value(args[i])) // pkill -F run.pid
+		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
+			return m, false // narrowed by group, parent, session, terminal, age…
+		case pgrep && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
 			i++ // a user: the jobs run as us
-		case len(a) > 1 && isSignal(a[1:]):
-			sig = a[1:]
+		case r.name != "pgrep" && len(a) > 1 && isSignal(a[1:]):
+			m.sig = a[1:]
 		}
 	}
-	if !terminates(sig) || w.jobsIgnore(sig) {
-		return
+	if pidfile != "" {
+		js, known := w.pidFileJobs(pidfile)
+		if !known || len(patterns) > 0 || children {
+			return m, false
+		}
+		m.kills = js
+		return m, true
 	}
 	if children && len(patterns) == 0 {
-		w.killEachJob()
-		return
+		m.every = true
+		return m, true
 	}
+	m.full = full
 	for _, p := range patterns {
 		if p == "" {
 			continue
 		}
 		match := func(s string) bool { return s == p }
 		if !exact || re {
-			rx, err := regexp.Compile(p)
+			rx, err := compilePattern(p)
 			if err != nil {
 				continue
 			}
+			m.patterns = append(m.patterns, rx)
 			match = rx.MatchString
 		}
 		// A name reaches every process the script started so far, also
@@ -497,21 +560,20 @@ func (w *walker) killByName(r resolved) {
 			if full {
 				return strings.Join(argv, " ")
 			}
-			if len(argv[0]) > 15 && r.name == "pkill" {
+			if len(argv[0]) > 15 && r.name != "killall" {
 				return argv[0][:15] // the kernel's process name
 			}
 			return argv[0]
 		}
 		for _, j := range jobs {
 			if argv := j.commandLine(); argv != nil && !j.setsid && !(children && j.kind == jobForked) && match(name(argv)) {
-				w.killed(j)
+				m.kills = append(m.kills, j)
 			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
-				// The subshell of `(cd app && server) &` waits for its
-				// last command: once the name stops that, the job ends.
-				w.end(j)
+				m.tails = append(m.tails, j)
 			}
 		}
 	}
+	return m, true
 }
 
 // negatedPid reports whether a kill operand is -$pid: the process group

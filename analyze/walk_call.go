@@ -112,6 +112,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
 
+	if len(w.p.pidFiles) > 0 && r.name != "echo" && r.name != "printf" {
+		w.forgetWrites(s)
+	}
 	if w.callsFunc(r) {
 		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
 		return r
@@ -121,6 +124,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if inner[1] == tBlock && refersToLastPid(ce) {
 			w.printed = append(w.printed, w.sh.lasts()...)
 		}
+		w.writePids(s, r)
 	case "wait":
 		w.wait(r.args)
 	case "kill":
@@ -199,6 +203,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
+				if in := stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
+					w.kill(append(slices.Clip(args[1:]), in)) // xargs kill < run.pid: kill $(< run.pid)
+				}
 			}
 		}
 	}
@@ -348,6 +355,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 			for _, j := range w.printed {
 				w.pidVar(a.Name.Value, j)
 			}
+			w.substVar(a)
 		}
 		w.printed = saved
 	}
@@ -409,12 +417,38 @@ func refersTo(word *syntax.Word, name string) bool {
 	return found
 }
 
+// substVar binds a variable assigned a substitution the walk resolves
+// (see substJobs): `J=$(jobs -p)` holds nothing in zsh and dash,
+// `pid=$(cat run.pid)` the jobs whose pids went into run.pid.
+func (w *walker) substVar(a *syntax.Assign) {
+	name := a.Name.Value
+	if a.Append || a.Array != nil || a.Index != nil || a.Value.Lit() != "" || refersToLastPid(a.Value) {
+		w.sh.setEmpty(name, false)
+		return
+	}
+	js, known, empty := w.argJobs(a.Value)
+	w.sh.setEmpty(name, known && empty)
+	if known && empty {
+		delete(w.sh.pidVars, name)
+	} else if known {
+		if w.sh.pidVars == nil {
+			w.sh.pidVars = map[string][]*job{}
+		}
+		w.sh.pidVars[name] = js
+		delete(w.sh.joined, name)
+	}
+}
+
 // loopPids binds the variable of `for pid in $pids` to the jobs $pids
 // holds, so that `kill $pid` in the body names them. Where the shell
 // does not split the word (zsh, or "$pids" quoted), the loop runs once
 // with the whole string, and a joined one is then one bad pid.
 func (w *walker) loopPids(l *syntax.WordIter) {
-	if l.Name == nil || len(l.Items) != 1 {
+	if l.Name == nil {
+		return
+	}
+	w.sh.setEmpty(l.Name.Value, false)
+	if w.loopSubsts(l) || len(l.Items) != 1 {
 		return
 	}
 	pe, quoted := loneParam(l.Items[0])
@@ -432,6 +466,42 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 	} else {
 		delete(w.sh.joined, name)
 	}
+}
+
+// loopSubsts binds the variable of a loop over substitutions the walk
+// resolves (see substJobs): over `$(jobs -p)` in zsh and dash the loop
+// runs no round, and its variable holds nothing.
+func (w *walker) loopSubsts(l *syntax.WordIter) bool {
+	var named []*job
+	empty := true
+	for _, it := range l.Items {
+		if it.Lit() != "" || refersToLastPid(it) || len(it.Parts) != 1 {
+			return false
+		}
+		if _, ok := it.Parts[0].(*syntax.CmdSubst); !ok {
+			return false
+		}
+		js, known, e := w.argJobs(it)
+		if !known {
+			return false
+		}
+		named, empty = append(named, js...), empty && e
+	}
+	if len(l.Items) == 0 {
+		return false
+	}
+	name := l.Name.Value
+	w.sh.setEmpty(name, empty)
+	delete(w.sh.joined, name)
+	if empty {
+		delete(w.sh.pidVars, name)
+		return true
+	}
+	if w.sh.pidVars == nil {
+		w.sh.pidVars = map[string][]*job{}
+	}
+	w.sh.pidVars[name] = named
+	return true
 }
 
 // loneParam is the plain parameter expansion a word is made of alone

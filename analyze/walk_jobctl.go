@@ -24,10 +24,19 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 				continue
 			}
 		}
-		any = true
-		if !w.sh.d.jobsP && listsJobPids(a) {
-			continue // zsh, dash: jobs -p prints nothing in $( )
+		if lit == "" {
+			js, known, empty := w.argJobs(a)
+			if empty && (!hasQuotes(a) || w.sh.d.emptyArgIgnored) {
+				continue // expands to nothing: no argument at all
+			}
+			any = true
+			named = append(named, js...)
+			if !known {
+				all = true // a pid we did not see saved…
+			}
+			continue
 		}
+		any = true
 		if strings.HasPrefix(lit, "%") {
 			js := w.jobSpec(lit)
 			if w.sh.d.specsSignalGroup {
@@ -37,35 +46,8 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid && !j.leadsGroup })
 			}
 			named = append(named, js...)
-			continue
 		}
-		switch {
-		case lit != "":
-			continue // a literal pid or name: not one of ours as far as we know
-		}
-		matched := false
-		syntax.Walk(a, func(n syntax.Node) bool {
-			switch n := n.(type) {
-			case *syntax.ParamExp:
-				if n.Param == nil {
-					return true
-				}
-				if n.Param.Value == "!" {
-					named = append(named, w.sh.lasts()...)
-					matched = true
-				} else if js, ok := w.sh.pidVars[n.Param.Value]; ok {
-					matched = true
-					if w.sh.joined[n.Param.Value] && (!w.sh.d.splitsWords || quotedIn(a, n)) {
-						break // one argument "pid1 pid2" (zsh, or quoted): illegal pid
-					}
-					named = append(named, js...)
-				}
-			}
-			return true
-		})
-		if !matched {
-			all = true // $(jobs -p), a pid we did not see saved…
-		}
+		// any other literal: a pid or name, not one of ours as far as we know
 	}
 	return named, all, any
 }
@@ -263,27 +245,6 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 	if code, offs, ok := literalWithParams(args[0]); ok {
 		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: sh.last}})
 	}
-}
-
-// listsJobPids reports whether a word is `$(jobs -p)` (or `$(jobs -pr)`…),
-// which names the shell's jobs only where jobs -p sees them from a
-// command substitution (bash, mksh; not zsh or dash).
-func listsJobPids(word *syntax.Word) bool {
-	found := false
-	syntax.Walk(word, func(n syntax.Node) bool {
-		cs, ok := n.(*syntax.CmdSubst)
-		if !ok {
-			return !found
-		}
-		if len(cs.Stmts) == 1 {
-			if ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) >= 2 && ce.Args[0].Lit() == "jobs" {
-				o := ce.Args[1].Lit()
-				found = strings.HasPrefix(o, "-") && strings.Contains(o, "p")
-			}
-		}
-		return false
-	})
-	return found
 }
 
 // quotedIn reports whether the expansion pe sits inside double quotes in

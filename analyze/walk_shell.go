@@ -26,7 +26,11 @@ type shell struct {
 	// joined are the pid variables built as one string (pids="$pids $!"):
 	// without word splitting (zsh) `kill $pids` gets one bad argument.
 	joined map[string]bool
-	traps  []trapBody // EXIT traps, run when the shell ends
+	// empty are the variables that hold nothing for sure: bound only to
+	// what prints nothing (`J=$(jobs -p)` in zsh and dash, a loop over
+	// it), so `kill $J` is kill without a pid.
+	empty map[string]bool
+	traps []trapBody // EXIT traps, run when the shell ends
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
@@ -180,7 +184,8 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		w.free = w.free[:n-1]
 		clear(sh.jobs)
 		clear(sh.pidVars)
-		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, traps: sh.traps[:0], sigTraps: sh.sigTraps[:0]}
+		clear(sh.empty)
+		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, empty: sh.empty, traps: sh.traps[:0], sigTraps: sh.sigTraps[:0]}
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
@@ -200,6 +205,21 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 			}
 			sh.pidVars[name] = append(sh.pidVars[name][:0], js...)
 		}
+		for name := range w.sh.empty {
+			sh.setEmpty(name, true)
+		}
 	}
 	return sh
+}
+
+// setEmpty records whether the variable name holds nothing for sure.
+func (sh *shell) setEmpty(name string, empty bool) {
+	if !empty {
+		delete(sh.empty, name)
+		return
+	}
+	if sh.empty == nil {
+		sh.empty = map[string]bool{}
+	}
+	sh.empty[name] = true
 }

@@ -1,0 +1,538 @@
+package analyze
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// What one argument of kill, wait or disown can name. A job is a child of
+// the shell that runs the command, started after the caller: its pid can
+// only reach an argument through $!, a variable the command assigns, a
+// file the command (or a program it runs) writes, or a program that looks
+// processes up (pgrep). An argument made only of things that cannot carry
+// it names none of the jobs, and one that expands to nothing is no
+// argument at all (an unquoted one: `wait $unset` waits for every job).
+
+// argJobs resolves one argument word that is not a literal. known is false
+// when it could name any job (a pid from somewhere the walk does not
+// follow); empty is true when it expands to nothing for sure.
+func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
+	empty = true
+	syntax.Walk(a, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case nil, *syntax.Word, *syntax.DblQuoted:
+			return true // (Walk ends each node with nil)
+		case *syntax.Lit:
+			if n.Value != "" {
+				empty = false
+			}
+			return false
+		case *syntax.SglQuoted:
+			if n.Value != "" {
+				empty = false
+			}
+			return false
+		case *syntax.ParamExp:
+			if n.Param == nil {
+				empty = false
+				return true
+			}
+			name := n.Param.Value
+			if name == "!" {
+				named = append(named, w.sh.lasts()...)
+				known, empty = true, false
+				return true
+			}
+			if js, ok := w.sh.pidVars[name]; ok {
+				known, empty = true, false
+				if w.sh.joined[name] && (!w.sh.d.splitsWords || quotedIn(a, n)) {
+					return true // one argument "pid1 pid2" (zsh, or quoted): illegal pid
+				}
+				named = append(named, js...)
+				return true
+			}
+			if plainParam(n) && (w.sh.empty[name] || isName(name) && !w.mayBeAssigned(name)) {
+				return false // holds nothing (see mayBeAssigned)
+			}
+			empty = false
+			return true // ${pid:-$!}: what is inside may still name one
+		case *syntax.CmdSubst:
+			js, ok, none := w.substJobs(n)
+			if ok && none {
+				return false // prints nothing
+			}
+			if ok {
+				known, empty = true, false
+				named = append(named, js...)
+				return false
+			}
+			empty = false
+			return true // $(echo $!) names $!
+		}
+		empty = false
+		return true
+	})
+	// A part that holds nothing settles the word only when the whole word
+	// is empty: `%$unset` is `%`, the current job.
+	return named, known || empty, empty
+}
+
+// isName reports whether s is a variable name (not $$, $1, $@…, which the
+// shell sets).
+func isName(s string) bool {
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// plainParam reports whether pe is just $name or ${name}: nothing that
+// gives text when the variable is unset.
+func plainParam(pe *syntax.ParamExp) bool {
+	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && pe.Flags == nil && pe.NestedParam == nil
+}
+
+// hasQuotes reports whether a word has quotes, which keep an argument that
+// expands to nothing as one empty argument.
+func hasQuotes(a *syntax.Word) bool {
+	for _, p := range a.Parts {
+		switch p.(type) {
+		case *syntax.DblQuoted, *syntax.SglQuoted:
+			return true
+		}
+	}
+	return false
+}
+
+// substJobs resolves a command substitution used as a pid: the output of
+// jobs -p (nothing, where jobs -p lists nothing in a substitution), a pid
+// file, or pgrep. ok is false for any other command; empty: it prints
+// nothing.
+func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
+	if len(cs.Stmts) != 1 {
+		return nil, false, false
+	}
+	s := cs.Stmts[0]
+	if !w.sh.d.jobsP && listsJobPids(s) {
+		return nil, true, true // zsh, dash: jobs -p prints nothing in $( )
+	}
+	if name, isRead := readsFile(s); isRead {
+		if s.Cmd == nil && !w.sh.d.substReadsFile {
+			return nil, true, true // dash: $(< f) prints nothing
+		}
+		js, ok = w.pidFileJobs(name)
+		return js, ok, ok && len(js) == 0
+	}
+	if ce, isCall := s.Cmd.(*syntax.CallExpr); isCall && !s.Background && !s.Negated {
+		if r := resolve(ce.Args); r.name == "pgrep" && !r.wrapped {
+			m, judged := w.byName(r)
+			if !judged || len(m.tails) > 0 || m.every {
+				return nil, false, false
+			}
+			return m.kills, true, len(m.kills) == 0
+		}
+	}
+	return nil, false, false
+}
+
+// listsJobPids reports whether the statement prints `jobs -p` (or -pr…),
+// alone or through filters that print nothing when they read nothing
+// (`jobs -p | tr '\n' ' '`). It names the shell's jobs only where jobs -p
+// sees them from a command substitution (dialect.jobsP: bash, mksh).
+func listsJobPids(s *syntax.Stmt) bool {
+	for {
+		bc, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			break
+		}
+		if bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll || !silentFilter(bc.Y) {
+			return false
+		}
+		s = bc.X
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 || ce.Args[0].Lit() != "jobs" || s.Background {
+		return false
+	}
+	o := ce.Args[1].Lit()
+	return strings.HasPrefix(o, "-") && strings.Contains(o, "p")
+}
+
+// quietFilters print nothing when their input is empty (not wc, which
+// prints 0, nor awk, whose BEGIN and END blocks run anyway).
+var quietFilters = setOf(`cat tr sort uniq head tail grep egrep fgrep cut sed paste tac rev fmt fold column`)
+
+// silentFilter reports whether a pipeline element prints nothing when it
+// reads nothing: a quiet filter, or xargs running echo (which prints an
+// empty line: no pid).
+func silentFilter(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background {
+		return false
+	}
+	r := resolve(ce.Args)
+	if r.wrapped {
+		return false
+	}
+	if r.name == "xargs" {
+		for _, a := range r.args {
+			if l := a.Lit(); !strings.HasPrefix(l, "-") {
+				return l == "echo"
+			}
+		}
+		return true
+	}
+	return quietFilters.has(r.name)
+}
+
+// readsFile reports whether a statement prints a file named by a literal:
+// `cat f` (errors aside) or `< f` (bash's $(< f)).
+func readsFile(s *syntax.Stmt) (string, bool) {
+	if s.Background || s.Negated {
+		return "", false
+	}
+	var name string
+	switch c := s.Cmd.(type) {
+	case nil:
+		if len(s.Redirs) != 1 || s.Redirs[0].Op != syntax.RdrIn || s.Redirs[0].N != nil {
+			return "", false
+		}
+		name = value(s.Redirs[0].Word)
+	case *syntax.CallExpr:
+		if len(c.Args) != 2 || len(c.Assigns) > 0 || c.Args[0].Lit() != "cat" || strings.HasPrefix(c.Args[1].Lit(), "-") {
+			return "", false
+		}
+		for _, r := range s.Redirs {
+			if r.N == nil || r.N.Value != "2" {
+				return "", false
+			}
+		}
+		name = value(c.Args[1])
+	default:
+		return "", false
+	}
+	if name == "" {
+		return "", false
+	}
+	return path.Clean(name), true
+}
+
+// pidFile is what the command wrote into a file: the jobs whose pids it
+// printed there, or unknown.
+type pidFile struct {
+	jobs    []*job
+	unknown bool
+}
+
+// pidFileJobs resolves a read of the file name to the jobs whose pids the
+// command wrote there. A file the command never writes names none of its
+// jobs, unless its name appears where something could write it: a daemon
+// writes its own pid file (`server --pidfile run.pid &`), so then it could
+// be any job.
+func (w *walker) pidFileJobs(name string) ([]*job, bool) {
+	if f, ok := w.p.pidFiles[name]; ok {
+		return f.jobs, !f.unknown
+	}
+	if w.p.mayWrite(name) {
+		return nil, false
+	}
+	return nil, true
+}
+
+// writePids records what `echo $! > f` (printf, >>) writes into a file
+// named by a literal: the jobs its arguments name, or unknown.
+func (w *walker) writePids(s *syntax.Stmt, r resolved) {
+	name, appends := "", false
+	for _, rd := range s.Redirs {
+		if rd.N != nil && rd.N.Value != "1" {
+			continue
+		}
+		switch rd.Op {
+		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll:
+			name, appends = value(rd.Word), false
+		case syntax.AppOut, syntax.AppAll:
+			name, appends = value(rd.Word), true
+		default:
+			continue
+		}
+		if name == "" {
+			return // a file the walk cannot name
+		}
+	}
+	if name == "" {
+		return
+	}
+	name = path.Clean(name)
+	f := pidFile{}
+	if appends {
+		f = w.p.pidFiles[name]
+		if _, ok := w.p.pidFiles[name]; !ok && w.p.mayWrite(name) {
+			f.unknown = true
+		}
+	}
+	for _, a := range r.args {
+		if a.Lit() != "" {
+			continue // text, options, a format
+		}
+		js, known, _ := w.argJobs(a)
+		if !known {
+			f.unknown = true
+		}
+		f.jobs = append(f.jobs, js...)
+	}
+	if w.p.pidFiles == nil {
+		w.p.pidFiles = map[string]pidFile{}
+	}
+	w.p.pidFiles[name] = f
+}
+
+// forgetWrites makes the files a command other than echo or printf writes
+// (by a literal name) unknown again.
+func (w *walker) forgetWrites(s *syntax.Stmt) {
+	for _, rd := range s.Redirs {
+		switch rd.Op {
+		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll, syntax.AppOut, syntax.AppAll, syntax.RdrInOut:
+			if name := value(rd.Word); name != "" {
+				if _, ok := w.p.pidFiles[path.Clean(name)]; ok {
+					w.p.pidFiles[path.Clean(name)] = pidFile{unknown: true}
+				}
+			}
+		}
+	}
+}
+
+// stdinFile is the file a simple command reads its stdin from (`xargs
+// kill < f`), named by a literal, as the word $(cat f).
+func stdinFile(s *syntax.Stmt) *syntax.Word {
+	var in *syntax.Redirect
+	for _, rd := range s.Redirs {
+		if rd.Op == syntax.RdrIn && (rd.N == nil || rd.N.Value == "0") {
+			in = rd
+		}
+	}
+	if in == nil || value(in.Word) == "" {
+		return nil
+	}
+	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "cat"}}}
+	ce := &syntax.CallExpr{Args: []*syntax.Word{cat, in.Word}}
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: []*syntax.Stmt{{Cmd: ce}}}}}
+}
+
+// mayWrite reports whether the command line could write the file name
+// other than by the echo the walk follows: its base name appears in the
+// source other than as what cat, a < redirection, a test, rm or pkill -F
+// read.
+func (p *pass) mayWrite(name string) bool {
+	base := path.Base(name)
+	if base == "." || base == "/" {
+		return true
+	}
+	src := string(p.src)
+	for i := 0; ; {
+		k := strings.Index(src[i:], base)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		i = at + len(base)
+		// The start of the word it is part of, and what comes before.
+		start := at
+		for start > 0 && !strings.ContainsRune(" \t\n;&|()<>'\"`", rune(src[start-1])) {
+			start--
+		}
+		before := strings.TrimRight(src[:start], " \t'\"")
+		if strings.HasSuffix(before, "<") && !strings.HasSuffix(before, "<<") {
+			continue
+		}
+		prev := before[strings.LastIndexAny(before, " \t\n;&|()'\"`")+1:]
+		switch prev {
+		case "cat", "-F", "-f", "-e", "-s", "-r", "[", "[[", "test", "rm", "-rf", "--":
+			continue
+		}
+		return true
+	}
+}
+
+// mayBeAssigned reports whether the command line could give the variable
+// name a value: its name appears in the source other than where it is
+// read ($name, ${name…}), or the source assigns variables it does not
+// name (eval, source, a name in a variable). A variable it never assigns
+// comes from the caller's environment, if at all, which was there before
+// any job of the command started.
+func (w *walker) mayBeAssigned(name string) bool {
+	p := w.p
+	if p.assigned == nil {
+		p.assigned = scanAssigned(p.src)
+		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file)
+	}
+	a := p.assigned
+	if a.opaque || a.names[name] || shellSet.has(name) || a.names["coproc"] && strings.HasSuffix(name, "_PID") {
+		return true
+	}
+	if f := w.src.file; f != nil && f != p.file {
+		if _, done := p.opaqueFiles[f]; !done {
+			if p.opaqueFiles == nil {
+				p.opaqueFiles = map[*syntax.File]bool{}
+			}
+			p.opaqueFiles[f] = opaqueAssigns(f)
+		}
+		return p.opaqueFiles[f]
+	}
+	return false
+}
+
+// shellSet are variables the shells set themselves (read without a
+// name sets REPLY, zsh lists its jobs in jobstates…).
+var shellSet = setOf(`_ REPLY reply MAPFILE OPTARG OPTIND BASH_REMATCH match COPROC jobstates jobtexts jobdirs`)
+
+// assignedNames are the names the source could assign.
+type assignedNames struct {
+	names  map[string]bool
+	opaque bool
+}
+
+// scanAssigned collects every name in the source text that is not a read
+// ($name, ${name} and its operators other than = and :=), in every
+// string and here-document, so that code run by another shell counts too.
+func scanAssigned(src []byte) *assignedNames {
+	a := &assignedNames{names: map[string]bool{}}
+	isName := func(c byte, first bool) bool {
+		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
+	}
+	for i := 0; i < len(src); {
+		if !isName(src[i], true) || i > 0 && isName(src[i-1], false) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(src) && isName(src[j], false) {
+			j++
+		}
+		name := string(src[i:j])
+		before := string(src[max(0, i-3):i])
+		switch {
+		case strings.HasSuffix(before, "$") && !strings.HasSuffix(before, "{$"):
+			// $name: a read
+		case strings.HasSuffix(before, "${") || strings.HasSuffix(before, "${#") || strings.HasSuffix(before, "${!"):
+			rest := string(src[j:min(len(src), j+3)])
+			if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "::=") {
+				a.names[name] = true
+			}
+		default:
+			a.names[name] = true
+		}
+		i = j
+	}
+	a.opaque = a.names["eval"] || a.names["source"] || a.names["nameref"]
+	return a
+}
+
+// opaqueAssigns reports whether a parsed script assigns variables whose
+// names it does not spell out: `.` and source (the file's code), eval,
+// read, declare, printf -v… of a name in a variable, a nameref, an
+// arithmetic assignment to $v, zsh's ${(P)v}.
+func opaqueAssigns(f *syntax.File) bool {
+	if f == nil {
+		return false
+	}
+	opaque := false
+	dynamic := func(ws ...*syntax.Word) bool {
+		for _, w := range ws {
+			if w != nil && w.Lit() == "" && value(w) == "" {
+				return true
+			}
+		}
+		return false
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			r := resolve(n.Args)
+			switch r.name {
+			case ".", "source", "eval", "nameref":
+				opaque = true
+			case "read", "mapfile", "readarray", "getopts", "vared", "zparseopts", "export", "declare", "typeset", "local", "readonly":
+				opaque = opaque || dynamic(r.args...)
+			case "printf", "print":
+				for i, a := range r.args {
+					if a.Lit() == "-v" && (i+1 >= len(r.args) || dynamic(r.args[i+1])) {
+						opaque = true
+					}
+				}
+			}
+		case *syntax.DeclClause:
+			for _, as := range n.Args {
+				if as.Naked && as.Name == nil && (dynamic(as.Value) || strings.HasPrefix(as.Value.Lit(), "-") && strings.Contains(as.Value.Lit(), "n")) {
+					opaque = true
+				}
+			}
+		case *syntax.BinaryArithm:
+			if n.Op >= syntax.Assgn && n.Op <= syntax.ShrAssgn {
+				if x, ok := n.X.(*syntax.Word); ok && dynamic(x) {
+					opaque = true
+				}
+			}
+		case *syntax.ParamExp:
+			if n.Flags != nil && strings.Contains(n.Flags.Value, "P") {
+				opaque = true
+			}
+		}
+		return !opaque
+	})
+	return opaque
+}
+
+// selfMatch reports whether `pgrep -f PATTERN` (m) finds the shell that
+// runs the command line: started as `sh -c SCRIPT`, its own command line
+// holds the script, and with it the text of every job the script starts.
+// pgrep lists pids in order, the shell's first, so `kill $(pgrep -f
+// PATTERN)` kills the shell before it gets to the job.
+func (w *walker) selfMatch(m nameMatch) bool {
+	if !m.full || w.p.cfg.scriptFile {
+		return false
+	}
+	line := "sh -c " + string(w.p.src)
+	for _, rx := range m.patterns {
+		if rx.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// killsShell reports whether the kill argument a is `$(pgrep -f PATTERN)`
+// that finds the shell itself (see selfMatch).
+func (w *walker) killsShell(a *syntax.Word) bool {
+	parts := a.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	r := resolve(ce.Args)
+	if r.name != "pgrep" {
+		return false
+	}
+	m, judged := w.byName(r)
+	return judged && w.selfMatch(m)
+}
+
+// compilePattern compiles a pkill pattern (an extended regular expression,
+// in which . matches a newline too).
+func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile("(?s)" + p) }
