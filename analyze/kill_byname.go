@@ -1,0 +1,205 @@
+package analyze
+
+import (
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// killByName applies pkill and killall: the jobs of the shell whose program
+// the pattern matches end (see byName).
+func (w *walker) killByName(r resolved) {
+	m, ok := w.byName(r)
+	if !ok || !terminates(m.sig) || w.jobsIgnore(m.sig) {
+		return
+	}
+	if m.every {
+		w.killEachJob()
+		return
+	}
+	for _, j := range m.kills {
+		w.killed(j)
+	}
+	for _, j := range m.tails {
+		w.end(j)
+	}
+}
+
+// nameMatch is what pkill, killall or pgrep finds among the jobs: kills
+// are jobs whose process it finds, tails compound jobs whose last command
+// it finds (the subshell of `(cd app && server) &` waits for it: once the
+// name stops that, the job ends), every: all the shell's children (-P $$).
+type nameMatch struct {
+	sig          string
+	full         bool
+	patterns     []*regexp.Regexp
+	kills, tails []*job
+	every        bool
+}
+
+// byName finds the jobs pkill, killall or pgrep r names. They match their
+// pattern (an extended regular expression) against the process name, or
+// with -f against the whole command line; killall matches names exactly
+// (with -r, as a regular expression); -F reads the pid from a file. ok is
+// false when a pattern is not a literal, or options narrow the match to
+// processes we cannot judge (a parent, a session, a pid file the walk
+// does not follow).
+func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
+	pgrep := r.name == "pgrep" || r.name == "pkill"
+	full, exact, re, children := false, r.name == "killall", false, false
+	pidfile := ""
+	var patterns []string
+	args := r.args
+	for i := 0; i < len(args); i++ {
+		a := value(args[i])
+		if a == "" {
+			return m, false
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			// (Options may follow the pattern: pkill and killall parse
+			// them with GNU getopt, `pkill -x server -P $$`.)
+			patterns = append(patterns, a)
+			continue
+		}
+		switch {
+		case a == "--":
+			for _, p := range args[i+1:] {
+				patterns = append(patterns, value(p))
+			}
+			i = len(args)
+		case pgrep && (a == "-f" || a == "--full"):
+			full = true
+		case pgrep && (a == "-x" || a == "--exact"):
+			exact = true
+		case r.name == "killall" && (a == "-r" || a == "--regexp"):
+			re, exact = true, false
+		case a == "--signal" || r.name == "killall" && a == "-s":
+			if i+1 < len(args) {
+				i++
+				m.sig = value(args[i])
+			}
+		case strings.HasPrefix(a, "--signal="):
+			m.sig = strings.TrimPrefix(a, "--signal=")
+		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
+			i++
+			children = true // pkill -P $$: the shell's children, its jobs
+		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && value(args[i+1]) != "":
+			i++
+			pidfile = path.Clean(value(args[i])) // pkill -F run.pid
+		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
+			return m, false // narrowed by group, parent, session, terminal, age…
+		case pgrep && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
+			i++ // a user: the jobs run as us
+		case r.name != "pgrep" && len(a) > 1 && isSignal(a[1:]):
+			m.sig = a[1:]
+		}
+	}
+	if pidfile != "" {
+		js, known := w.pidFileJobs(pidfile)
+		if !known || len(patterns) > 0 || children {
+			return m, false
+		}
+		m.kills = js
+		return m, true
+	}
+	if children && len(patterns) == 0 {
+		m.every = true
+		return m, true
+	}
+	m.full = full
+	for _, p := range patterns {
+		if p == "" {
+			continue
+		}
+		match := func(s string) bool { return s == p }
+		if !exact || re {
+			rx, err := compilePattern(p)
+			if err != nil {
+				continue
+			}
+			m.patterns = append(m.patterns, rx)
+			match = rx.MatchString
+		}
+		// A name reaches every process the script started so far, also
+		// those a subshell orphaned (`(server &); …; pkill -f server`);
+		// -P $$ only the shell's own children.
+		jobs := w.p.jobs
+		if children {
+			jobs = w.sh.jobs
+		}
+		name := func(argv []string) string {
+			if full {
+				return strings.Join(argv, " ")
+			}
+			if len(argv[0]) > 15 && r.name != "killall" {
+				return argv[0][:15] // the kernel's process name
+			}
+			return argv[0]
+		}
+		for _, j := range jobs {
+			if argv := j.commandLine(); argv != nil && !j.setsid && !(children && j.kind == jobForked) && match(name(argv)) {
+				m.kills = append(m.kills, j)
+			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
+				m.tails = append(m.tails, j)
+			}
+		}
+	}
+	return m, true
+}
+
+// jobsPidsToKill reports whether a pipeline is `jobs -p | xargs kill`: the
+// shell's jobs listed and signalled (bash lists the parent's jobs in the
+// pipeline's subshell).
+func jobsPidsToKill(c *syntax.BinaryCmd) bool {
+	args := pipedToKill(c)
+	if args == nil {
+		return false
+	}
+	x := c.X.Cmd.(*syntax.CallExpr)
+	if len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
+		return false
+	}
+	pflag := false
+	for _, a := range x.Args[1:] {
+		o := a.Lit()
+		if !strings.HasPrefix(o, "-") {
+			return false // named jobs only
+		}
+		pflag = pflag || strings.Contains(o, "p")
+	}
+	if !pflag {
+		return false
+	}
+	sig, _, list := killArgs(args[:len(args)-1])
+	return !list && terminates(sig)
+}
+
+// pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs
+// kill -9, echo "$!" | xargs kill) as the kill it runs: `kill [OPTIONS]
+// $(CMD)`. It returns those arguments, or nil for any other pipeline.
+func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
+	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
+		return nil
+	}
+	y, ok := c.Y.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return nil
+	}
+	r := resolve(y.Args)
+	if r.name != "xargs" {
+		return nil
+	}
+	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
+		return nil
+	}
+	for _, inner := range runCommands(r) {
+		if r := resolve(inner); r.name == "kill" && len(inner) > 0 {
+			subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}
+			return append(slices.Clip(inner[1:]), subst)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,170 @@
+package analyze
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// killSubshell applies the signal to the subshell of a compound job. The
+// subshell dies, unless it defers the signal (see
+// dialect.subshellDefersTerm) or a trap of its own takes it. What it was
+// waiting for runs on: the program it ran in the foreground, taken to be
+// the last one that may take a while (`a && server >log 2>&1 &` then
+// `kill $!`: the server stays with its log, the caller's output is free;
+// the job is that program now, and $! names a dead process), and the jobs
+// it started and waited for (`(server & wait) &`: the server is orphaned).
+// With only brief commands in its foreground (`wait`, a loop of `sleep
+// 0.1`, builtins) nothing of the job itself runs on. Checked under bash,
+// zsh, dash and mksh.
+func (w *walker) killSubshell(j *job) {
+	fg := j.fgLong > 0 || j.heldReads > 0 // a foreground child may be running
+	if w.subshellDefers(j) {
+		return // mksh: it dies when that child ends, holding what it holds till then
+	}
+	t := j.sigTrap(w.killSig)
+	if t != nil && fg {
+		// The trap runs once the child ends, and the subshell goes on:
+		// the kill changes nothing the walk can tell.
+		return
+	}
+	// The kill of a job the subshell had yet to reach does not happen:
+	// one after a command that may take a while, or after more time
+	// than the shell let pass before this kill.
+	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
+	for _, e := range j.innerEnded {
+		if e.slow > 0 || slow == 0 && e.bounded > bounded {
+			e.job.killed = false
+			j.innerWaited = append(j.innerWaited, e.job)
+		}
+	}
+	if t != nil && !(w.sh.d.tailDropsTraps && isWait(lastStmt(j.stmt))) {
+		// The trap interrupts the wait and runs; then the subshell goes
+		// on with what follows, which is brief (fg is false), unless it
+		// loops and the trap does not exit.
+		if !w.runSigTrap(j, t) && loops(j.stmt) {
+			return
+		}
+	}
+	for _, k := range j.innerWaited {
+		if !k.killed {
+			k.waited, k.orphaned = false, true
+		}
+	}
+	if j.fgLong > 0 {
+		j.fds = j.fgFds
+		j.subshellGone = true
+		return
+	}
+	w.end(j)
+}
+
+// subshellDefers reports whether the signal being sent is one the
+// subshell of j leaves for later while a foreground child runs, and one
+// may run (see dialect.subshellDefersTerm).
+func (w *walker) subshellDefers(j *job) bool {
+	return w.sh.d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
+}
+
+// sigTrap is the trap j's own shell set on sig, or nil. SIGKILL cannot
+// be trapped.
+func (j *job) sigTrap(sig string) *sigTrap {
+	if j.trapSh == nil || uncatchable(sig) || j.trapRan {
+		return nil
+	}
+	b := sigBit(sig)
+	for i := range j.trapSh.sigTraps {
+		if t := &j.trapSh.sigTraps[i]; t.sigs&b != 0 {
+			return t
+		}
+	}
+	return nil
+}
+
+// runSigTrap walks the action of a signal trap in the shell of j, the
+// job it was set in, as that shell stood when its body ended (its jobs,
+// $!, the variables that hold pids): `trap 'kill $c' TERM` passes the
+// kill on to the job's own jobs. It reports whether the action exits.
+func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
+	j.trapRan = true // once: a kill in it that reaches j again runs nothing
+	f, err := w.p.parseNested(t.code, j.trapSh.d.variant)
+	if err != nil {
+		return false
+	}
+	savedSh, savedJob, savedSrc, savedSig := w.sh, w.job, w.src, w.killSig
+	slow, bounded := w.slow, w.bounded
+	w.sh, w.job = j.trapSh, nil
+	w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
+	// The jobs started long before (no kill race, see
+	// dialect.killRaces): no job's start matches this count.
+	w.slow = -1
+	savedLast := w.sh.last
+	if t.set {
+		w.sh.last = t.last
+	}
+	w.stmts(f.Stmts, j.fds)
+	w.sh.last = savedLast
+	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
+	w.slow, w.bounded = slow, bounded
+	for _, s := range f.Stmts {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "exit" {
+			return true
+		}
+	}
+	return false
+}
+
+// isWait reports whether s is a call of the wait builtin.
+func isWait(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "wait"
+}
+
+// loops reports whether s runs a while or until loop in its own shell's
+// foreground (one that may never end).
+func loops(s *syntax.Stmt) bool {
+	found := false
+	syntax.Walk(s.Cmd, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.WhileClause:
+			found = true
+		case *syntax.Stmt:
+			return !n.Background && !found
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
+			return false
+		}
+		return !found
+	})
+	return found
+}
+
+// lastStmt is the statement a background statement's subshell runs last:
+// the right of its last && or ||, the last of a ( ) or { } body.
+func lastStmt(s *syntax.Stmt) *syntax.Stmt {
+	for {
+		switch c := s.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+				return s
+			}
+			s = c.Y
+		case *syntax.Subshell:
+			if len(c.Stmts) == 0 {
+				return s
+			}
+			s = c.Stmts[len(c.Stmts)-1]
+		case *syntax.Block:
+			if len(c.Stmts) == 0 {
+				return s
+			}
+			s = c.Stmts[len(c.Stmts)-1]
+		default:
+			return s
+		}
+	}
+}
+
+// assignsOnly reports whether a statement only assigns variables (which
+// the shell does itself, its $( ) included, without a process of its own).
+func assignsOnly(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(ce.Args) == 0 && len(ce.Assigns) > 0 && !s.Background
+}
