@@ -188,7 +188,11 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.file = f
 	p.root.src = source{text: src}
-	p.root.sh = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader}
+	rs := &p.root.sh // its tables are kept for the next pass, cleared
+	clear(rs.jobs)
+	clear(rs.pidVars)
+	clear(rs.empty)
+	*rs = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader, jobs: rs.jobs[:0], pidVars: rs.pidVars, empty: rs.empty, traps: rs.traps[:0], sigTraps: rs.sigTraps[:0]}
 
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w

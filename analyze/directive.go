@@ -125,15 +125,31 @@ func (p *pass) directivesPossible() bool {
 // span is a finding's place, in outer offsets.
 type span struct{ start, end int }
 
+// spans are places of findings, sorted.
+type spans []span
+
 // errorSpans are the places of the error findings reported so far.
-func (p *pass) errorSpans() map[span]bool {
-	errs := map[span]bool{}
+func (p *pass) errorSpans() spans {
+	var errs spans
 	for _, f := range p.findings {
 		if f.Severity == Error {
-			errs[span{f.Start.Offset, f.End.Offset}] = true
+			errs = append(errs, span{f.Start.Offset, f.End.Offset})
 		}
 	}
+	slices.SortFunc(errs, compareSpans)
 	return errs
+}
+
+func (ss spans) has(s span) bool {
+	_, ok := slices.BinarySearchFunc(ss, s, compareSpans)
+	return ok
+}
+
+func compareSpans(a, b span) int {
+	if a.start != b.start {
+		return a.start - b.start
+	}
+	return a.end - b.end
 }
 
 // dropSubsumed drops the SG2001 finding of a job that also has an error
@@ -146,7 +162,7 @@ func (p *pass) dropSubsumed() {
 	}
 	errs := p.errorSpans()
 	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool {
-		return f.Rule == UnmanagedBackground.ID && errs[span{f.Start.Offset, f.End.Offset}]
+		return f.Rule == UnmanagedBackground.ID && errs.has(span{f.Start.Offset, f.End.Offset})
 	})
 }
 

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -122,13 +123,16 @@ func (w *walker) kill(args []*syntax.Word) {
 // that session, children included. With set -m every job leads a group,
 // and jobsNamed takes the operand as naming the job.
 func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
-	if w.sh.monitor {
+	group := func(a *syntax.Word) bool {
+		l, ok := a.Parts[0].(*syntax.Lit)
+		return ok && l.Value == "-" && len(a.Parts) > 1
+	}
+	if w.sh.monitor || !slices.ContainsFunc(ops, group) {
 		return ops
 	}
 	rest := ops[:0:0]
 	for _, a := range ops {
-		l, ok := a.Parts[0].(*syntax.Lit)
-		if !ok || l.Value != "-" || len(a.Parts) < 2 {
+		if !group(a) {
 			rest = append(rest, a)
 			continue
 		}

@@ -20,15 +20,17 @@ run_in_background), which records its pid, logs and exit status.`,
 		// that, which says more; this finding is dropped then
 		// (dropSubsumed), unless a directive silences the error. When
 		// none can, the message is not made at all.
-		var errs map[span]bool
+		var errs spans
+		looked := false
 		for _, j := range p.jobs {
 			if !j.reportable() || j.escapes() {
 				continue
 			}
-			if errs == nil && !p.directivesPossible() {
+			if !looked && !p.directivesPossible() {
 				errs = p.errorSpans()
 			}
-			if errs[span{j.start, j.end}] {
+			looked = true
+			if errs.has(span{j.start, j.end}) {
 				continue
 			}
 			p.report(j.start, j.end,
