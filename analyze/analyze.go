@@ -196,14 +196,15 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 
 	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
 	w := &p.root.w
-	env := callerFDs
+	env, maybe := callerFDs, 0
 	for _, s := range f.Stmts {
 		p.top = s
 		env = w.stmt(s, env)
-		if ends(s) || p.ended {
+		if w.afterExit(s, &maybe) {
 			break
 		}
 	}
+	w.cond -= maybe
 	p.top = nil
 	w.walkUncalled()
 	w.endShell()

@@ -87,13 +87,35 @@ type walker struct {
 const maxNested = 8
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
+	maybe := 0
 	for _, s := range list {
 		env = w.stmt(s, env)
-		if ends(s) || w.p.ended {
-			break // bash never runs what follows
+		if w.afterExit(s, &maybe) {
+			break // the shell never runs what follows
 		}
 	}
+	w.cond -= maybe
 	return env
+}
+
+// afterExit reports whether the statement just walked ends the shell for
+// sure; after one that may end it, what follows is a maybe (w.cond, and
+// *maybe counts it for the caller to undo at the end of the list). A
+// return ends the list (a function body) without ending the shell.
+func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
+	if w.p.ended || ends(s) {
+		return true
+	}
+	switch w.exits(s, 0) {
+	case endsSurely:
+		return true
+	case endsMaybe:
+		if *maybe == 0 {
+			*maybe = 1
+			w.cond++
+		}
+	}
+	return false
 }
 
 // andOr walks `X && Y` or `X || Y` in the current shell and returns its
@@ -104,7 +126,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 // ones that can hang the caller).
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	env = w.stmt(c.X, env)
-	switch st := status(c.X); {
+	switch st := w.status(c.X); {
 	case st == 0:
 		w.cond++
 		w.stmt(c.Y, env)
@@ -214,6 +236,13 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	}
 	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(r.head.Lit(), "/")) {
 		w.sh.replaced = true
+	}
+	if len(r.all) == 0 && execsSomething(ce) {
+		// exec "$@": a program the walk cannot name replaces the shell.
+		if w.cond == 0 {
+			w.sh.replaced = true
+		}
+		return env
 	}
 	if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
 		w.funcEnv = nil
@@ -388,7 +417,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
 			w.stmts(ic.Cond, env)
-			st = status(ic.Cond[len(ic.Cond)-1])
+			st = w.status(ic.Cond[len(ic.Cond)-1])
 		}
 		if st < 0 {
 			continue // the branch never runs

@@ -1,0 +1,149 @@
+package analyze
+
+import "mvdan.cc/sh/v3/syntax"
+
+// exitKind says whether running a statement in the current shell ends
+// that shell (exit, or exec of a program) before the statements after it.
+type exitKind uint8
+
+const (
+	endsNever  exitKind = iota
+	endsMaybe           // `./tests || exit 1`: what follows may not run
+	endsSurely          // `exit`, `{ …; exit 1; }`, `false || exit 1`
+)
+
+// exits tells whether s ends the shell it runs in. An exit inside a
+// compound of the current shell ends it as a bare one does: `./tests ||
+// exit 1; kill $!` leaves the server running when the tests fail, so the
+// kill after it is a maybe, like one behind `&&`. A subshell, a job, a
+// pipeline element or a substitution only end themselves. A function
+// call ends the shell when its body does. depth bounds the look into
+// functions (recursion).
+func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
+	if s.Background || s.Coprocess || depth > maxNested {
+		return endsNever
+	}
+	if ends(s) {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && ce.Args[0].Lit() == "return" {
+			return endsNever // the function's, not the shell's (see stmts)
+		}
+		return endsSurely
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return endsNever
+		}
+		if execsSomething(c) {
+			return endsSurely // exec "$@": a program whatever the words
+		}
+		if r := resolve(c.Args); w.callsFunc(r) {
+			return w.exits(w.funcs[r.name].body, depth+1)
+		}
+	case *syntax.Block:
+		return w.listExits(c.Stmts, depth)
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+			return endsNever // a pipeline: its elements are subshells
+		}
+		x := w.exits(c.X, depth)
+		if x == endsSurely {
+			return endsSurely
+		}
+		y := w.exits(c.Y, depth)
+		switch st := w.status(c.X); {
+		case st == 0:
+			return max(x, min(y, endsMaybe))
+		case (st > 0) == (c.Op == syntax.AndStmt):
+			return max(x, y) // Y runs for sure
+		}
+		return x
+	case *syntax.IfClause:
+		all, any := true, false
+		for ic := c; ic != nil; ic = ic.Else {
+			k := max(w.listExits(ic.Cond, depth), w.listExits(ic.Then, depth))
+			all = all && k == endsSurely
+			any = any || k != endsNever
+			if ic.Else == nil && len(ic.Cond) > 0 {
+				all = false // no else: no branch may run
+			}
+		}
+		switch {
+		case all:
+			return endsSurely
+		case any:
+			return endsMaybe
+		}
+	case *syntax.WhileClause:
+		return min(max(w.listExits(c.Cond, depth), w.listExits(c.Do, depth)), endsMaybe)
+	case *syntax.ForClause:
+		return min(w.listExits(c.Do, depth), endsMaybe)
+	case *syntax.CaseClause:
+		k := endsNever
+		for _, it := range c.Items {
+			k = max(k, min(w.listExits(it.Stmts, depth), endsMaybe))
+		}
+		return k
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			return w.exits(c.Stmt, depth)
+		}
+	}
+	return endsNever
+}
+
+// listExits is exits for a list run in order: the first statement that
+// ends it for sure decides, a maybe before it makes the end a maybe only
+// if nothing after ends it for sure.
+func (w *walker) listExits(list []*syntax.Stmt, depth int) exitKind {
+	k := endsNever
+	for _, s := range list {
+		switch w.exits(s, depth) {
+		case endsSurely:
+			return endsSurely
+		case endsMaybe:
+			k = endsMaybe
+		}
+	}
+	return k
+}
+
+// execsSomething reports whether a simple command is exec with a command
+// word, literal or not (`exec "$@"`, the last line of many entrypoints):
+// the shell becomes that program. Bare exec only redirects.
+func execsSomething(c *syntax.CallExpr) bool {
+	if len(c.Args) == 0 || c.Args[0].Lit() != "exec" {
+		return false
+	}
+	for _, a := range c.Args[1:] {
+		switch o := a.Lit(); {
+		case o == "--":
+			continue
+		case o == "-a":
+			return false // its argument follows; too rare to follow
+		case len(o) > 1 && o[0] == '-':
+			continue // -c, -l
+		}
+		return true
+	}
+	return false
+}
+
+// status is the statement's exit status as far as it is known (see
+// status), with what the dialect knows: zsh, dash and mksh refuse `wait
+// -n`, so `wait -n || exit 1` always exits there.
+func (w *walker) status(s *syntax.Stmt) int {
+	st := status(s)
+	if st != 0 || w.sh.d.waitOptions || s.Background {
+		return st
+	}
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "wait" {
+		if o := ce.Args[1].Lit(); len(o) > 1 && o[0] == '-' {
+			st = -1
+			if s.Negated {
+				st = 1
+			}
+		}
+	}
+	return st
+}
