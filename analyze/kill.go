@@ -193,7 +193,9 @@ func (w *walker) killed(j *job) {
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case j.kind == jobCompound && !j.subshellGone && w.cond == 0:
+	case (j.kind == jobCompound || j.runsChildren) && !j.subshellGone && w.cond == 0:
+		// (A shell given a script that it does not end by exec'ing dies
+		// as a subshell does, leaving what it runs.)
 		w.killSubshell(j)
 	}
 }
@@ -206,7 +208,7 @@ func (w *walker) end(j *job) {
 		return
 	}
 	j.killed = true
-	if o := w.job; o != nil && o != j && o.sh == w.sh {
+	if o := w.job; o != nil && o != j && w.inJobShell(o) {
 		o.innerEnded = append(o.innerEnded, innerEnd{j, w.slow - o.startSlow, w.bounded - o.startBounded})
 	}
 }

@@ -61,7 +61,11 @@ func (w *walker) killSubshell(j *job) {
 // subshell of j leaves for later while a foreground child runs, and one
 // may run (see dialect.subshellDefersTerm).
 func (w *walker) subshellDefers(j *job) bool {
-	return w.sh.d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
+	d := w.sh.d // a subshell is the same program
+	if j.procD != nil {
+		d = j.procD // the job is another shell (bash -c '…' &)
+	}
+	return d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
 }
 
 // sigTrap is the trap j's own shell set on sig, or nil. SIGKILL cannot

@@ -556,7 +556,12 @@ func (w *walker) fgLong(env, inner fdTable) {
 	}
 	j.fgLong++
 	j.fgFds = inner
-	if w.sh != j.sh {
+	if !w.inJobShell(j) {
 		j.fgFds = inner.union(env)
 	}
 }
+
+// inJobShell reports whether the walk is in the shell that is j's own
+// process: the subshell of a compound job, or the shell a job runs
+// (shell.process).
+func (w *walker) inJobShell(j *job) bool { return w.sh == j.sh || w.sh.process == j }

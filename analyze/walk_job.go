@@ -86,6 +86,9 @@ type job struct {
 	// &`): it runs the commands as its children, which a signal to $!
 	// does not reach.
 	runsChildren bool
+	// procD is the dialect of the shell that is the job's process, when
+	// that is not a subshell of the current one (see shell.process).
+	procD *dialect
 	// execsTail: the job is a bash ( ) subshell that execs its last
 	// command in place (see dialect.parenTail), though it may hold the
 	// job's descriptors a while before: nothing waits for that command.

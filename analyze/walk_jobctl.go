@@ -105,7 +105,7 @@ func (w *walker) waitedFor(j *job) {
 		return
 	}
 	j.waited = true
-	if o := w.job; o != nil && o.sh == w.sh {
+	if o := w.job; o != nil && w.inJobShell(o) {
 		o.innerWaited = append(o.innerWaited, j)
 	}
 	// The shell now lasts as long as the job does.

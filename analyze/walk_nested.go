@@ -83,12 +83,19 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if cflag || operand != nil && !sflag {
 		return // a -c string that is not a literal
 	}
+	// A shell reading its script from stdin, as from a file, execs none
+	// of its commands in place (see runWritten): `bash -s <<'EOF' &` is
+	// bash until the script ends, and a kill of $! leaves its children.
 	fed := w.fed
 	w.fed = nil
+	stdin := *d
+	stdin.cTail = 0
 	if word := stdinDoc(s.Redirs); word != nil {
-		w.nested(word, d, env, shNested)
+		w.nextJobShell = w.jobShell(s)
+		w.nested(word, &stdin, env, shNested)
 	} else if fed != nil {
-		w.nestedCode(fed.code, fed.offs, fed.quote, d, env, shNested)
+		w.nextJobShell = w.jobShell(s)
+		w.nestedCode(fed.code, fed.offs, fed.quote, &stdin, env, shNested)
 	}
 }
 
@@ -195,9 +202,13 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		}
 	}
 	if jobShell != nil && kind != 0xff {
+		w.sh.process, jobShell.procD = jobShell, d
 		defer w.watchJobShell(jobShell, f, d, env)()
 	}
 	w.stmts(f.Stmts, env)
+	if jobShell != nil && kind != 0xff && len(w.sh.sigTraps) > 0 {
+		jobShell.trapSh, w.sh.keep = w.sh, true
+	}
 	if kind != 0xff {
 		w.endShell()
 	}

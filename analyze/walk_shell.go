@@ -61,6 +61,10 @@ type shell struct {
 	// keep: a job holds on to the shell (job.trapSh); endShell does not
 	// hand it out again.
 	keep bool
+	// process: the shell is the process of this background job (`bash -c
+	// '…' &`, `sh -s <<EOF &`): what its foreground runs is the job's, and
+	// a kill of $! reaches the shell itself (see killSubshell).
+	process *job
 }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
