@@ -61,6 +61,12 @@ type shell struct {
 	// keep: a job holds on to the shell (job.trapSh); endShell does not
 	// hand it out again.
 	keep bool
+	// nounset: set -u is on for sure: expanding a variable that is
+	// unset ends the shell (see walker.expandsUnset).
+	nounset bool
+	// skipTraps: the shell dies without running its EXIT traps (zsh on
+	// an unset variable under set -u).
+	skipTraps bool
 }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
@@ -120,7 +126,7 @@ type trapBody struct {
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
 func (w *walker) endShell() {
 	sh := w.sh
-	if !sh.replaced {
+	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
 	}
 	if sh.kind == shSubshell {
