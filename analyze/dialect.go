@@ -212,12 +212,11 @@ type dialect struct {
 	// nounsetSkipsTraps: a shell that ends on an unset variable under set
 	// -u runs no EXIT trap (zsh); bash, dash and mksh run it.
 	nounsetSkipsTraps bool
-	// selfTermKeepsRunning: a shell that a foreground `pkill -f` signals
-	// (its pattern finds the shell's own -c command line) is not taken to
-	// end there. mksh dies too, but a mksh that leads its process group
-	// takes its jobs with it (`setsid mksh -c …`), one in the caller's
-	// group leaves them: not modeled.
-	selfTermKeepsRunning bool
+	// selfTermTakesJobs: a shell leading its process group that a
+	// foreground `pkill -f` signals (its pattern finds the shell's own -c
+	// command line) takes its jobs with it as it dies (mksh); in the
+	// caller's group they outlive it, as in bash, zsh and dash.
+	selfTermTakesJobs bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -386,7 +385,7 @@ var (
 		selfKillDeferred:       true,
 		substReadsFile:         true,
 		funcErrorReturns:       true,
-		selfTermKeepsRunning:   true,
+		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxCUX",
 		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}

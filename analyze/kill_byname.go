@@ -26,10 +26,11 @@ func (w *walker) killByName(r resolved) {
 	for _, j := range m.tails {
 		w.end(j)
 	}
-	if w.selfMatch(m) && !w.sh.d.selfTermKeepsRunning {
+	if w.selfMatch(m) && w.shellEnds() && w.sh.d.selfTermTakesJobs && w.sh.leads {
 		// pkill -f finds the shell's own command line: it signals the
-		// jobs it finds and the shell, which dies there.
-		w.shellEnds()
+		// jobs it finds and the shell, which dies there (mksh leading its
+		// group with its jobs).
+		w.killEachJob()
 	}
 }
 
