@@ -193,6 +193,30 @@ type dialect struct {
 	// control turned off"): jobs lead no group, and `kill -- -$!` or
 	// `kill %1` reaches none.
 	monitorNeedsTty bool
+	// setLetters are the option letters `set -X`/`set +X` knows and
+	// setNames the names `set -o NAME` knows; any other makes set fail,
+	// and a special builtin that fails ends a non-interactive shell before
+	// anything after it runs, even behind || (dash, zsh, mksh; `command
+	// set` only fails). dash has no pipefail: `set -euo pipefail; server &`
+	// starts nothing there. Empty setLetters: set only complains (bash).
+	setLetters string
+	setNames   *wordSet
+	// setNamesLoose: option names ignore case and underscores, and take a
+	// "no" in front (zsh: `set -o NO_UNSET`).
+	setNamesLoose bool
+	// funcErrorReturns: an error that ends a non-interactive shell (a
+	// failing special builtin, an unset variable under set -u) ends only
+	// the function call it happens in, which returns (mksh); the others
+	// end the shell there too.
+	funcErrorReturns bool
+	// nounsetSkipsTraps: a shell that ends on an unset variable under set
+	// -u runs no EXIT trap (zsh); bash, dash and mksh run it.
+	nounsetSkipsTraps bool
+	// selfTermTakesJobs: a shell leading its process group that a
+	// foreground `pkill -f` signals (its pattern finds the shell's own -c
+	// command line) takes its jobs with it as it dies (mksh); in the
+	// caller's group they outlive it, as in bash, zsh and dash.
+	selfTermTakesJobs bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -310,6 +334,8 @@ var (
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
+		setLetters:           "abefimnpsuvxCEIV",
+		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -331,6 +357,12 @@ var (
 		parsesWholeC:      true,
 		emptyArgIgnored:   true,
 		substReadsFile:    true,
+		nounsetSkipsTraps: true,
+		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
+		// change option")
+		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
+		setNames:      zshOptions,
+		setNamesLoose: true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
@@ -352,6 +384,10 @@ var (
 		jobTextEscaped:         true,
 		selfKillDeferred:       true,
 		substReadsFile:         true,
+		funcErrorReturns:       true,
+		selfTermTakesJobs:      true,
+		setLetters:             "abefhkmnopsuvxCUX",
+		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}
 )
 

@@ -26,6 +26,12 @@ func (w *walker) killByName(r resolved) {
 	for _, j := range m.tails {
 		w.end(j)
 	}
+	if w.selfMatch(m) && w.shellEnds() && w.sh.d.selfTermTakesJobs && w.sh.leads {
+		// pkill -f finds the shell's own command line: it signals the
+		// jobs it finds and the shell, which dies there (mksh leading its
+		// group with its jobs).
+		w.killEachJob()
+	}
 }
 
 // nameMatch is what pkill, killall or pgrep finds among the jobs: kills
@@ -49,7 +55,7 @@ type nameMatch struct {
 // does not follow).
 func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 	pgrep := r.name == "pgrep" || r.name == "pkill"
-	full, exact, re, children := false, r.name == "killall", false, false
+	full, exact, re, children, fold := false, r.name == "killall", false, false, false
 	pidfile := ""
 	var patterns []string
 	args := r.args
@@ -74,6 +80,13 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			full = true
 		case pgrep && (a == "-x" || a == "--exact"):
 			exact = true
+		case pgrep && (a == "-i" || a == "--ignore-case"):
+			fold = true
+		case pgrep && len(a) > 2 && a[1] != '-' && strings.Trim(a[1:], "fxie") == "":
+			// -if, -fx…: options that take no argument, together
+			full = full || strings.Contains(a, "f")
+			exact = exact || strings.Contains(a, "x")
+			fold = fold || strings.Contains(a, "i")
 		case r.name == "killall" && (a == "-r" || a == "--regexp"):
 			re, exact = true, false
 		case a == "--signal" || r.name == "killall" && a == "-s":
@@ -115,7 +128,13 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			continue
 		}
 		match := func(s string) bool { return s == p }
+		if fold {
+			match = func(s string) bool { return strings.EqualFold(s, p) }
+		}
 		if !exact || re {
+			if fold {
+				p = "(?i)" + p
+			}
 			rx, err := compilePattern(p)
 			if err != nil {
 				continue

@@ -199,8 +199,14 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
-	inner := env.apply(s.Redirs)
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.shellEnds() {
+		// set -u: the command never runs, the shell ends (zsh without
+		// its EXIT traps)
+		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		return env
+	}
+	inner := env.apply(s.Redirs)
 	// The simple command whose words are walked, for the process
 	// substitutions there (restored without a defer: stmt is the
 	// hottest function of the walk, and has too many returns for an

@@ -153,6 +153,15 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		w.mark(m)
 	case "set":
+		if w.sh.d.setFails(r.args) && !r.wrapped && r.head.Lit() == "set" {
+			w.shellEnds() // dash: set -o pipefail
+			break
+		}
+		if on, off := setsNounset(r.args); on && w.cond == 0 {
+			w.sh.nounset = true
+		} else if off {
+			w.sh.nounset = false
+		}
 		for _, a := range r.args {
 			v := a.Lit()
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
@@ -565,3 +574,20 @@ func (w *walker) fgLong(env, inner fdTable) {
 // process: the subshell of a compound job, or the shell a job runs
 // (shell.process).
 func (w *walker) inJobShell(j *job) bool { return w.sh == j.sh || w.sh.process == j }
+
+// shellEnds marks that the shell the caller started ends here, on an
+// error a non-interactive shell exits on (a special builtin that fails,
+// an unset variable under set -u, a signal it sent itself): nothing after
+// it runs. Only where the command runs for sure, in the shell's own
+// process (not a subshell, a job, a nested shell), and in mksh not inside
+// a function (see dialect.funcErrorReturns).
+func (w *walker) shellEnds() bool {
+	if w.cond != 0 || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
+		return false
+	}
+	if w.sh.d.funcErrorReturns && len(w.calling) > 0 {
+		return false
+	}
+	w.p.ended = true
+	return true
+}

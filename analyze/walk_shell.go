@@ -65,6 +65,12 @@ type shell struct {
 	// '…' &`, `sh -s <<EOF &`): what its foreground runs is the job's, and
 	// a kill of $! reaches the shell itself (see killSubshell).
 	process *job
+	// nounset: set -u is on for sure: expanding a variable that is
+	// unset ends the shell (see walker.expandsUnset).
+	nounset bool
+	// skipTraps: the shell dies without running its EXIT traps (zsh on
+	// an unset variable under set -u).
+	skipTraps bool
 }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
@@ -124,7 +130,7 @@ type trapBody struct {
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
 func (w *walker) endShell() {
 	sh := w.sh
-	if !sh.replaced {
+	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
 	}
 	if sh.kind == shSubshell {
