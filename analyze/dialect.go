@@ -27,6 +27,10 @@ type dialect struct {
 	// bash, dash and mksh run the lines before it.
 	parsesWholeC bool
 
+	// arraysFromOne: array indexes start at 1, and a bare $array expands
+	// every element (zsh).
+	arraysFromOne bool
+
 	// prevIsCurrentAlone: the job spec %- (the previous job) names the
 	// only job when there is one (bash; zsh, dash and mksh find none).
 	prevIsCurrentAlone bool
@@ -354,6 +358,7 @@ var (
 		funcRedirsApplied: true,
 		monitorExits:      true,
 		funcExitTraps:     true,
+		arraysFromOne:     true,
 		parsesWholeC:      true,
 		emptyArgIgnored:   true,
 		substReadsFile:    true,
@@ -386,7 +391,7 @@ var (
 		substReadsFile:         true,
 		funcErrorReturns:       true,
 		selfTermTakesJobs:      true,
-		setLetters:             "abefhkmnopsuvxCUX",
+		setLetters:             "abefhkmnopsuvxACUX",
 		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}
 )

@@ -3,6 +3,7 @@ package analyze
 import (
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -48,6 +49,10 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 			}
 			if js, ok := w.sh.pidVars[name]; ok {
 				known, empty = true, false
+				if js, ok := w.pidElement(n, js); ok {
+					named = append(named, js...)
+					return false
+				}
 				if w.sh.joined[name] && (!w.sh.d.splitsWords || quotedIn(a, n)) {
 					return true // one argument "pid1 pid2" (zsh, or quoted): illegal pid
 				}
@@ -78,6 +83,52 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	// A part that holds nothing settles the word only when the whole word
 	// is empty: `%$unset` is `%`, the current job.
 	return named, known || empty, empty
+}
+
+// pidElement is what an expansion of a pid array names when it picks
+// elements: `${pids[1]}` one job, and a bare `$pids` the first in bash and
+// mksh (zsh expands the whole array). Arrays count from 0, zsh's from 1
+// (`${pids[0]}` is empty there); -1 is the last. ok is false when the
+// expansion names every element, or which one is not known.
+func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bool) {
+	name := pe.Param.Value
+	if !w.sh.arrays[name] || pe.Excl || pe.Length || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil {
+		return nil, false
+	}
+	i := 0 // a bare $pids
+	if pe.Index != nil {
+		lit := ""
+		switch x := pe.Index.(type) {
+		case *syntax.Word:
+			lit = x.Lit()
+		case *syntax.UnaryArithm:
+			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.Minus && !x.Post {
+				lit = "-" + w.Lit() // ${pids[-1]}
+			}
+		}
+		if lit == "@" || lit == "*" {
+			return nil, false
+		}
+		n, err := strconv.Atoi(lit)
+		if err != nil {
+			return nil, false
+		}
+		i = n
+		if w.sh.d.arraysFromOne && n > 0 {
+			i = n - 1
+		} else if w.sh.d.arraysFromOne && n == 0 {
+			return nil, true
+		}
+		if n < 0 {
+			i = len(js) + n
+		}
+	} else if w.sh.d.arraysFromOne {
+		return nil, false // zsh: $pids is every element
+	}
+	if i < 0 || i >= len(js) {
+		return nil, true
+	}
+	return js[i : i+1], true
 }
 
 // isName reports whether s is a variable name (not $$, $1, $@…, which the

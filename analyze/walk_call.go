@@ -385,6 +385,9 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
 		}
+		if a.Array != nil {
+			w.sh.setArray(a.Name.Value)
+		}
 		if a.Array == nil && (!a.Append && refersTo(a.Value, a.Name.Value) || spaced(a.Value)) {
 			if w.sh.joined == nil {
 				w.sh.joined = map[string]bool{}

@@ -23,6 +23,9 @@ type shell struct {
 	last    *job              // $!
 	alt     []*job            // after if or case: other jobs $! may be
 	pidVars map[string][]*job // variables that hold a $!
+	// arrays are the pid variables assigned as arrays (pids+=($!)): their
+	// jobs are the elements, in order (see pidElement).
+	arrays map[string]bool
 	// joined are the pid variables built as one string (pids="$pids $!"):
 	// without word splitting (zsh) `kill $pids` gets one bad argument.
 	joined map[string]bool
@@ -181,6 +184,13 @@ func (w *walker) mark(m mark) {
 
 // newShell returns an empty shell, reusing one that ended: subshells come
 // and go at every ( ), $( ), pipeline element and job body.
+func (sh *shell) setArray(name string) {
+	if sh.arrays == nil {
+		sh.arrays = map[string]bool{}
+	}
+	sh.arrays[name] = true
+}
+
 func (w *walker) newShell(kind shellKind, async bool) *shell {
 	// A subshell is a fork of the current shell: the same program. A
 	// nested shell's program is set by its caller (nestedCode).
@@ -214,6 +224,9 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 				sh.pidVars = map[string][]*job{}
 			}
 			sh.pidVars[name] = append(sh.pidVars[name][:0], js...)
+		}
+		for name := range w.sh.arrays {
+			sh.setArray(name)
 		}
 		for name := range w.sh.empty {
 			sh.setEmpty(name, true)
