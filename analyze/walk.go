@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"strings"
 	"time"
 
@@ -82,9 +83,24 @@ type walker struct {
 	// any: the command a process substitution there serves (see
 	// walker.procSubst).
 	consumer *syntax.CallExpr
+	// exitFuncs: a function the script defines has an exit or exec in its
+	// text, so a call of it may end the shell (see afterExit).
+	exitFuncs bool
 }
 
 const maxNested = 8
+
+// mentionsExit reports whether the text of s in src has an exit or an
+// exec in it: without one (and without a function that has one), s
+// cannot end the shell (see exits).
+func mentionsExit(src []byte, s *syntax.Stmt) bool {
+	start, end := int(s.Pos().Offset()), int(s.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return true
+	}
+	t := src[start:end]
+	return bytes.Contains(t, []byte("exit")) || bytes.Contains(t, []byte("exec"))
+}
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe := 0
@@ -105,6 +121,9 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	if w.p.ended || ends(s) {
 		return true
+	}
+	if !w.exitFuncs && !mentionsExit(w.src.text, s) {
+		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
 	case endsSurely:
@@ -369,6 +388,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.funcOrder = append(w.funcOrder, c.Name.Value)
 		}
 		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src}
+		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, env)
