@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -137,6 +138,22 @@ type source struct {
 	// file is text as the walk parsed it (nil for the outer source), kept
 	// for the fixes that look at the whole nested script (see scopes).
 	file *syntax.File
+	// exits: 1 the text has an exit or exec in it, -1 it has none, 0 not
+	// looked yet (see mentionsExit).
+	exits int8
+}
+
+// mentionsExit reports whether the source has an exit or an exec anywhere
+// in it, looked up once: most have none, and then no statement of theirs
+// needs a look (see walker.afterExit).
+func (s *source) mentionsExit() bool {
+	if s.exits == 0 {
+		s.exits = -1
+		if bytes.Contains(s.text, []byte("exit")) || bytes.Contains(s.text, []byte("exec")) {
+			s.exits = 1
+		}
+	}
+	return s.exits > 0
 }
 
 func (s *source) outer(off int) int {

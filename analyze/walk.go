@@ -122,7 +122,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	if w.p.ended || ends(s) {
 		return true
 	}
-	if !w.exitFuncs && !mentionsExit(w.src.text, s) {
+	if !w.exitFuncs && (!w.src.mentionsExit() || !mentionsExit(w.src.text, s)) {
 		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
