@@ -515,7 +515,7 @@ func targetName(t target) string {
 		return "caller"
 	case tFile:
 		return "file"
-	case tPipe:
+	case tPipe, tJobRead:
 		return "pipe"
 	}
 	return "closed"

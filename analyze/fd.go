@@ -15,6 +15,12 @@ const (
 	tPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
 	tCaller               // the caller's stdout or stderr: the caller reads it to EOF
 	tBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
+	// tJobRead is the pipe of a $(…) that the shell of a background job
+	// reads to EOF: nobody outside waits on it, but the job does, as long
+	// as a job inside holds it. It is not a pipe between a pipeline's
+	// elements (tPipe): `x=$(server | true &) &` does not wait for the
+	// server.
+	tJobRead
 	// tWorker is the pipe between a process substitution's worker and the
 	// command that uses it. A worker nested in another's gets tWorker+1
 	// (and so on): the inner pipe is not the outer one, and a job holding

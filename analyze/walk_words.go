@@ -26,7 +26,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			sub := env
 			sub[1] = tBlock
 			if w.sh.async {
-				sub[1] = tPipe
+				sub[1] = tJobRead
 			}
 			njobs := len(w.p.jobs)
 			w.subshell(n.Stmts, sub)
