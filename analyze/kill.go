@@ -258,6 +258,13 @@ func isShellPid(w *syntax.Word) bool {
 
 // isLastPid reports whether a word is just $! (quoted or not).
 func isLastPid(word *syntax.Word) bool {
+	pe, ok := solePart(word).(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "!" && pe.Exp == nil
+}
+
+// solePart is the one part of a word, inside double quotes or not
+// (`$!`, `"$!"`, `"$(pgrep x)"`), or nil.
+func solePart(word *syntax.Word) syntax.WordPart {
 	parts := word.Parts
 	if len(parts) == 1 {
 		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
@@ -265,8 +272,7 @@ func isLastPid(word *syntax.Word) bool {
 		}
 	}
 	if len(parts) != 1 {
-		return false
+		return nil
 	}
-	pe, ok := parts[0].(*syntax.ParamExp)
-	return ok && pe.Param != nil && pe.Param.Value == "!" && pe.Exp == nil
+	return parts[0]
 }

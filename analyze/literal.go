@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"bytes"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -149,7 +148,7 @@ type source struct {
 func (s *source) mentionsExit() bool {
 	if s.exits == 0 {
 		s.exits = -1
-		if bytes.Contains(s.text, []byte("exit")) || bytes.Contains(s.text, []byte("exec")) {
+		if hasExitWord(s.text) {
 			s.exits = 1
 		}
 	}

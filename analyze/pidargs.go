@@ -559,16 +559,7 @@ func (w *walker) selfMatch(m nameMatch) bool {
 // killsShell reports whether the kill argument a is `$(pgrep -f PATTERN)`
 // that finds the shell itself (see selfMatch).
 func (w *walker) killsShell(a *syntax.Word) bool {
-	parts := a.Parts
-	if len(parts) == 1 {
-		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = dq.Parts
-		}
-	}
-	if len(parts) != 1 {
-		return false
-	}
-	cs, ok := parts[0].(*syntax.CmdSubst)
+	cs, ok := solePart(a).(*syntax.CmdSubst)
 	if !ok || len(cs.Stmts) != 1 {
 		return false
 	}

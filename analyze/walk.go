@@ -98,8 +98,12 @@ func mentionsExit(src []byte, s *syntax.Stmt) bool {
 	if start < 0 || end > len(src) || start > end {
 		return true
 	}
-	t := src[start:end]
-	return bytes.Contains(t, []byte("exit")) || bytes.Contains(t, []byte("exec"))
+	return hasExitWord(src[start:end])
+}
+
+// hasExitWord reports whether text has exit or exec in it anywhere.
+func hasExitWord(text []byte) bool {
+	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec"))
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
