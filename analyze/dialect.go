@@ -147,8 +147,13 @@ type dialect struct {
 	// option, on by default).
 	multios bool
 	// currentSkipsDone: the current job %% is the last one still running
-	// (bash); zsh and mksh name the last one started even if it ended.
+	// (bash); zsh and mksh name the last one started even if it ended,
+	// until the shell reaped it (see walker.inTable).
 	currentSkipsDone bool
+	// specsKeepReaped: %% and %- name the jobs last started even once the
+	// shell reaped them and gave their numbers away (mksh: after `server &
+	// : & sleep 0.2`, kill %% fails and kill %- ends the server).
+	specsKeepReaped bool
 	// coprocWord: `coproc cmd` is a coprocess though mvdan.cc/sh parses
 	// it as a call of a command named coproc (zsh).
 	coprocWord bool
@@ -254,13 +259,18 @@ type dialect struct {
 	// splitsWords: an unquoted $var is split into words (not zsh): `$cmd &`
 	// may name a program with arguments.
 	splitsWords bool
-	// compoundHoldsJob: job numbers are the lowest free ones, and a
-	// compound command the shell is running ({ }, if, for, while, case, a
-	// function call, a pipeline) holds one itself, as does a subshell from
-	// its start (zsh). So `{ server & }; kill %1` fails ("no such job":
-	// the server is %2) and the server keeps the caller's output; bash,
-	// dash and mksh number jobs in the order they start.
+	// compoundHoldsJob: a compound command the shell is running ({ }, if,
+	// for, while, case, a function call, a pipeline) holds a job number
+	// itself, as does a subshell from its start (zsh). So `{ server & };
+	// kill %1` fails ("no such job": the server is %2) and the server
+	// keeps the caller's output.
 	compoundHoldsJob bool
+	// jobNumAboveHighest: a new job's number is one above the highest in
+	// the table (bash without a terminal); the other shells take the
+	// lowest free one. They differ once a job has left the table (see
+	// walker.inTable): after `true & server & sleep 0.2`, bash numbers the
+	// next job 3, zsh and mksh 1.
+	jobNumAboveHighest bool
 	// waitOptions: wait takes options (bash's -n, -f, -p). Elsewhere
 	// `wait -n` is an error and waits for nothing: zsh looks for a job
 	// named -n, dash and mksh refuse the option.
@@ -319,7 +329,7 @@ var (
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
-		coprocPidVar: true, jobsKeepIgnored: true,
+		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -371,7 +381,7 @@ var (
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
-		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true,
+		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		specialBuiltinsFirst:   true,
 		keepsSaved:             savedCompound | savedFuncCall,
 		noDisown:               true,

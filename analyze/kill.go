@@ -95,6 +95,10 @@ func (w *walker) kill(args []*syntax.Word) {
 		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) {
 			continue // mksh: the signal can arrive before the job is set up, and be lost
 		}
+		if j.timeoutGroup {
+			w.timeoutKilled(j, sig)
+			continue
+		}
 		w.killed(j)
 	}
 	// A job spec names every process of a pipeline job; $! only its last.
@@ -119,8 +123,9 @@ func (w *walker) kill(args []*syntax.Word) {
 // process group the pid leads. Without job control a job leads none,
 // except one that ran setsid in place (a background `setsid cmd &`: the
 // job's process is not a group leader, so setsid makes the new session
-// and group without forking): the signal then reaches every process of
-// that session, children included. With set -m every job leads a group,
+// and group without forking) and GNU timeout, which makes a group of its
+// own (unless --foreground): the signal then reaches every process of
+// that group, children included. With set -m every job leads a group,
 // and jobsNamed takes the operand as naming the job.
 func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
 	group := func(a *syntax.Word) bool {
@@ -138,12 +143,29 @@ func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
 		}
 		named, _, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
 		for _, j := range named {
-			if j.setsid && j.kind == jobSimple && !j.ignores(sig) {
+			if (j.setsid || j.timeoutGroup) && j.kind == jobSimple && !j.ignores(sig) {
 				w.killGroup(j, true)
 			}
 		}
 	}
 	return rest
+}
+
+// timeoutKilled applies a signal sent to a background GNU timeout
+// (`timeout 600 server & … kill $!`). timeout leads a process group of its
+// own, and the signals it catches (HUP, INT, QUIT, TERM, ALRM and its -s
+// signal) it passes on to the command and to that whole group: the
+// command and what it started there end, as killGroup has it. Any other
+// signal (KILL, USR1…) ends timeout alone, and its command runs on,
+// holding what it holds. Checked under bash, dash, zsh and mksh with
+// `timeout 60 sh -c 'server & wait' & kill $!` (nothing left) and `kill
+// -9 $!` (the command left, holding the caller's output); timeout.c's
+// cleanup() sends the signal to the command and then to group 0.
+func (w *walker) timeoutKilled(j *job, sig string) {
+	switch s := signalName(sig); s {
+	case "", "TERM", "15", "HUP", "1", "INT", "2", "QUIT", "3", "ALRM", "14", signalName(j.timeoutSig):
+		w.killGroup(j, true)
+	}
 }
 
 // killGroup: with job control on (set -m) each job leads a process group
@@ -208,6 +230,7 @@ func (w *walker) end(j *job) {
 		return
 	}
 	j.killed = true
+	j.endSlow, j.endBounded = w.slow, w.bounded
 	if o := w.job; o != nil && o != j && w.inJobShell(o) {
 		o.innerEnded = append(o.innerEnded, innerEnd{j, w.slow - o.startSlow, w.bounded - o.startBounded})
 	}

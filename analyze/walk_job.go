@@ -118,6 +118,10 @@ type job struct {
 	// kill comes right after the start (see dialect.killRaces).
 	startSlow    int
 	startBounded time.Duration
+	// endSlow and endBounded are the same when a kill ended the job (see
+	// walker.inTable).
+	endSlow    int
+	endBounded time.Duration
 	// fgLong counts the foreground programs of the job's body that may
 	// take a while (walker.call), fgFds is what the last of them holds:
 	// a kill of the job's subshell leaves that one running (see killed).
@@ -135,6 +139,12 @@ type job struct {
 	// a kill of the job to run them (see killed).
 	trapSh  *shell
 	trapRan bool // a kill ran the trap already
+	// timeoutGroup: the job's process is GNU timeout without
+	// --foreground, which leads a process group of its own and passes
+	// the signals it catches on to that group (see walker.timeoutKilled);
+	// timeoutSig is its -s signal ("" for TERM).
+	timeoutGroup bool
+	timeoutSig   string
 }
 
 // innerEnd is a job that the shell of another job killed, after slow
@@ -224,7 +234,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		} else {
 			r = w.call(s, c, j.fds, j.fds)
 		}
-		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+		j.runs(r)
 		if len(c.Args) == 0 {
 			// `x=$(cmd) &`: a subshell that runs the substitution as its
 			// child and execs nothing.
@@ -265,7 +275,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.kind = jobSimple
 			j.fds = j.fds.apply(in.Redirs)
 			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
-			j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+			j.runs(r)
 			break
 		}
 		j.kind = jobCompound
@@ -456,10 +466,8 @@ func (p *pass) newJob(v job) *job {
 }
 
 func (w *walker) addJob(j *job) {
-	j.num = len(w.sh.jobs) + 1
-	if w.sh.d.compoundHoldsJob {
-		j.num = w.sh.freeJobNum()
-	}
+	j.num = w.nextJobNum()
+	w.sh.maxNum = max(w.sh.maxNum, j.num)
 	w.p.jobs = append(w.p.jobs, j)
 	w.sh.jobs = append(w.sh.jobs, j)
 	w.sh.last, w.sh.alt = j, nil
@@ -696,9 +704,14 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 func (j *job) becomes(ts []tailExec) {
 	j.kind = jobSimple
 	if len(ts) == 1 {
-		r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
-		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+		j.runs(resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args))
 	}
+}
+
+// runs records what the job's one process runs, seen through its wrappers.
+func (j *job) runs(r resolved) {
+	j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+	j.timeoutGroup, j.timeoutSig = r.timeout && !r.timeoutFg, r.timeoutSig
 }
 
 // jobSaving walks the body of a compound job s, whose redirections take

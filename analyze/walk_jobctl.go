@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -270,7 +271,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		// empty job table.
 		for i := len(w.sh.jobs) - 1; i >= 0; i-- {
 			j := w.sh.jobs[i]
-			if j.disowned {
+			if !w.specSees(j) {
 				continue
 			}
 			if !j.quick || i == 0 {
@@ -286,7 +287,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		// a single job, bash takes %- for it.
 		var live []*job
 		for i := len(w.sh.jobs) - 1; i >= 0 && len(live) < 2; i-- {
-			if j := w.sh.jobs[i]; !j.disowned {
+			if j := w.sh.jobs[i]; w.specSees(j) {
 				live = append(live, j)
 			}
 		}
@@ -302,7 +303,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 			n = n*10 + int(c-'0')
 		}
 		for _, j := range w.sh.jobs {
-			if j.num == n && !j.disowned { // (disown takes it out of the table)
+			if j.num == n && w.inTable(j) {
 				named = append(named, j)
 				break
 			}
@@ -313,7 +314,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		// more than one job matches.
 		var match []*job
 		for _, j := range w.sh.jobs {
-			if j.disowned {
+			if !w.inTable(j) {
 				continue
 			}
 			t := j.text()
@@ -329,4 +330,65 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		}
 	}
 	return named
+}
+
+// nextJobNum is the number the shell gives its next job: the lowest that
+// no job in its table and no compound it is running holds, or in bash one
+// above the highest in the table.
+func (w *walker) nextJobNum() int {
+	sh := w.sh
+	if len(sh.jobs) >= maxExactJobs {
+		return sh.maxNum + 1
+	}
+	if sh.d.jobNumAboveHighest {
+		n := 0
+		for _, j := range sh.jobs {
+			if j.num > n && w.inTable(j) {
+				n = j.num
+			}
+		}
+		return n + 1
+	}
+	for n := 1; ; n++ {
+		if n != sh.held && !slices.ContainsFunc(sh.jobs, func(j *job) bool { return j.num == n && w.inTable(j) }) {
+			return n
+		}
+	}
+}
+
+// maxExactJobs bounds the job tables that nextJobNum searches: past it a
+// new job gets a number above any given before, which keeps the walk of a
+// generated script with thousands of jobs linear. No command line names a
+// job that far in by its number.
+const maxExactJobs = 64
+
+// reapMargin is how long past a job's end the shell is taken to have
+// reaped it, when only sleeps ran since.
+const reapMargin = 50 * time.Millisecond
+
+// inTable reports whether j still holds its place in the shell's job
+// table. disown takes a job out, and so does the shell reaping it: for
+// sure once a wait waited for it, or once it ended (a quick job, a killed
+// one) and the shell then ran a foreground program or slept past that
+// end. Its number then goes to the next job, and %name, %% and %- no
+// longer match it: under bash, zsh and mksh, `sleep 0.1 & wait; server &
+// kill %1`, `true & sleep 0.2; server & kill %1` and `sleep 0.1 & sleep
+// 0.3; server & kill %sleep` all end the server. A job that ended just
+// before the next one starts may or may not be reaped yet: it stays.
+func (w *walker) inTable(j *job) bool {
+	switch {
+	case j.disowned || j.waited:
+		return false
+	case j.killed:
+		return w.slow == j.endSlow && w.bounded-j.endBounded < reapMargin
+	case j.quick:
+		return !(j.dur == 0 && w.slow > j.startSlow) && w.bounded-j.startBounded < j.dur+reapMargin
+	}
+	return true
+}
+
+// specSees reports whether the job specs %% and %- see j (see
+// dialect.specsKeepReaped).
+func (w *walker) specSees(j *job) bool {
+	return w.inTable(j) || w.sh.d.specsKeepReaped && !j.disowned
 }

@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"slices"
-
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -43,6 +41,8 @@ type shell struct {
 	// held is the job number a compound command holds while the shell
 	// runs it (dialect.compoundHoldsJob); 0: none.
 	held int
+	// maxNum is the highest job number the shell gave (see nextJobNum).
+	maxNum int
 	// leads: the shell's own process leads a process group (the shell the
 	// caller started, with CallerGroupLeader, or a shell that replaced
 	// it), so what it execs in place leads it too.
@@ -82,24 +82,13 @@ type sigTrap struct {
 	trapBody
 }
 
-// freeJobNum is the lowest job number that no job in the table and no
-// running compound holds (zsh's numbering; a job that ended stays in the
-// table until the shell notices, so every earlier job counts).
-func (sh *shell) freeJobNum() int {
-	for n := 1; ; n++ {
-		if n != sh.held && !slices.ContainsFunc(sh.jobs, func(j *job) bool { return j.num == n && !j.disowned }) {
-			return n
-		}
-	}
-}
-
 // enterCompound notes that the shell starts a compound command and
 // returns what to restore when it ends: in zsh the outermost one holds a
 // job number while it runs.
 func (w *walker) enterCompound() (restore int) {
 	restore = w.sh.held
 	if w.sh.d.compoundHoldsJob && restore == 0 {
-		w.sh.held = w.sh.freeJobNum()
+		w.sh.held = w.nextJobNum()
 	}
 	return restore
 }

@@ -276,7 +276,7 @@ func (g *progGen) item(depth int, bg bool) string {
 		if depth == 0 {
 			// After a pause longer than any nested list takes, so
 			// that what the killed job does before it dies is settled.
-			return g.pick("sleep 1; kill $! 2>/dev/null", "sleep 1; kill %1 2>/dev/null", "disown", g.killCurrent(),
+			return g.pick("sleep 1; kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
 				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null")
 		}
 	case 6:
@@ -310,6 +310,16 @@ func (g *progGen) disownAll() string {
 		return "disown -a"
 	}
 	return "disown 2>/dev/null"
+}
+
+// killFirst is kill %1. mksh reaps a job that ended at once (`true &`)
+// sometimes before it numbers the next job and sometimes after, so which
+// job is %1 then is a race; there the generator names $! instead.
+func (g *progGen) killFirst() string {
+	if g.shell == "mksh" {
+		return "sleep 1; kill $! 2>/dev/null"
+	}
+	return "sleep 1; kill %1 2>/dev/null"
 }
 
 // killCurrent is kill %%. In zsh %% after a job that has ended depends on
