@@ -56,17 +56,27 @@ var wrapperOpts = map[string]string{
 func resolve(args []*syntax.Word) resolved {
 	var r resolved
 	i := 0
-	last, before := -1, false // the last wrapper's word, and r.wrapped before it
+	last, before := -1, false         // the last wrapper's word, and r.wrapped before it
+	execer, execerBefore := -1, false // the same for the last wrapper that is a program
 	for i < len(args) {
 		lit := args[i].Lit()
 		if lit == "" {
 			return r
 		}
 		name := programName(lit)
+		if execer >= 0 && builtins.has(name) && !alsoPrograms.has(name) {
+			// `timeout 10 wait $!`, `nohup cd app`, `env command -v x`:
+			// a program wrapper execs a program, and none has this name.
+			// The wrapper fails at once (127) and the builtin never runs.
+			return resolved{name: programName(args[execer].Lit()), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore}
+		}
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
 			return r
+		}
+		if !builtins.has(name) {
+			execer, execerBefore = i, r.wrapped
 		}
 		argOpts := wrapperOpts[name]
 		if name == "command" || name == "builtin" {

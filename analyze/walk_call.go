@@ -119,6 +119,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
 		return r
 	}
+	if w.timeoutFiresInPlace(s, r) {
+		w.timeoutKills(w.sh.jobs, r.timeoutSig)
+	}
 	switch r.name {
 	case "echo", "printf":
 		if inner[1] == tBlock && refersToLastPid(ce) {
@@ -226,6 +229,25 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 // bounded ran longer than its literal limit, or for a time nobody knows.
 func (w *walker) timesOut(r resolved, slow int, bounded time.Duration) bool {
 	return r.timeout && r.limit > 0 && !r.timeoutFg && (w.slow > slow || w.bounded-bounded >= r.limit)
+}
+
+// timeoutFiresInPlace reports whether s is a timeout that the shell execs
+// in place of itself while it leads its process group, and whose command
+// outlasts it for sure (`server & timeout 5 sleep 60` as the last command
+// of zsh -c). timeout then finds itself already leading a group, the
+// shell's, and its signal at the limit reaches every job the shell
+// started (checked under zsh and bash, whose earlier `sleep &` job dies
+// at the limit). Run in the caller's group, or not exec'd, timeout makes
+// a group of its own and the jobs run on.
+func (w *walker) timeoutFiresInPlace(s *syntax.Stmt, r resolved) bool {
+	if !r.timeout || r.timeoutFg || r.limit == 0 {
+		return false
+	}
+	d, ok := sleepFor(r.args)
+	unbounded := r
+	unbounded.timeout = false // a server or watcher, as it would run without timeout
+	outlasts := r.name == "sleep" && ok && d >= r.limit || serverKind(unbounded) != ""
+	return outlasts && w.leads(s, r)
 }
 
 // timeoutKills ends the jobs a command started when its timeout fires.
