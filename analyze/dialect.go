@@ -87,8 +87,10 @@ type dialect struct {
 	// truncates /dev/null.
 	ampGtBackgrounds bool
 	// jobsP: `jobs -p` in a non-interactive shell lists the shell's jobs,
-	// so `kill $(jobs -p)` reaches them.
-	jobsP bool
+	// so `kill $(jobs -p)` reaches them. jobsPLast: it lists the last
+	// process of a pipeline job, as $! does (mksh), not the first (bash):
+	// the elements before it run on.
+	jobsP, jobsPLast bool
 	// emptyArgIgnored: an empty argument of wait or disown (`wait ""`,
 	// `wait "$(jobs -p)"`) is taken as none (zsh: wait waits for every
 	// job, disown disowns the current one); bash, dash and mksh refuse it
@@ -381,7 +383,7 @@ var (
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
-		cTail: tailLone, jobsP: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
+		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		specialBuiltinsFirst:   true,
 		keepsSaved:             savedCompound | savedFuncCall,
 		noDisown:               true,

@@ -85,7 +85,11 @@ func (w *walker) kill(args []*syntax.Word) {
 	rest = w.killGroups(rest, sig)
 	named, all, _ := w.jobsNamed(rest)
 	if all {
-		w.killEachJob() // $(jobs -p), a pid we did not see saved…
+		pipe := pipeFirst // $(jobs -p), a pid we did not see saved…
+		if w.sh.d.jobsPLast {
+			pipe = pipeLast
+		}
+		w.killEachJob(pipe)
 		return
 	}
 	for _, j := range named {
@@ -236,20 +240,48 @@ func (w *walker) end(j *job) {
 	}
 }
 
+// pipeProcs says which processes of a pipeline job a signal to each job
+// of the shell reaches.
+type pipeProcs int
+
+const (
+	pipeFirst pipeProcs = iota // `kill $(jobs -p)`: jobs -p lists the first
+	pipeLast                   // mksh's jobs -p lists the last, as $! is
+	pipeEvery                  // `pkill -P $$`: every child of the shell
+)
+
 // killEachJob: the shell signals the process of each of its jobs by pid
 // (`kill $(jobs -p)`, `pkill -P $$`), which reaches a setsid'd job as well
-// but not what setsid -f forked away. A pipeline is named by its first
-// process; the rest, reading from it, end with it.
-func (w *walker) killEachJob() {
+// but not what setsid -f forked away. Of a pipeline, the first process
+// takes the rest with it if they read their input to the end (`server |
+// tee log`; `a | sleep 60` leaves the sleep); the last leaves the rest
+// running.
+func (w *walker) killEachJob(pipe pipeProcs) {
 	for _, j := range w.sh.jobs {
 		switch j.kind {
 		case jobForked:
 		case jobPipeline:
-			w.end(j)
+			switch {
+			case pipe == pipeLast:
+				w.killed(j)
+			case pipe == pipeEvery || laterElemsRead(j.stmt):
+				w.end(j)
+			}
 		default:
 			w.killed(j)
 		}
 	}
+}
+
+// laterElemsRead reports whether every element of the pipeline s after its
+// first reads its input to the end (cat, grep, tee…): when the first
+// ends, they all do.
+func laterElemsRead(s *syntax.Stmt) bool {
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
+		return true // the first element
+	}
+	return laterElemsRead(b.X) && stmtReadsToEnd(b.Y)
 }
 
 // killAll: the shell signals its process group (kill 0), which every job

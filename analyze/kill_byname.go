@@ -17,7 +17,7 @@ func (w *walker) killByName(r resolved) {
 		return
 	}
 	if m.every {
-		w.killEachJob()
+		w.killEachJob(pipeEvery)
 		return
 	}
 	for _, j := range m.kills {
@@ -30,7 +30,7 @@ func (w *walker) killByName(r resolved) {
 		// pkill -f finds the shell's own command line: it signals the
 		// jobs it finds and the shell, which dies there (mksh leading its
 		// group with its jobs).
-		w.killEachJob()
+		w.killEachJob(pipeEvery)
 	}
 }
 
