@@ -335,7 +335,12 @@ func (w *walker) callFunc(name string, env fdTable) {
 }
 
 // walkUncalled walks, in declaration order, the bodies of functions no
-// call reached, so that a library of functions is still checked.
+// call reached (the EXIT traps have run by then), so that a library of
+// functions is still checked. Each body runs in a shell of its own: a
+// kill or wait in a function nobody calls reaches none of the script's
+// jobs (`stop() { kill $pid; }; trap stop INT TERM; server & pid=$!`
+// leaves the server when the script ends without a signal), and what the
+// body starts is reported as the script's own jobs are.
 func (w *walker) walkUncalled() {
 	for _, name := range w.funcOrder {
 		fn := w.funcs[name]
@@ -343,10 +348,13 @@ func (w *walker) walkUncalled() {
 			continue
 		}
 		fn.walked = maxFuncWalks
-		saved := w.src
+		saved, src := w.sh, w.src
+		w.sh = w.newShell(shNested, false)
+		w.sh.leads = saved.leads
 		w.src = fn.src
 		w.stmt(fn.body, fn.env)
-		w.src = saved
+		w.endShell()
+		w.sh, w.src = saved, src
 	}
 }
 
