@@ -146,6 +146,11 @@ type dialect struct {
 	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
 	// option, on by default).
 	multios bool
+	// lastPipeHere: the last element of a foreground pipeline runs in
+	// the shell itself, not in a subshell (zsh): what `… | while read l;
+	// do server & p=$!; done` starts is the shell's job, its variables
+	// stay set, and an exit there ends the shell.
+	lastPipeHere bool
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended.
 	currentSkipsDone bool
@@ -350,6 +355,7 @@ var (
 		tailKeepsRedirs:   true,
 		waitsOutSubst:     true,
 		multios:           true,
+		lastPipeHere:      true,
 		bangZero:          true,
 		waitPidOnly:       true,
 		coprocWord:        true,

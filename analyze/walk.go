@@ -339,7 +339,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.andOr(c, env)
 			return
 		}
-		w.pipeline(c, env, tBlock)
+		w.pipeline(c, env, tBlock, true)
 	case *syntax.IfClause:
 		w.ifClause(c, env)
 	case *syntax.WhileClause:

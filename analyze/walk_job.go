@@ -288,7 +288,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.fds = fdTable{}
 			j.leadsGroup = firstIsSetsid(c)
 			j.pipeLast = lastPipeElem(c)
-			w.pipeline(c, env.apply(s.Redirs), tPipe)
+			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
 		} else {
 			j.kind = jobCompound
 			j.tail = tailOfBinary(c)
