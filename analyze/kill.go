@@ -175,6 +175,9 @@ func (w *walker) killGroup(j *job, made bool) {
 // subshell leaves its foreground child running, still holding whatever it
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
+	if slices.Contains(w.apart, j) {
+		return // started by another branch of the if or case
+	}
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
@@ -203,6 +206,9 @@ func (w *walker) killed(j *job) {
 // end records that a signal ends j: for sure, or maybe, when the kill runs
 // only if an earlier command succeeds (or fails).
 func (w *walker) end(j *job) {
+	if slices.Contains(w.apart, j) {
+		return // started by another branch of the if or case
+	}
 	if w.cond > 0 {
 		j.condEnd = true
 		return

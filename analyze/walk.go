@@ -86,6 +86,15 @@ type walker struct {
 	// exitFuncs: a function the script defines has an exit or exec in its
 	// text, so a call of it may end the shell (see afterExit).
 	exitFuncs bool
+	// apart are the jobs started by the branches of an if or case walked
+	// before the one being walked: only one branch runs, so a kill or
+	// wait there cannot reach them (see walker.apartFrom).
+	apart []*job
+	// again counts the loops whose second round is being walked. That
+	// round stands for every later one, whose branches may stop what
+	// another branch started the round before (`for a in start stop; do
+	// case $a in start) …; stop) …; esac; done`): apart stays as it is.
+	again int
 }
 
 const maxNested = 8
@@ -351,8 +360,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.stmts(c.Do, env)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
+		w.again++
 		w.stmts(c.Cond, env)
 		w.stmts(c.Do, env)
+		w.again--
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		w.stmts(c.Do, env)
@@ -360,7 +371,9 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
 			// kill $!` leaves a). Rounds after it repeat the second.
+			w.again++
 			w.stmts(c.Do, env)
+			w.again--
 		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
@@ -371,11 +384,17 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break
 		}
 		b := w.branches()
+		outer := w.apart
 		for _, it := range c.Items {
 			b.start()
+			n := len(w.p.jobs)
 			w.stmts(it.Stmts, env)
+			if it.Op == syntax.Break {
+				w.apartFrom(n) // ;& and ;;& go on into the next branch
+			}
 			b.end()
 		}
+		w.apart = outer
 		b.done(true)
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
@@ -443,6 +462,8 @@ func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
 func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	b := w.branches()
 	ran, fallThrough := 0, true
+	outer := w.apart
+	defer func() { w.apart = outer }()
 	for ic := c; ic != nil; ic = ic.Else {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
@@ -457,7 +478,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 			return w.stmts(ic.Then, env)
 		}
 		b.start()
+		n := len(w.p.jobs)
 		w.stmts(ic.Then, env)
+		w.apartFrom(n)
 		b.end()
 		ran++
 		if st > 0 {

@@ -513,6 +513,17 @@ func (b *branchSet) done(fallThrough bool) {
 	b.sh.last, b.sh.alt = first(b.after), rest(b.after)
 }
 
+// apartFrom adds the jobs started since w.p.jobs had n to w.apart, for
+// the branches after the one that started them: `case $1 in start)
+// server & echo $! > pid;; stop) kill $(cat pid);; esac` stops nothing
+// in the run that starts the server. The slice is clipped first, so an
+// enclosing clause's list is never written into.
+func (w *walker) apartFrom(n int) {
+	if len(w.p.jobs) > n && w.again == 0 {
+		w.apart = append(slices.Clip(w.apart), w.p.jobs[n:]...)
+	}
+}
+
 func first(js []*job) *job {
 	if len(js) == 0 {
 		return nil

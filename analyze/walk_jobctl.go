@@ -97,7 +97,7 @@ func (w *walker) wait(args []*syntax.Word) {
 // waitedFor records that the shell waits for j: for sure, or, when the
 // wait runs only if an earlier command succeeds (or fails), maybe.
 func (w *walker) waitedFor(j *job) {
-	if j.subshellGone {
+	if j.subshellGone || slices.Contains(w.apart, j) {
 		return // the subshell is dead; its last command runs on unwaited
 	}
 	if w.cond > 0 {
