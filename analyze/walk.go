@@ -95,6 +95,11 @@ type walker struct {
 	// another branch started the round before (`for a in start stop; do
 	// case $a in start) …; stop) …; esac; done`): apart stays as it is.
 	again int
+	// locals are the variables the functions being called declared
+	// local, with what they hid; localsFrom is where the innermost
+	// call's begin (see walk_locals.go).
+	locals     []localVar
+	localsFrom int
 }
 
 const maxNested = 8
@@ -268,6 +273,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 // redirections take env to inner.
 func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) fdTable {
 	w.funcEnv = nil
+	if len(w.calling) > 0 {
+		w.declareLocal(ce) // dash: local is a command
+	}
 	r := w.call(s, ce, env, inner)
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
@@ -417,6 +425,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
+		w.declareLocal(c)
 		for _, a := range c.Args {
 			w.assign(a, env)
 		}

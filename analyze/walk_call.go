@@ -298,9 +298,13 @@ func (w *walker) callFunc(name string, env fdTable) {
 			outer, w.sh.traps = w.sh.traps, nil
 		}
 		w.src = fn.src
+		from, outerFrom := len(w.locals), w.localsFrom
+		w.localsFrom = from
 		if after := w.stmt(fn.body, env); after != env {
 			w.funcEnv = &after // an exec in the body redirected the shell
 		}
+		w.restoreLocals(from) // (zsh runs the function's EXIT trap after)
+		w.localsFrom = outerFrom
 		if w.sh.d.funcExitTraps {
 			own := w.sh.traps
 			w.sh.traps = outer
