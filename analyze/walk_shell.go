@@ -128,6 +128,9 @@ type trapBody struct {
 	// the server.
 	set  bool
 	last *job
+	// vars: in a set (double-quoted) action, the pid variables it
+	// expands, as they were then (see trap_vars.go).
+	vars []trapVar
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -168,7 +171,9 @@ func (w *walker) runTraps(traps []trapBody) {
 		if t.set {
 			sh.last = t.last
 		}
+		restore := sh.bindTrapVars(t.vars)
 		w.stmts(f.Stmts, fdTable{})
+		restore()
 		sh.last = savedLast
 		w.src = savedSrc
 	}
