@@ -485,7 +485,7 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 	}
 	name := l.Name.Value
 	w.sh.pidVars[name] = append([]*job(nil), js...)
-	if w.sh.joined[pe.Param.Value] && (quoted || !w.sh.d.splitsWords) {
+	if w.sh.joined[pe.Param.Value] && !w.splits(pe, quoted) {
 		w.sh.joined[name] = true
 	} else {
 		delete(w.sh.joined, name)
