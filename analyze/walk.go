@@ -95,6 +95,10 @@ type walker struct {
 	// another branch started the round before (`for a in start stop; do
 	// case $a in start) …; stop) …; esac; done`): apart stays as it is.
 	again int
+	// branching counts the branches of an if or case, and the loops,
+	// being walked, whose running (or how often) is not sure (see
+	// replacesPid).
+	branching int
 	// locals are the variables the functions being called declared
 	// local, with what they hid; localsFrom is where the innermost
 	// call's begin (see walk_locals.go).
@@ -365,6 +369,8 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
+		w.branching++ // how many rounds run is not known
+		defer func() { w.branching-- }()
 		w.stmts(c.Do, env)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
@@ -374,6 +380,8 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.again--
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
+		w.branching++ // (see WhileClause)
+		defer func() { w.branching-- }()
 		w.stmts(c.Do, env)
 		if repeats(c.Loop) {
 			// A second round: what the first started is still running, and
@@ -396,7 +404,9 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		for _, it := range c.Items {
 			b.start()
 			n := len(w.p.jobs)
+			w.branching++
 			w.stmts(it.Stmts, env)
+			w.branching--
 			if it.Op == syntax.Break {
 				w.apartFrom(n) // ;& and ;;& go on into the next branch
 			}
@@ -488,7 +498,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		}
 		b.start()
 		n := len(w.p.jobs)
+		w.branching++
 		w.stmts(ic.Then, env)
+		w.branching--
 		w.apartFrom(n)
 		b.end()
 		ran++

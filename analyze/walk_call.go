@@ -394,6 +394,11 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		return // no $! in a literal
 	}
 	if refersToLastPid(a) {
+		if w.replacesPid(a) {
+			delete(w.sh.pidVars, a.Name.Value)
+			delete(w.sh.joined, a.Name.Value)
+			delete(w.sh.arrays, a.Name.Value)
+		}
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
 		}

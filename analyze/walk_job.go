@@ -538,6 +538,16 @@ func rest(js []*job) []*job {
 	return js[1:]
 }
 
+// replacesPid reports whether `pid=$!` replaces what pid held for sure:
+// run for sure (not behind && or ||, not in one of the branches of an if
+// or case, which are alternatives whose pids the variable collects, nor
+// in a loop, whose rounds the walk does not count), and
+// the value is $! alone. `server & pid=$!; db & pid=$!; kill $pid` stops
+// the db only.
+func (w *walker) replacesPid(a *syntax.Assign) bool {
+	return w.cond == 0 && w.branching == 0 && !a.Append && a.Array == nil && a.Index == nil && a.Value != nil && isLastPid(a.Value)
+}
+
 func (w *walker) pidVar(name string, j *job) {
 	if w.sh.pidVars == nil {
 		w.sh.pidVars = map[string][]*job{}
