@@ -151,6 +151,9 @@ type dialect struct {
 	// do server & p=$!; done` starts is the shell's job, its variables
 	// stay set, and an exit there ends the shell.
 	lastPipeHere bool
+	// exitTrapFunc: a function of this name is the shell's EXIT trap
+	// (zsh's TRAPEXIT), run when the shell ends like `trap … EXIT`.
+	exitTrapFunc string
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended.
 	currentSkipsDone bool
@@ -356,6 +359,7 @@ var (
 		waitsOutSubst:     true,
 		multios:           true,
 		lastPipeHere:      true,
+		exitTrapFunc:      "TRAPEXIT",
 		bangZero:          true,
 		waitPidOnly:       true,
 		coprocWord:        true,

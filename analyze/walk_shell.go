@@ -138,6 +138,9 @@ func (w *walker) endShell() {
 	sh := w.sh
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
+		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
+			w.callFunc(name, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
+		}
 	}
 	if sh.kind == shSubshell {
 		for _, j := range sh.jobs {
