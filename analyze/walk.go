@@ -370,7 +370,6 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 		w.slow++
 		w.branching++ // how many rounds run is not known
-		defer func() { w.branching-- }()
 		w.stmts(c.Do, env)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
@@ -378,10 +377,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.stmts(c.Cond, env)
 		w.stmts(c.Do, env)
 		w.again--
+		w.branching--
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		w.branching++ // (see WhileClause)
-		defer func() { w.branching-- }()
 		w.stmts(c.Do, env)
 		if repeats(c.Loop) {
 			// A second round: what the first started is still running, and
@@ -391,6 +390,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.stmts(c.Do, env)
 			w.again--
 		}
+		w.branching--
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
 		if it, known := caseBranch(c); known {
@@ -482,7 +482,6 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	b := w.branches()
 	ran, fallThrough := 0, true
 	outer := w.apart
-	defer func() { w.apart = outer }()
 	for ic := c; ic != nil; ic = ic.Else {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
@@ -494,6 +493,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		}
 		if st > 0 && ran == 0 {
 			// Every condition before this one failed for sure.
+			w.apart = outer
 			return w.stmts(ic.Then, env)
 		}
 		b.start()
@@ -509,6 +509,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 			break
 		}
 	}
+	w.apart = outer
 	if ran > 0 {
 		b.done(fallThrough)
 	}
