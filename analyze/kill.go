@@ -86,6 +86,15 @@ func (w *walker) kill(args []*syntax.Word) {
 	named, all, _ := w.jobsNamed(rest)
 	if all {
 		w.killEachJob() // $(jobs -p), a pid we did not see saved…
+		// and the jobs the arguments do name that are not this shell's
+		// own: a pid file a pipeline's loop appended its jobs to
+		// (`… | while read s; do server & echo $! >> pids; done`) may
+		// hold older pids too, but it holds these.
+		for _, j := range named {
+			if !slices.Contains(w.sh.jobs, j) && !j.ignores(sig) {
+				w.killed(j)
+			}
+		}
 		return
 	}
 	for _, j := range named {

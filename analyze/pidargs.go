@@ -74,6 +74,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				named = append(named, js...)
 				return false
 			}
+			named = append(named, js...) // a pid file with these and maybe others
 			empty = false
 			return true // $(echo $!) names $!
 		}
