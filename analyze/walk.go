@@ -95,9 +95,8 @@ type walker struct {
 	// another branch started the round before (`for a in start stop; do
 	// case $a in start) …; stop) …; esac; done`): apart stays as it is.
 	again int
-	// branching counts the branches of an if or case, and the loops,
-	// being walked, whose running (or how often) is not sure (see
-	// replacesPid).
+	// branching counts the branches of an if or case, and the first
+	// rounds of loops, being walked, that may not run (see replacesPid).
 	branching int
 	// locals are the variables the functions being called declared
 	// local, with what they hid; localsFrom is where the innermost
@@ -369,28 +368,34 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		w.branching++ // how many rounds run is not known
+		w.branching++ // the first round may not run
 		w.stmts(c.Do, env)
+		w.branching--
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.again++
 		w.stmts(c.Cond, env)
 		w.stmts(c.Do, env)
 		w.again--
-		w.branching--
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
-		w.branching++ // (see WhileClause)
+		maybe := !runsOnce(c.Loop)
+		if maybe {
+			w.branching++ // the first round may not run
+		}
 		w.stmts(c.Do, env)
+		if maybe {
+			w.branching--
+		}
 		if repeats(c.Loop) {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
-			// kill $!` leaves a). Rounds after it repeat the second.
+			// kill $!` leaves a). Rounds after it repeat the second, and
+			// what it saves in a pid variable replaces the first's.
 			w.again++
 			w.stmts(c.Do, env)
 			w.again--
 		}
-		w.branching--
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
 		if it, known := caseBranch(c); known {
@@ -539,6 +544,21 @@ func repeats(l syntax.Loop) bool {
 	}
 	lit := wi.Items[0].Lit()
 	return lit == "" || strings.ContainsAny(lit, "*?[")
+}
+
+// runsOnce reports whether a for loop runs its body at least once: a
+// list of words that are all literal (`for s in api worker`).
+func runsOnce(l syntax.Loop) bool {
+	wi, ok := l.(*syntax.WordIter)
+	if !ok || !wi.InPos.IsValid() || len(wi.Items) == 0 {
+		return false
+	}
+	for _, it := range wi.Items {
+		if it.Lit() == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // subshell walks statements in a child shell: jobs it does not wait for are

@@ -541,7 +541,8 @@ func rest(js []*job) []*job {
 // replacesPid reports whether `pid=$!` replaces what pid held for sure:
 // run for sure (not behind && or ||, not in one of the branches of an if
 // or case, which are alternatives whose pids the variable collects, nor
-// in a loop, whose rounds the walk does not count), and
+// in the first round of a loop that may not run; the second round stands
+// for the last, as for $!), and
 // the value is $! alone. `server & pid=$!; db & pid=$!; kill $pid` stops
 // the db only.
 func (w *walker) replacesPid(a *syntax.Assign) bool {
