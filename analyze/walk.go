@@ -430,10 +430,11 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		if w.funcs == nil {
 			w.funcs = map[string]*function{}
 		}
-		if w.funcs[c.Name.Value] == nil {
+		prev := w.funcs[c.Name.Value]
+		if prev == nil {
 			w.funcOrder = append(w.funcOrder, c.Name.Value)
 		}
-		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src}
+		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)}
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {

@@ -264,6 +264,10 @@ type function struct {
 	src    *source
 	walked int // how many calls walked the body
 	cost   funcCost
+	// other is the definition of the same name that may still be in
+	// force: this one was made in a branch that may not have run (see
+	// walk_funcalts.go).
+	other *function
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -285,6 +289,16 @@ func (w *walker) callFunc(name string, env fdTable) {
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	if fn.other != nil {
+		w.callEither(fn, env)
+		return
+	}
+	w.callBody(fn, env)
+}
+
+// callBody walks the body of the function fn for a call of it (see
+// callFunc).
+func (w *walker) callBody(fn *function, env fdTable) {
 	if w.replayCall(fn) {
 		return
 	}
@@ -347,19 +361,26 @@ func (w *walker) callFunc(name string, env fdTable) {
 // body starts is reported as the script's own jobs are.
 func (w *walker) walkUncalled() {
 	for _, name := range w.funcOrder {
-		fn := w.funcs[name]
-		if fn.walked > 0 {
-			continue
+		for fn := w.funcs[name]; fn != nil; fn = fn.other {
+			w.walkUncalledBody(fn)
 		}
-		fn.walked = maxFuncWalks
-		saved, src := w.sh, w.src
-		w.sh = w.newShell(shNested, false)
-		w.sh.leads = saved.leads
-		w.src = fn.src
-		w.stmt(fn.body, fn.env)
-		w.endShell()
-		w.sh, w.src = saved, src
 	}
+}
+
+// walkUncalledBody walks the body of a definition no call reached in a
+// shell of its own (see walkUncalled).
+func (w *walker) walkUncalledBody(fn *function) {
+	if fn.walked > 0 {
+		return
+	}
+	fn.walked = maxFuncWalks
+	saved, src := w.sh, w.src
+	w.sh = w.newShell(shNested, false)
+	w.sh.leads = saved.leads
+	w.src = fn.src
+	w.stmt(fn.body, fn.env)
+	w.endShell()
+	w.sh, w.src = saved, src
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
