@@ -206,8 +206,8 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	w.cond -= maybe
 	p.top = nil
-	w.walkUncalled()
 	w.endShell()
+	w.walkUncalled()
 	for _, r := range sortedRules() {
 		if r.check != nil {
 			p.rule = r

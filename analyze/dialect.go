@@ -148,6 +148,14 @@ type dialect struct {
 	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
 	// option, on by default).
 	multios bool
+	// lastPipeHere: the last element of a foreground pipeline runs in
+	// the shell itself, not in a subshell (zsh): what `… | while read l;
+	// do server & p=$!; done` starts is the shell's job, its variables
+	// stay set, and an exit there ends the shell.
+	lastPipeHere bool
+	// exitTrapFunc: a function of this name is the shell's EXIT trap
+	// (zsh's TRAPEXIT), run when the shell ends like `trap … EXIT`.
+	exitTrapFunc string
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended,
 	// until the shell reaped it (see walker.inTable).
@@ -362,6 +370,8 @@ var (
 		tailKeepsRedirs:   true,
 		waitsOutSubst:     true,
 		multios:           true,
+		lastPipeHere:      true,
+		exitTrapFunc:      "TRAPEXIT",
 		bangZero:          true,
 		waitPidOnly:       true,
 		coprocWord:        true,

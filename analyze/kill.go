@@ -90,6 +90,15 @@ func (w *walker) kill(args []*syntax.Word) {
 			pipe = pipeLast
 		}
 		w.killEachJob(pipe)
+		// and the jobs the arguments do name that are not this shell's
+		// own: a pid file a pipeline's loop appended its jobs to
+		// (`… | while read s; do server & echo $! >> pids; done`) may
+		// hold older pids too, but it holds these.
+		for _, j := range named {
+			if !slices.Contains(w.sh.jobs, j) && !j.ignores(sig) {
+				w.killed(j)
+			}
+		}
 		return
 	}
 	for _, j := range named {
@@ -201,6 +210,9 @@ func (w *walker) killGroup(j *job, made bool) {
 // subshell leaves its foreground child running, still holding whatever it
 // holds, so only jobs that are one process end.
 func (w *walker) killed(j *job) {
+	if slices.Contains(w.apart, j) {
+		return // started by another branch of the if or case
+	}
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
 		w.end(j)
@@ -229,6 +241,9 @@ func (w *walker) killed(j *job) {
 // end records that a signal ends j: for sure, or maybe, when the kill runs
 // only if an earlier command succeeds (or fails).
 func (w *walker) end(j *job) {
+	if slices.Contains(w.apart, j) {
+		return // started by another branch of the if or case
+	}
 	if w.cond > 0 {
 		j.condEnd = true
 		return

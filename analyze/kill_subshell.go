@@ -104,7 +104,9 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	if t.set {
 		w.sh.last = t.last
 	}
+	restore := w.sh.bindTrapVars(t.vars)
 	w.stmts(f.Stmts, j.fds)
+	restore()
 	w.sh.last = savedLast
 	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
 	w.slow, w.bounded = slow, bounded

@@ -53,7 +53,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 					named = append(named, js...)
 					return false
 				}
-				if w.sh.joined[name] && (!w.sh.d.splitsWords || quotedIn(a, n)) {
+				if w.sh.joined[name] && !w.splits(n, quotedIn(a, n)) {
 					return true // one argument "pid1 pid2" (zsh, or quoted): illegal pid
 				}
 				named = append(named, js...)
@@ -74,6 +74,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				named = append(named, js...)
 				return false
 			}
+			named = append(named, js...) // a pid file with these and maybe others
 			empty = false
 			return true // $(echo $!) names $!
 		}
@@ -83,6 +84,20 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	// A part that holds nothing settles the word only when the whole word
 	// is empty: `%$unset` is `%`, the current job.
 	return named, known || empty, empty
+}
+
+// splits reports whether the shell splits the value of pe into words:
+// unquoted where the shell splits words, and in zsh wherever ${=name}
+// asks for it (`kill ${=pids}`, also quoted), unless ${==name} turns
+// it off.
+func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
+	switch pe.Split {
+	case syntax.OptOn:
+		return true
+	case syntax.OptOff:
+		return false
+	}
+	return w.sh.d.splitsWords && !quoted
 }
 
 // pidElement is what an expansion of a pid array names when it picks

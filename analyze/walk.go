@@ -86,6 +86,23 @@ type walker struct {
 	// exitFuncs: a function the script defines has an exit or exec in its
 	// text, so a call of it may end the shell (see afterExit).
 	exitFuncs bool
+	// apart are the jobs started by the branches of an if or case walked
+	// before the one being walked: only one branch runs, so a kill or
+	// wait there cannot reach them (see walker.apartFrom).
+	apart []*job
+	// again counts the loops whose second round is being walked. That
+	// round stands for every later one, whose branches may stop what
+	// another branch started the round before (`for a in start stop; do
+	// case $a in start) …; stop) …; esac; done`): apart stays as it is.
+	again int
+	// branching counts the branches of an if or case, and the first
+	// rounds of loops, being walked, that may not run (see replacesPid).
+	branching int
+	// locals are the variables the functions being called declared
+	// local, with what they hid; localsFrom is where the innermost
+	// call's begin (see walk_locals.go).
+	locals     []localVar
+	localsFrom int
 }
 
 const maxNested = 8
@@ -259,6 +276,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 // redirections take env to inner.
 func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) fdTable {
 	w.funcEnv = nil
+	if len(w.calling) > 0 {
+		w.declareLocal(ce) // dash: local is a command
+	}
 	r := w.call(s, ce, env, inner)
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
@@ -339,7 +359,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.andOr(c, env)
 			return
 		}
-		w.pipeline(c, env, tBlock)
+		w.pipeline(c, env, tBlock, true)
 	case *syntax.IfClause:
 		w.ifClause(c, env)
 	case *syntax.WhileClause:
@@ -348,19 +368,33 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
+		w.branching++ // the first round may not run
 		w.stmts(c.Do, env)
+		w.branching--
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
+		w.again++
 		w.stmts(c.Cond, env)
 		w.stmts(c.Do, env)
+		w.again--
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
+		maybe := !runsOnce(c.Loop)
+		if maybe {
+			w.branching++ // the first round may not run
+		}
 		w.stmts(c.Do, env)
+		if maybe {
+			w.branching--
+		}
 		if repeats(c.Loop) {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
-			// kill $!` leaves a). Rounds after it repeat the second.
+			// kill $!` leaves a). Rounds after it repeat the second, and
+			// what it saves in a pid variable replaces the first's.
+			w.again++
 			w.stmts(c.Do, env)
+			w.again--
 		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
@@ -371,11 +405,19 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break
 		}
 		b := w.branches()
+		outer := w.apart
 		for _, it := range c.Items {
 			b.start()
+			n := len(w.p.jobs)
+			w.branching++
 			w.stmts(it.Stmts, env)
+			w.branching--
+			if it.Op == syntax.Break {
+				w.apartFrom(n) // ;& and ;;& go on into the next branch
+			}
 			b.end()
 		}
+		w.apart = outer
 		b.done(true)
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
@@ -388,16 +430,18 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		if w.funcs == nil {
 			w.funcs = map[string]*function{}
 		}
-		if w.funcs[c.Name.Value] == nil {
+		prev := w.funcs[c.Name.Value]
+		if prev == nil {
 			w.funcOrder = append(w.funcOrder, c.Name.Value)
 		}
-		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src}
+		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)}
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
+		w.declareLocal(c)
 		for _, a := range c.Args {
 			w.assign(a, env)
 		}
@@ -443,6 +487,7 @@ func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
 func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	b := w.branches()
 	ran, fallThrough := 0, true
+	outer := w.apart
 	for ic := c; ic != nil; ic = ic.Else {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
@@ -454,10 +499,15 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		}
 		if st > 0 && ran == 0 {
 			// Every condition before this one failed for sure.
+			w.apart = outer
 			return w.stmts(ic.Then, env)
 		}
 		b.start()
+		n := len(w.p.jobs)
+		w.branching++
 		w.stmts(ic.Then, env)
+		w.branching--
+		w.apartFrom(n)
 		b.end()
 		ran++
 		if st > 0 {
@@ -465,6 +515,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 			break
 		}
 	}
+	w.apart = outer
 	if ran > 0 {
 		b.done(fallThrough)
 	}
@@ -494,6 +545,21 @@ func repeats(l syntax.Loop) bool {
 	}
 	lit := wi.Items[0].Lit()
 	return lit == "" || strings.ContainsAny(lit, "*?[")
+}
+
+// runsOnce reports whether a for loop runs its body at least once: a
+// list of words that are all literal (`for s in api worker`).
+func runsOnce(l syntax.Loop) bool {
+	wi, ok := l.(*syntax.WordIter)
+	if !ok || !wi.InPos.IsValid() || len(wi.Items) == 0 {
+		return false
+	}
+	for _, it := range wi.Items {
+		if it.Lit() == "" {
+			return false
+		}
+	}
+	return true
 }
 
 // subshell walks statements in a child shell: jobs it does not wait for are

@@ -286,6 +286,10 @@ type function struct {
 	src    *source
 	walked int // how many calls walked the body
 	cost   funcCost
+	// other is the definition of the same name that may still be in
+	// force: this one was made in a branch that may not have run (see
+	// walk_funcalts.go).
+	other *function
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -307,6 +311,16 @@ func (w *walker) callFunc(name string, env fdTable) {
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	if fn.other != nil {
+		w.callEither(fn, env)
+		return
+	}
+	w.callBody(fn, env)
+}
+
+// callBody walks the body of the function fn for a call of it (see
+// callFunc).
+func (w *walker) callBody(fn *function, env fdTable) {
 	if w.replayCall(fn) {
 		return
 	}
@@ -320,9 +334,13 @@ func (w *walker) callFunc(name string, env fdTable) {
 			outer, w.sh.traps = w.sh.traps, nil
 		}
 		w.src = fn.src
+		from, outerFrom := len(w.locals), w.localsFrom
+		w.localsFrom = from
 		if after := w.stmt(fn.body, env); after != env {
 			w.funcEnv = &after // an exec in the body redirected the shell
 		}
+		w.restoreLocals(from) // (zsh runs the function's EXIT trap after)
+		w.localsFrom = outerFrom
 		if w.sh.d.funcExitTraps {
 			own := w.sh.traps
 			w.sh.traps = outer
@@ -357,19 +375,34 @@ func (w *walker) callFunc(name string, env fdTable) {
 }
 
 // walkUncalled walks, in declaration order, the bodies of functions no
-// call reached, so that a library of functions is still checked.
+// call reached (the EXIT traps have run by then), so that a library of
+// functions is still checked. Each body runs in a shell of its own: a
+// kill or wait in a function nobody calls reaches none of the script's
+// jobs (`stop() { kill $pid; }; trap stop INT TERM; server & pid=$!`
+// leaves the server when the script ends without a signal), and what the
+// body starts is reported as the script's own jobs are.
 func (w *walker) walkUncalled() {
 	for _, name := range w.funcOrder {
-		fn := w.funcs[name]
-		if fn.walked > 0 {
-			continue
+		for fn := w.funcs[name]; fn != nil; fn = fn.other {
+			w.walkUncalledBody(fn)
 		}
-		fn.walked = maxFuncWalks
-		saved := w.src
-		w.src = fn.src
-		w.stmt(fn.body, fn.env)
-		w.src = saved
 	}
+}
+
+// walkUncalledBody walks the body of a definition no call reached in a
+// shell of its own (see walkUncalled).
+func (w *walker) walkUncalledBody(fn *function) {
+	if fn.walked > 0 {
+		return
+	}
+	fn.walked = maxFuncWalks
+	saved, src := w.sh, w.src
+	w.sh = w.newShell(shNested, false)
+	w.sh.leads = saved.leads
+	w.src = fn.src
+	w.stmt(fn.body, fn.env)
+	w.endShell()
+	w.sh, w.src = saved, src
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
@@ -404,6 +437,11 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 		return // no $! in a literal
 	}
 	if refersToLastPid(a) {
+		if w.replacesPid(a) {
+			delete(w.sh.pidVars, a.Name.Value)
+			delete(w.sh.joined, a.Name.Value)
+			delete(w.sh.arrays, a.Name.Value)
+		}
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
 		}
@@ -495,7 +533,7 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 	}
 	name := l.Name.Value
 	w.sh.pidVars[name] = append([]*job(nil), js...)
-	if w.sh.joined[pe.Param.Value] && (quoted || !w.sh.d.splitsWords) {
+	if w.sh.joined[pe.Param.Value] && !w.splits(pe, quoted) {
 		w.sh.joined[name] = true
 	} else {
 		delete(w.sh.joined, name)

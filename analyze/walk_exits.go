@@ -44,6 +44,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		return w.listExits(c.Stmts, depth)
 	case *syntax.BinaryCmd:
 		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+			if w.sh.d.lastPipeHere {
+				return w.exits(lastPipeElem(c), depth) // zsh runs it itself
+			}
 			return endsNever // a pipeline: its elements are subshells
 		}
 		x := w.exits(c.X, depth)

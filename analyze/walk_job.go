@@ -298,7 +298,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.fds = fdTable{}
 			j.leadsGroup = firstIsSetsid(c)
 			j.pipeLast = lastPipeElem(c)
-			w.pipeline(c, env.apply(s.Redirs), tPipe)
+			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
 		} else {
 			j.kind = jobCompound
 			j.tail = tailOfBinary(c)
@@ -521,6 +521,17 @@ func (b *branchSet) done(fallThrough bool) {
 	b.sh.last, b.sh.alt = first(b.after), rest(b.after)
 }
 
+// apartFrom adds the jobs started since w.p.jobs had n to w.apart, for
+// the branches after the one that started them: `case $1 in start)
+// server & echo $! > pid;; stop) kill $(cat pid);; esac` stops nothing
+// in the run that starts the server. The slice is clipped first, so an
+// enclosing clause's list is never written into.
+func (w *walker) apartFrom(n int) {
+	if len(w.p.jobs) > n && w.again == 0 {
+		w.apart = append(slices.Clip(w.apart), w.p.jobs[n:]...)
+	}
+}
+
 func first(js []*job) *job {
 	if len(js) == 0 {
 		return nil
@@ -533,6 +544,17 @@ func rest(js []*job) []*job {
 		return nil
 	}
 	return js[1:]
+}
+
+// replacesPid reports whether `pid=$!` replaces what pid held for sure:
+// run for sure (not behind && or ||, not in one of the branches of an if
+// or case, which are alternatives whose pids the variable collects, nor
+// in the first round of a loop that may not run; the second round stands
+// for the last, as for $!), and
+// the value is $! alone. `server & pid=$!; db & pid=$!; kill $pid` stops
+// the db only.
+func (w *walker) replacesPid(a *syntax.Assign) bool {
+	return w.cond == 0 && w.branching == 0 && !a.Append && a.Array == nil && a.Index == nil && a.Value != nil && isLastPid(a.Value)
 }
 
 func (w *walker) pidVar(name string, j *job) {

@@ -98,7 +98,7 @@ func (w *walker) wait(args []*syntax.Word) {
 // waitedFor records that the shell waits for j: for sure, or, when the
 // wait runs only if an earlier command succeeds (or fails), maybe.
 func (w *walker) waitedFor(j *job) {
-	if j.subshellGone {
+	if j.subshellGone || slices.Contains(w.apart, j) {
 		return // the subshell is dead; its last command runs on unwaited
 	}
 	if w.cond > 0 {
@@ -225,7 +225,11 @@ func (w *walker) trap(args []*syntax.Word) {
 	if w.cond == 0 {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
-	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last})
+	t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last}
+	if !single {
+		t.vars = w.trapVars(args[0])
+	}
+	w.sh.traps = append(w.sh.traps, t)
 }
 
 // sigTrap records a trap on the signals set (reset: it ignores them or
@@ -244,7 +248,11 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 		return
 	}
 	if code, offs, ok := literalWithParams(args[0]); ok {
-		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: sh.last}})
+		t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: sh.last}
+		if !single {
+			t.vars = w.trapVars(args[0])
+		}
+		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: t})
 	}
 }
 

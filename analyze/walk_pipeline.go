@@ -4,13 +4,17 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// pipeline walks each element in its own subshell. Every element but the
+// pipeline walks each element in its own subshell (zsh's last one, see
+// here, in the current shell). Every element but the
 // last writes into a pipe; outPipe says what that pipe is to the walker
 // (tBlock when the shell waits for the reader, tPipe inside a job). It
 // reports whether an element may take a while, and whether the last one
 // does while writing into outPipe (which is what keeps a reader of the
 // whole pipeline going).
-func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (long, feeds bool) {
+//
+// here: the pipeline runs in the foreground of the current shell, whose
+// dialect may run its last element itself (dialect.lastPipeHere).
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
 	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
 	} else if args := pipedToKill(c); args != nil {
@@ -21,13 +25,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (lon
 	if c.Op == syntax.PipeAll {
 		left[2] = outPipe
 	}
-	longX, feedsX := w.pipeElem(c.X, left, outPipe, false)
+	longX, feedsX := w.pipeElem(c.X, left, outPipe, false, false)
 	// `echo 'cmd &' | bash`: the shell on the right runs what the left
 	// side prints, when that is a literal (see fedScript).
 	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
 		w.fed = fedScript(c.X)
 	}
-	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX)
+	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX, here)
 	w.fed = nil
 	return longX || longY, feedsY
 }
@@ -38,15 +42,19 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target) (lon
 // a filter (cat, grep, tee…) ends when its input does, so it lasts as long
 // as they do whatever the walk counted for it (`server >/dev/null | tee
 // log` ends tee at once; `server 2>&1 >/dev/null | tee log` does not).
-func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream bool) (long, feeds bool) {
+func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream, last bool) (long, feeds bool) {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
-		return w.pipeline(b, env, outPipe)
+		return w.pipeline(b, env, outPipe, last)
 	}
 	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
-	w.sh = w.newShell(shSubshell, saved.async)
-	w.stmt(s, env)
-	w.endShell()
-	w.sh = saved
+	if last && w.sh.d.lastPipeHere {
+		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
+	} else {
+		w.sh = w.newShell(shSubshell, saved.async)
+		w.stmt(s, env)
+		w.endShell()
+		w.sh = saved
+	}
 	long = w.slow != slow || w.bounded-bounded >= briefJob
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.

@@ -117,6 +117,9 @@ type trapBody struct {
 	// the server.
 	set  bool
 	last *job
+	// vars: in a set (double-quoted) action, the pid variables it
+	// expands, as they were then (see trap_vars.go).
+	vars []trapVar
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -124,6 +127,9 @@ func (w *walker) endShell() {
 	sh := w.sh
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
+		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
+			w.callFunc(name, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
+		}
 	}
 	if sh.kind == shSubshell {
 		for _, j := range sh.jobs {
@@ -157,7 +163,9 @@ func (w *walker) runTraps(traps []trapBody) {
 		if t.set {
 			sh.last = t.last
 		}
+		restore := sh.bindTrapVars(t.vars)
 		w.stmts(f.Stmts, fdTable{})
+		restore()
 		sh.last = savedLast
 		w.src = savedSrc
 	}

@@ -1,0 +1,114 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables a function declares local (`local pid`, typeset, declare)
+// are its own: when it returns, the caller's variable of that name is
+// back as it was, so `start() { local pid; server & pid=$!; }; start;
+// kill $pid` stops nothing (checked under bash, zsh, dash and mksh: the
+// server outlives the shell). What the pid tables held for the name is
+// saved at the declaration and put back when the call ends.
+
+// localVar is what the shell's pid tables held for a name before a
+// function declared it local.
+type localVar struct {
+	sh                   *shell
+	name                 string
+	jobs                 []*job
+	had                  bool // pidVars had the name
+	array, joined, empty bool
+}
+
+// declaresLocal returns the names a declaration makes local to the
+// function being called: local, typeset and declare (not -g, which is
+// the global one), and dash's local, which parses as a command.
+func declaresLocal(c syntax.Command) []string {
+	var names []string
+	switch c := c.(type) {
+	case *syntax.DeclClause:
+		switch c.Variant.Value {
+		case "local", "typeset", "declare":
+		default:
+			return nil // export, readonly, nameref
+		}
+		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if o := a.Value.Lit(); strings.HasPrefix(o, "-") && strings.Contains(o, "g") {
+					return nil // declare -g: the global variable
+				}
+				continue
+			}
+			if a.Name != nil {
+				names = append(names, a.Name.Value)
+			}
+		}
+	case *syntax.CallExpr:
+		if len(c.Args) < 2 || c.Args[0].Lit() != "local" {
+			return nil
+		}
+		for _, a := range c.Args[1:] {
+			v := a.Lit()
+			if i := strings.IndexByte(v, '='); i >= 0 {
+				v = v[:i]
+			} else if v == "" && len(a.Parts) > 0 {
+				if l, ok := a.Parts[0].(*syntax.Lit); ok {
+					v, _, _ = strings.Cut(l.Value, "=") // local pid=$!
+				}
+			}
+			if isName(v) {
+				names = append(names, v)
+			}
+		}
+	}
+	return names
+}
+
+// declareLocal saves what the current shell holds for the names a
+// declaration inside a function call makes local, once per call.
+func (w *walker) declareLocal(c syntax.Command) {
+	if len(w.calling) == 0 {
+		return // at the top a declaration is global
+	}
+	for _, name := range declaresLocal(c) {
+		if slices.ContainsFunc(w.locals[w.localsFrom:], func(l localVar) bool { return l.sh == w.sh && l.name == name }) {
+			continue
+		}
+		sh := w.sh
+		js, had := sh.pidVars[name]
+		w.locals = append(w.locals, localVar{sh: sh, name: name, jobs: slices.Clone(js), had: had,
+			array: sh.arrays[name], joined: sh.joined[name], empty: sh.empty[name]})
+	}
+}
+
+// restoreLocals puts back, latest first, what the locals declared since
+// from hid: a name the caller had no pid in is unset again (it holds
+// nothing, as in a shell that never set it).
+func (w *walker) restoreLocals(from int) {
+	for i := len(w.locals) - 1; i >= from; i-- {
+		l := w.locals[i]
+		sh := l.sh
+		if l.had {
+			sh.pidVars[l.name] = l.jobs
+		} else {
+			delete(sh.pidVars, l.name)
+		}
+		if l.array {
+			sh.setArray(l.name)
+		} else {
+			delete(sh.arrays, l.name)
+		}
+		if l.joined {
+			sh.joined[l.name] = true
+		} else {
+			delete(sh.joined, l.name)
+		}
+		sh.setEmpty(l.name, l.empty || !l.had)
+	}
+	clear(w.locals[from:])
+	w.locals = w.locals[:from]
+}
