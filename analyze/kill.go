@@ -101,7 +101,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	// Under set -m it names the job's process group (see killGroup), as
 	// -$! does.
 	for _, a := range rest {
-		if strings.HasPrefix(a.Lit(), "%") || w.sh.monitor && negatedPid(a) {
+		if strings.HasPrefix(argText(a), "%") || w.sh.monitor && negatedPid(a) {
 			js, _, _ := w.jobsNamed([]*syntax.Word{a})
 			for _, j := range js {
 				if w.sh.monitor && !j.ignores(sig) {

@@ -11,7 +11,7 @@ import (
 // current shell. all is true when an argument could be any job.
 func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any bool) {
 	for _, a := range args {
-		lit := a.Lit()
+		lit := argText(a)
 		if lit != "" && strings.HasPrefix(lit, "-") {
 			continue // options and signals
 		}
@@ -52,6 +52,12 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 	return named, all, any
 }
 
+// argText is an argument of kill, wait or disown as the builtin sees it:
+// the word without its quotes when it expands nothing, else "". The shell
+// removes the quotes before the builtin runs, so `kill "%1"` names job 1
+// as `kill %1` does, and kills nothing else (bash, zsh, dash and mksh).
+func argText(a *syntax.Word) string { return value(a) }
+
 func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
@@ -77,7 +83,7 @@ func (w *walker) wait(args []*syntax.Word) {
 		var bySpec []*job // named by a job spec (%1), not a pid
 		if w.sh.d.waitPidOnly {
 			for _, a := range args {
-				if strings.HasPrefix(a.Lit(), "%") {
+				if strings.HasPrefix(argText(a), "%") {
 					js, _, _ := w.jobsNamed([]*syntax.Word{a})
 					bySpec = append(bySpec, js...)
 				}
