@@ -230,7 +230,11 @@ func (w *walker) trap(args []*syntax.Word) {
 	if w.cond == 0 {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
-	w.sh.traps = append(w.sh.traps, trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last})
+	t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last}
+	if !single {
+		t.vars = w.trapVars(args[0])
+	}
+	w.sh.traps = append(w.sh.traps, t)
 }
 
 // sigTrap records a trap on the signals set (reset: it ignores them or

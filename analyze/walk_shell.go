@@ -128,6 +128,9 @@ type trapBody struct {
 	// the server.
 	set  bool
 	last *job
+	// vars are the pid variables the double-quoted string expanded, as
+	// they were then (see trapVars).
+	vars []trapVar
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -168,7 +171,7 @@ func (w *walker) runTraps(traps []trapBody) {
 		if t.set {
 			sh.last = t.last
 		}
-		w.stmts(f.Stmts, fdTable{})
+		w.withTrapVars(t.vars, func() { w.stmts(f.Stmts, fdTable{}) })
 		sh.last = savedLast
 		w.src = savedSrc
 	}
