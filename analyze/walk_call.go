@@ -183,7 +183,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 	case "trap":
-		if w.job != nil {
+		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args) {
 			w.job.trap = true
 		}
 		w.trap(r.args)

@@ -56,8 +56,13 @@ type job struct {
 	orphaned       bool // started in a subshell that exited without waiting for it
 	waited, killed bool
 	quick          bool // a builtin that finishes at once
-	trap           bool // the job's body sets a trap, which exec would skip
-	remote         bool // runs on another machine (ssh): only what it holds matters here
+	// trap: the job's body sets a trap that runs a command (on a signal
+	// or EXIT): the subshell stays to run it, and dash and zsh no longer
+	// exec its last command in place (`( trap 'exit 0' TERM; server ) &`
+	// leaves the subshell waiting for the server; `trap '' TERM` alone
+	// does not keep it).
+	trap   bool
+	remote bool // runs on another machine (ssh): only what it holds matters here
 	// prog are the words of a one-process job from its program's name on,
 	// for commandLine; nil for other jobs.
 	prog []*syntax.Word
@@ -320,7 +325,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// `A && exec B &`, and in dash and zsh `A && B &`: the subshell
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
-		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, true, nil); ok && len(ts) > 0 {
+		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, !j.trap, nil); ok && len(ts) > 0 {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)

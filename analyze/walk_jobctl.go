@@ -237,6 +237,19 @@ func (w *walker) trap(args []*syntax.Word) {
 	w.sh.traps = append(w.sh.traps, t)
 }
 
+// trapRuns reports whether `trap ARGS` sets a command to run (not a
+// listing, a reset to the default, or an empty action, which ignores).
+func trapRuns(args []*syntax.Word) bool {
+	if len(args) > 0 && args[0].Lit() == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return false
+	}
+	action, _, single := unquote(args[0], false)
+	return !single || action != "" && action[0] != '-'
+}
+
 // sigTrap records a trap on the signals set (reset: it ignores them or
 // gives them the default action) in place of what was set on them before;
 // single: the action is a literal, its $! expanded when it runs.
