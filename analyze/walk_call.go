@@ -268,6 +268,9 @@ type function struct {
 	src    *source
 	walked int // how many calls walked the body
 	cost   funcCost
+	// locals are the variables the body declares local (see localNames).
+	locals     []string
+	localsDone bool
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -289,6 +292,17 @@ func (w *walker) callFunc(name string, env fdTable) {
 	}
 	w.calling[name] = true
 	defer delete(w.calling, name)
+	restore := func() {}
+	if locals := fn.localNames(); len(locals) > 0 {
+		sh, vs, done := w.sh, w.saveVars(locals), false
+		restore = func() {
+			if !done && w.sh == sh {
+				done = true
+				w.restoreVars(vs, fn)
+			}
+		}
+		defer restore()
+	}
 	if w.replayCall(fn) {
 		return
 	}
@@ -308,6 +322,7 @@ func (w *walker) callFunc(name string, env fdTable) {
 		if w.sh.d.funcExitTraps {
 			own := w.sh.traps
 			w.sh.traps = outer
+			restore() // (zsh runs the trap once the locals are gone)
 			w.runTraps(own)
 		}
 		w.src = saved
