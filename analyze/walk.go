@@ -156,7 +156,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	env = w.stmt(c.X, env)
 	switch st := w.status(c.X); {
-	case st == 0 && c.Op == syntax.AndStmt && guardsKill(c.X, c.Y):
+	case st == 0 && guardsKill(c.X, c.Y, c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env) // kill -0 $P && kill $P: as sure as the kill
 	case st == 0:
 		w.cond++
