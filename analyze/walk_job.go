@@ -86,7 +86,8 @@ type job struct {
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
 	pipeRest fdTable
-	// runsChildren: the job's program is a shell given a literal script
+	// runsChildren: the job's program is find -exec or xargs (see
+	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
 	// &`): it runs the commands as its children, which a signal to $!
 	// does not reach.
@@ -230,6 +231,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
+		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
+			// find -exec, xargs: the program runs each command as its
+			// child and waits for it; a signal to $! ends the program,
+			// and the command it was running goes on (when one may take
+			// a while: fgLong counts the program and its commands).
+			j.runsChildren = true
+		}
 		if len(c.Args) == 0 {
 			// `x=$(cmd) &`: a subshell that runs the substitution as its
 			// child and execs nothing.
