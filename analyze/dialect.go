@@ -301,6 +301,11 @@ type dialect struct {
 	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
 	// fails and kills nothing.
 	killNoNumOption bool
+	// killSName: kill's -s takes a signal name as the next word only
+	// (zsh: `kill -s 15 $!` and `kill -sTERM $!` are the unknown signals
+	// SIG15 and SIGSTERM, and nothing is killed; bash, dash and mksh take
+	// both).
+	killSName bool
 	// jobTextEscaped: the job table shows a command whose name has no
 	// slash with a backslash in front (mksh: `\sleep 5`), so `%sleep`
 	// names no job (`%?sleep` and `%./server` still do).
@@ -385,6 +390,7 @@ var (
 		emptyArgIgnored:   true,
 		substReadsFile:    true,
 		nounsetSkipsTraps: true,
+		killSName:         true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
 		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
@@ -662,8 +668,8 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 }
 
 // killRefused reports whether the shell's kill builtin refuses the signal
-// option of args, and so signals nothing (see dialect.killNoSigPrefix and
-// killNoNumOption). Only the first option names the signal.
+// option of args, and so signals nothing (see dialect.killNoSigPrefix,
+// killNoNumOption and killSName). Only the first option names the signal.
 func (d *dialect) killRefused(args []*syntax.Word) bool {
 	if len(args) == 0 {
 		return false
@@ -674,7 +680,14 @@ func (d *dialect) killRefused(args []*syntax.Word) bool {
 	case o == "-n":
 		return d.killNoNumOption
 	case o == "-s" && len(args) > 1:
-		return d.killNoSigPrefix && sigPrefixed(args[1].Lit())
+		return d.killNoSigPrefix && sigPrefixed(args[1].Lit()) || d.killSName && isDigits(args[1].Lit())
+	case d.killSName && len(o) > 2 && o[1] == 's' && o[0] == '-':
+		// -sTERM is SIGSTERM; only -sEGV, -sTOP, -sYS name a signal
+		switch strings.ToUpper(o[1:]) {
+		case "SEGV", "STOP", "SYS", "STKFLT":
+			return false
+		}
+		return true
 	case len(o) > 1 && o[0] == '-':
 		return d.killNoSigPrefix && sigPrefixed(o[1:])
 	}

@@ -203,15 +203,19 @@ func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
 	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
 		return nil
 	}
+	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
+		return nil
+	}
+	if opts, ok := readKillLoop(c.Y); ok {
+		subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}
+		return append(slices.Clip(opts), subst)
+	}
 	y, ok := c.Y.Cmd.(*syntax.CallExpr)
 	if !ok {
 		return nil
 	}
 	r := resolve(y.Args)
 	if r.name != "xargs" {
-		return nil
-	}
-	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
 		return nil
 	}
 	for _, inner := range runCommands(r) {
@@ -221,4 +225,35 @@ func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
 		}
 	}
 	return nil
+}
+
+// readKillLoop reads `while read -r p; do kill [OPTIONS] "$p"; done`, the
+// loop that signals each pid its stdin lists, as `xargs kill [OPTIONS]`:
+// it returns the kill's arguments before the pid. `jobs -p | while read
+// p; do kill $p; done` stops the jobs as `jobs -p | xargs kill` does
+// (bash and mksh list the parent's jobs there).
+func readKillLoop(s *syntax.Stmt) (opts []*syntax.Word, ok bool) {
+	wc, ok := s.Cmd.(*syntax.WhileClause)
+	if !ok || wc.Until || len(wc.Cond) != 1 || len(wc.Do) != 1 || s.Background || wc.Do[0].Background {
+		return nil, false
+	}
+	rc, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(rc.Args) < 2 || rc.Args[0].Lit() != "read" {
+		return nil, false
+	}
+	for _, a := range rc.Args[1 : len(rc.Args)-1] {
+		if a.Lit() != "-r" {
+			return nil, false
+		}
+	}
+	name := rc.Args[len(rc.Args)-1].Lit()
+	kc, ok := wc.Do[0].Cmd.(*syntax.CallExpr)
+	if !ok || !isName(name) {
+		return nil, false
+	}
+	r := resolve(kc.Args)
+	if r.name != "kill" || r.wrapped || len(r.args) == 0 || pidOperand(r.args[len(r.args)-1]) != name {
+		return nil, false
+	}
+	return r.args[:len(r.args)-1], true
 }

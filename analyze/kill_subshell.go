@@ -64,6 +64,8 @@ func (w *walker) subshellDefers(j *job) bool {
 	d := w.sh.d // a subshell is the same program
 	if j.procD != nil {
 		d = j.procD // the job is another shell (bash -c '…' &)
+	} else if j.kind == jobSimple && len(j.prog) > 0 && !j.forks {
+		return false // find -exec, xargs: a program, which dies at once
 	}
 	return d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
 }

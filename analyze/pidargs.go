@@ -312,9 +312,12 @@ func (w *walker) pidFileJobs(name string) ([]*job, bool) {
 
 // writePids records what `echo $! > f` (printf, >>) writes into a file
 // named by a literal: the jobs its arguments name, or unknown.
-func (w *walker) writePids(s *syntax.Stmt, r resolved) {
-	name, appends := "", false
+func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
+	name, appends, own := "", false, false
 	for _, rd := range s.Redirs {
+		if redirFD(rd) == 1 {
+			own = true
+		}
 		if rd.N != nil && rd.N.Value != "1" {
 			continue
 		}
@@ -329,6 +332,10 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved) {
 		if name == "" {
 			return // a file the walk cannot name
 		}
+	}
+	if !own && inner[1] == tFile {
+		// The file an enclosing redirection opened: each echo adds to it.
+		name, appends = w.outFile, true
 	}
 	if name == "" {
 		return
@@ -355,6 +362,37 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved) {
 		w.p.pidFiles = map[string]pidFile{}
 	}
 	w.p.pidFiles[name] = f
+}
+
+// stdoutTo is the file, by literal name, that the redirections rs send
+// stdout to, starting from out ("" for none or one the walk cannot name),
+// and whether the last of them opens it anew (>, not >>).
+func stdoutTo(rs []*syntax.Redirect, out string) (name string, truncates bool) {
+	for _, rd := range rs {
+		if redirFD(rd) != 1 {
+			continue
+		}
+		out, truncates = "", false
+		switch rd.Op {
+		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll, syntax.RdrAllClob, syntax.AppOut, syntax.AppAll, syntax.AppAllClob:
+			if name := value(rd.Word); name != "" {
+				out = path.Clean(name)
+				truncates = rd.Op != syntax.AppOut && rd.Op != syntax.AppAll && rd.Op != syntax.AppAllClob
+			}
+		}
+	}
+	return out, truncates
+}
+
+// openPidFile records that a statement whose echoes the walk follows (a
+// compound, a function, a shell given its code) opened the file name anew
+// for its stdout: what it held is gone, and the echoes inside add to it
+// (see writePids).
+func (w *walker) openPidFile(name string) {
+	if w.p.pidFiles == nil {
+		w.p.pidFiles = map[string]pidFile{}
+	}
+	w.p.pidFiles[name] = pidFile{}
 }
 
 // forgetWrites makes the files a command other than echo or printf writes

@@ -71,11 +71,11 @@ func safeRedirs(rs []*syntax.Redirect) bool {
 func callStatus(c *syntax.CallExpr) int {
 	if len(c.Args) == 0 {
 		for _, a := range c.Assigns {
-			if a.Value != nil && !plainWord(a.Value) || a.Array != nil {
+			if a.Value != nil && mayFailValue(a.Value) || a.Array != nil {
 				return 0 // x=$(cmd) has cmd's status
 			}
 		}
-		return 1
+		return 1 // pid=$! && …: an assignment of expanded values succeeds
 	}
 	r := resolve(c.Args)
 	if r.wrapped || len(r.all) == 0 {
@@ -110,3 +110,25 @@ func callStatus(c *syntax.CallExpr) int {
 // trapSignals are the conditions and signals that trap accepts in every
 // shell (by name, without SIG, or number).
 var trapSignals = setOf(`EXIT INT TERM HUP QUIT USR1 USR2 ALRM PIPE CHLD 0 1 2 3 15`)
+
+// mayFailValue reports whether an assigned value can give the assignment
+// a status other than success: a command substitution (its status is the
+// assignment's), arithmetic (a division by zero), ${x?}.
+func mayFailValue(w *syntax.Word) bool {
+	if plainWord(w) {
+		return false
+	}
+	fails := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+			fails = true
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.ErrorUnset || n.Exp.Op == syntax.ErrorUnsetOrNull) {
+				fails = true
+			}
+		}
+		return !fails
+	})
+	return fails
+}

@@ -19,9 +19,12 @@ type trapVar struct {
 }
 
 // trapVars records the pid variables a double-quoted trap action word
-// expands, as they stand now.
+// expands, as they stand now. One that no text before the trap could
+// have assigned (see scanAssigned) expands to nothing: `trap "kill
+// $SERVER_PID" EXIT` set before `SERVER_PID=$!` holds a bare kill.
 func (w *walker) trapVars(word *syntax.Word) []trapVar {
 	var vs []trapVar
+	var before *assignedNames
 	syntax.Walk(word, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		if !ok || pe.Param == nil || !isName(pe.Param.Value) {
@@ -32,7 +35,14 @@ func (w *walker) trapVars(word *syntax.Word) []trapVar {
 			return true
 		}
 		js, had := w.sh.pidVars[name]
-		vs = append(vs, trapVar{name: name, jobs: slices.Clone(js), had: had, empty: w.sh.empty[name]})
+		v := trapVar{name: name, jobs: slices.Clone(js), had: had, empty: w.sh.empty[name]}
+		if !had && plainParam(pe) && !w.sh.arrays[name] && !shellSet.has(name) {
+			if pos := int(word.Pos().Offset()); before == nil && pos <= len(w.src.text) {
+				before = scanAssigned(w.src.text[:pos])
+			}
+			v.empty = v.empty || before != nil && !before.opaque && !before.names[name]
+		}
+		vs = append(vs, v)
 		return true
 	})
 	return vs

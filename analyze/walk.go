@@ -74,6 +74,12 @@ type walker struct {
 	// savedTen: the current shell holds a saved copy on fd 10, the
 	// first one it made (see dialect.childrenKeepFirstSaved).
 	savedTen bool
+	// outFile is the file, by literal name, that an enclosing statement's
+	// redirection sent the shell's stdout to (`(server & echo $!) >
+	// run.pid`, `sh -c '… & echo $!' > run.pid`), for an echo of a pid
+	// there without a redirection of its own (see writePids); "" for
+	// none or one the walk cannot name.
+	outFile string
 	// killSig is the signal of the kill being applied ("" for SIGTERM).
 	killSig string
 	// worker is the process substitution whose worker is being walked,
@@ -167,6 +173,8 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	env = w.stmt(c.X, env)
 	switch st := w.status(c.X); {
+	case st == 0 && guardsKill(c.X, c.Y, c.Op == syntax.AndStmt):
+		env = w.stmt(c.Y, env) // kill -0 $P && kill $P: as sure as the kill
 	case st == 0:
 		w.cond++
 		w.stmt(c.Y, env)
@@ -228,6 +236,14 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if s.Background || s.Coprocess || s.Disown {
+		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
+			// A job writes its pids asynchronously: no pid file of its own
+			// is followed (see outFile).
+			w.outFile = ""
+			w.startJob(s, env)
+			w.outFile = out
+			return env
+		}
 		w.startJob(s, env)
 		return env
 	}
@@ -247,6 +263,14 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		return env
 	}
 	inner := env.apply(s.Redirs)
+	out0 := w.outFile
+	if len(s.Redirs) > 0 {
+		var truncates bool
+		w.outFile, truncates = stdoutTo(s.Redirs, out0)
+		if truncates && !isCall {
+			w.openPidFile(w.outFile)
+		}
+	}
 	// The simple command whose words are walked, for the process
 	// substitutions there (restored without a defer: stmt is the
 	// hottest function of the walk, and has too many returns for an
@@ -269,6 +293,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		out = w.compoundStmt(s, env, inner)
 	}
 	w.consumer = savedConsumer
+	if !isCall || len(ce.Args) != 1 || ce.Args[0].Lit() != "exec" {
+		w.outFile = out0 // (exec >f: the shell's stdout is f from now on)
+	}
 	return out
 }
 
@@ -565,11 +592,11 @@ func runsOnce(l syntax.Loop) bool {
 // subshell walks statements in a child shell: jobs it does not wait for are
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
-	saved := w.sh
+	saved, out := w.sh, w.outFile
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmts(list, env)
 	w.endShell()
-	w.sh = saved
+	w.sh, w.outFile = saved, out
 }
 
 // neverLoops reports whether a loop's condition is literally one that

@@ -112,8 +112,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
 
-	if len(w.p.pidFiles) > 0 && r.name != "echo" && r.name != "printf" {
-		w.forgetWrites(s)
+	if r.name != "echo" && r.name != "printf" {
+		if name, truncates := stdoutTo(s.Redirs, ""); truncates && (runsLiteral(r) || w.callsFunc(r)) {
+			w.openPidFile(name) // sh -c '… & echo $!' > run.pid
+		} else if len(w.p.pidFiles) > 0 {
+			w.forgetWrites(s)
+		}
 	}
 	if w.callsFunc(r) {
 		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
@@ -127,7 +131,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if inner[1] == tBlock && refersToLastPid(ce) {
 			w.printed = append(w.printed, w.sh.lasts()...)
 		}
-		w.writePids(s, r)
+		w.writePids(s, r, inner)
 	case "wait":
 		w.wait(r.args)
 	case "kill":
@@ -182,7 +186,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 	case "trap":
-		if w.job != nil {
+		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args) {
 			w.job.trap = true
 		}
 		w.trap(r.args)

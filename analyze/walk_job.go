@@ -56,8 +56,13 @@ type job struct {
 	orphaned       bool // started in a subshell that exited without waiting for it
 	waited, killed bool
 	quick          bool // a builtin that finishes at once
-	trap           bool // the job's body sets a trap, which exec would skip
-	remote         bool // runs on another machine (ssh): only what it holds matters here
+	// trap: the job's body sets a trap that runs a command (on a signal
+	// or EXIT): the subshell stays to run it, and dash and zsh no longer
+	// exec its last command in place (`( trap 'exit 0' TERM; server ) &`
+	// leaves the subshell waiting for the server; `trap '' TERM` alone
+	// does not keep it).
+	trap   bool
+	remote bool // runs on another machine (ssh): only what it holds matters here
 	// prog are the words of a one-process job from its program's name on,
 	// for commandLine; nil for other jobs.
 	prog []*syntax.Word
@@ -81,7 +86,8 @@ type job struct {
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
 	pipeRest fdTable
-	// runsChildren: the job's program is a shell given a literal script
+	// runsChildren: the job's program is find -exec or xargs (see
+	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
 	// &`): it runs the commands as its children, which a signal to $!
 	// does not reach.
@@ -235,6 +241,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.runs(r)
+		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
+			// find -exec, xargs: the program runs each command as its
+			// child and waits for it; a signal to $! ends the program,
+			// and the command it was running goes on (when one may take
+			// a while: fgLong counts the program and its commands).
+			j.runsChildren = true
+		}
 		if len(c.Args) == 0 {
 			// `x=$(cmd) &`: a subshell that runs the substitution as its
 			// child and execs nothing.
@@ -330,7 +343,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// `A && exec B &`, and in dash and zsh `A && B &`: the subshell
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
-		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, true, nil); ok && len(ts) > 0 {
+		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, !j.trap, nil); ok && len(ts) > 0 {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)

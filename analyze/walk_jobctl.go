@@ -12,7 +12,7 @@ import (
 // current shell. all is true when an argument could be any job.
 func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any bool) {
 	for _, a := range args {
-		lit := a.Lit()
+		lit := argText(a)
 		if lit != "" && strings.HasPrefix(lit, "-") {
 			continue // options and signals
 		}
@@ -53,6 +53,12 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 	return named, all, any
 }
 
+// argText is an argument of kill, wait or disown as the builtin sees it:
+// the word without its quotes when it expands nothing, else "". The shell
+// removes the quotes before the builtin runs, so `kill "%1"` names job 1
+// as `kill %1` does, and kills nothing else (bash, zsh, dash and mksh).
+func argText(a *syntax.Word) string { return value(a) }
+
 func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
@@ -78,7 +84,7 @@ func (w *walker) wait(args []*syntax.Word) {
 		var bySpec []*job // named by a job spec (%1), not a pid
 		if w.sh.d.waitPidOnly {
 			for _, a := range args {
-				if strings.HasPrefix(a.Lit(), "%") {
+				if strings.HasPrefix(argText(a), "%") {
 					js, _, _ := w.jobsNamed([]*syntax.Word{a})
 					bySpec = append(bySpec, js...)
 				}
@@ -230,6 +236,19 @@ func (w *walker) trap(args []*syntax.Word) {
 		t.vars = w.trapVars(args[0])
 	}
 	w.sh.traps = append(w.sh.traps, t)
+}
+
+// trapRuns reports whether `trap ARGS` sets a command to run (not a
+// listing, a reset to the default, or an empty action, which ignores).
+func trapRuns(args []*syntax.Word) bool {
+	if len(args) > 0 && args[0].Lit() == "--" {
+		args = args[1:]
+	}
+	if len(args) < 2 {
+		return false
+	}
+	action, _, single := unquote(args[0], false)
+	return !single || action != "" && action[0] != '-'
 }
 
 // sigTrap records a trap on the signals set (reset: it ignores them or

@@ -159,7 +159,8 @@ func quoteOf(word *syntax.Word) byte {
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
 	jobShell := w.nextJobShell
 	w.nextJobShell = nil
-	defer func() { w.nextLeads = false }()
+	out := w.outFile
+	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
 	if err == nil {
 		if pe := d.refused(f, []byte(code)); pe != nil {

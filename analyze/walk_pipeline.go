@@ -17,8 +17,10 @@ import (
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
 	if w.sh.d.jobsP && jobsPidsToKill(c) {
 		w.killAll()
+		here = false // the kills are done: the loop's own walk adds nothing
 	} else if args := pipedToKill(c); args != nil {
 		w.kill(args) // echo $! | xargs kill: as kill $(echo $!)
+		here = false
 	}
 	left := env
 	left[1] = outPipe
