@@ -728,7 +728,10 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 		return w.execdTails(s.Cmd, via, fds, implicit, out)
 	}
 	r := resolve(ce.Args)
-	if len(r.all) == 0 || !(r.exec || implicit && w.execsTail(ce)) {
+	// (exec "$cmd", exec nohup "": a program the walk cannot name is
+	// exec'd all the same.)
+	execd := r.exec && (len(r.all) > 0 || execsSomething(ce))
+	if !execd && !(len(r.all) > 0 && implicit && w.execsTail(ce)) {
 		return out, false
 	}
 	return append(out, tailExec{stmt: s, fds: fds}), true
