@@ -275,6 +275,9 @@ type dialect struct {
 	// kill %1` fails ("no such job": the server is %2) and the server
 	// keeps the caller's output.
 	compoundHoldsJob bool
+	// specStopsAtDead: kill %N of a pipeline job whose first process has
+	// ended signals nothing (bash; see walker.dropDeadPipeSpecs).
+	specStopsAtDead bool
 	// jobNumAboveHighest: a new job's number is one above the highest in
 	// the table (bash without a terminal); the other shells take the
 	// lowest free one. They differ once a job has left the table (see
@@ -344,7 +347,7 @@ var (
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
-		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true,
+		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

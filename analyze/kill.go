@@ -83,6 +83,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		}()
 	}
 	rest = w.killGroups(rest, sig)
+	rest = w.dropDeadPipeSpecs(rest)
 	named, all, _ := w.jobsNamed(rest)
 	if all {
 		pipe := pipeFirst // $(jobs -p), a pid we did not see saved…
@@ -135,6 +136,35 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 	}
+}
+
+// dropDeadPipeSpecs drops the job specs that signal nothing in bash: a
+// pipeline job whose first process has ended. Without job control bash
+// signals a job's processes one by one, and its loop (jobs.c, kill_pid)
+// stops at the first one that is gone, before it signals any: `( server
+// >&2 & cd app ) 2>&1 | tee log & … kill %1` leaves tee and the server
+// (checked under bash 5.2). The other shells signal the rest.
+func (w *walker) dropDeadPipeSpecs(ops []*syntax.Word) []*syntax.Word {
+	if !w.sh.d.specStopsAtDead {
+		return ops
+	}
+	out := ops
+	for i, a := range ops {
+		if !strings.HasPrefix(a.Lit(), "%") {
+			continue
+		}
+		js := w.jobSpec(a.Lit())
+		if len(js) == 1 && js[0].kind == jobPipeline && endsAtOnce(pipeElems(js[0].stmt)[0]) {
+			if len(out) == len(ops) {
+				out = slices.Clone(ops[:i])
+			}
+			continue
+		}
+		if len(out) != len(ops) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // killGroups applies the operands `-$!` and `-$pid` of a kill without job
@@ -298,11 +328,56 @@ func (w *walker) killEachJob(pipe pipeProcs) {
 // first reads its input to the end (cat, grep, tee…): when the first
 // ends, they all do.
 func laterElemsRead(s *syntax.Stmt) bool {
+	elems := pipeElems(s)
+	for _, e := range elems[1:] {
+		if !stmtReadsToEnd(e) {
+			return false
+		}
+	}
+	return true
+}
+
+// pipeElems returns the elements of the pipeline s, in order (s itself
+// when it is no pipeline).
+func pipeElems(s *syntax.Stmt) []*syntax.Stmt {
 	b, ok := s.Cmd.(*syntax.BinaryCmd)
 	if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll {
-		return true // the first element
+		return []*syntax.Stmt{s}
 	}
-	return laterElemsRead(b.X) && stmtReadsToEnd(b.Y)
+	return appendPipeElems(appendPipeElems(nil, b.X), b.Y)
+}
+
+func appendPipeElems(out []*syntax.Stmt, s *syntax.Stmt) []*syntax.Stmt {
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.Pipe && b.Op != syntax.PipeAll || len(s.Redirs) > 0 {
+		return append(out, s)
+	}
+	return appendPipeElems(appendPipeElems(out, b.X), b.Y)
+}
+
+// endsAtOnce reports whether the statement s finishes as soon as it
+// starts: a quick builtin, or a subshell or group of such commands and
+// background jobs (`( server >&2 & cd /tmp )`).
+func endsAtOnce(s *syntax.Stmt) bool {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		r := resolve(c.Args)
+		return len(r.all) > 0 && r.kind&kQuick != 0 && !r.wrapped
+	case *syntax.Subshell:
+		return allEndAtOnce(c.Stmts)
+	case *syntax.Block:
+		return allEndAtOnce(c.Stmts)
+	}
+	return false
+}
+
+func allEndAtOnce(list []*syntax.Stmt) bool {
+	for _, s := range list {
+		if !s.Background && !endsAtOnce(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // killAll: the shell signals its process group (kill 0), which every job
