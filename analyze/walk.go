@@ -449,7 +449,17 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.FuncDecl:
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
-		if c.Name == nil { // the parser accepts `()x` as a nameless function
+		if c.Name == nil { // zsh's anonymous function, run where it stands
+			if b, ok := c.Body.Cmd.(*syntax.Block); ok && len(c.Body.Redirs) == 0 && w.sh.d.compoundHoldsJob {
+				// zsh runs `() { … }` without arguments or
+				// redirections as a simple command: its braces hold no
+				// job number, and `() { server & }; kill %1` stops
+				// the server (with `>f` or arguments after it they do,
+				// as a function call's; checked under zsh 5.9 with
+				// jobs after each).
+				w.stmts(b.Stmts, env)
+				break
+			}
 			w.stmt(c.Body, env)
 			break
 		}
