@@ -61,7 +61,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
 	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
 			w.slow, w.bounded = slow, bounded
@@ -104,6 +104,20 @@ func (w *walker) keepOpen(jobs []*job, t target) bool {
 	for _, j := range jobs {
 		if !j.quick && j.fds.has(t) {
 			return true
+		}
+	}
+	return false
+}
+
+// readsProcSubst reports whether a command has a `<(…)` operand: a filter
+// given one reads that pipe as well as its stdin, and lasts as long as the
+// worker keeps it open (`cat <(server 2>&1 >/dev/null &) | tee log &`).
+func readsProcSubst(ce *syntax.CallExpr) bool {
+	for _, a := range ce.Args {
+		for _, p := range a.Parts {
+			if ps, ok := p.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn {
+				return true
+			}
 		}
 	}
 	return false
