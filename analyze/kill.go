@@ -148,23 +148,13 @@ func (w *walker) dropDeadPipeSpecs(ops []*syntax.Word) []*syntax.Word {
 	if !w.sh.d.specStopsAtDead {
 		return ops
 	}
-	out := ops
-	for i, a := range ops {
+	return slices.DeleteFunc(slices.Clone(ops), func(a *syntax.Word) bool {
 		if !strings.HasPrefix(a.Lit(), "%") {
-			continue
+			return false
 		}
 		js := w.jobSpec(a.Lit())
-		if len(js) == 1 && js[0].kind == jobPipeline && endsAtOnce(pipeElems(js[0].stmt)[0]) {
-			if len(out) == len(ops) {
-				out = slices.Clone(ops[:i])
-			}
-			continue
-		}
-		if len(out) != len(ops) {
-			out = append(out, a)
-		}
-	}
-	return out
+		return len(js) == 1 && js[0].kind == jobPipeline && endsAtOnce(pipeElems(js[0].stmt)[0])
+	})
 }
 
 // killGroups applies the operands `-$!` and `-$pid` of a kill without job

@@ -231,11 +231,18 @@ func (w *walker) trap(args []*syntax.Word) {
 	if w.cond == 0 {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
+	w.sh.traps = append(w.sh.traps, w.trapBody(args[0], code, offs, single))
+}
+
+// trapBody is the action word a of a trap, read as the literal code with
+// its offsets; single: in single quotes, its $! expanded when it runs, else
+// expanded now (see trapVars).
+func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) trapBody {
 	t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last}
 	if !single {
-		t.vars = w.trapVars(args[0])
+		t.vars = w.trapVars(a)
 	}
-	w.sh.traps = append(w.sh.traps, t)
+	return t
 }
 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
@@ -267,11 +274,7 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 		return
 	}
 	if code, offs, ok := literalWithParams(args[0]); ok {
-		t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: sh.last}
-		if !single {
-			t.vars = w.trapVars(args[0])
-		}
-		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: t})
+		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: w.trapBody(args[0], code, offs, single)})
 	}
 }
 
