@@ -149,10 +149,11 @@ func (w *walker) dropDeadPipeSpecs(ops []*syntax.Word) []*syntax.Word {
 		return ops
 	}
 	return slices.DeleteFunc(slices.Clone(ops), func(a *syntax.Word) bool {
-		if !strings.HasPrefix(a.Lit(), "%") {
+		spec := argText(a)
+		if !strings.HasPrefix(spec, "%") {
 			return false
 		}
-		js := w.jobSpec(a.Lit())
+		js := w.jobSpec(spec)
 		return len(js) == 1 && js[0].kind == jobPipeline && endsAtOnce(pipeElems(js[0].stmt)[0])
 	})
 }
