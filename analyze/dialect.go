@@ -313,6 +313,13 @@ type dialect struct {
 	// slash with a backslash in front (mksh: `\sleep 5`), so `%sleep`
 	// names no job (`%?sleep` and `%./server` still do).
 	jobTextEscaped bool
+	// badDup: what `>&word` does when word names no descriptor
+	// (`>&/dev/null`): bash's and zsh's short form of `>file 2>&1`; a
+	// failing command in mksh; an error that ends the shell in dash (see
+	// baddup.go).
+	badDup badDupEffect
+	// coprocDup: `>&p` and `<&p` are the coprocess's pipe (mksh).
+	coprocDup bool
 }
 
 // tails are the compounds a background subshell's tail exec goes through.
@@ -351,6 +358,7 @@ var (
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
+		badDup:               dupEndsShell,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
@@ -404,6 +412,8 @@ var (
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		specialBuiltinsFirst:   true,
+		badDup:                 dupFailsCommand,
+		coprocDup:              true,
 		keepsSaved:             savedCompound | savedFuncCall,
 		noDisown:               true,
 		execCloexec:            true,

@@ -145,10 +145,10 @@ type source struct {
 // mentionsExit reports whether the source has an exit or an exec anywhere
 // in it, looked up once: most have none, and then no statement of theirs
 // needs a look (see walker.afterExit).
-func (s *source) mentionsExit() bool {
+func (s *source) mentionsExit(d *dialect) bool {
 	if s.exits == 0 {
 		s.exits = -1
-		if hasExitWord(s.text) {
+		if hasExitWord(s.text, d) {
 			s.exits = 1
 		}
 	}

@@ -116,17 +116,19 @@ const maxNested = 8
 // mentionsExit reports whether the text of s in src has an exit or an
 // exec in it: without one (and without a function that has one), s
 // cannot end the shell (see exits).
-func mentionsExit(src []byte, s *syntax.Stmt) bool {
+func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
 	start, end := int(s.Pos().Offset()), int(s.End().Offset())
 	if start < 0 || end > len(src) || start > end {
 		return true
 	}
-	return hasExitWord(src[start:end])
+	return hasExitWord(src[start:end], d)
 }
 
-// hasExitWord reports whether text has exit or exec in it anywhere.
-func hasExitWord(text []byte) bool {
-	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec"))
+// hasExitWord reports whether text has exit or exec in it anywhere, or in
+// dash and mksh a dup that may fail (see badDupEffect).
+func hasExitWord(text []byte, d *dialect) bool {
+	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) ||
+		d.badDup != dupOpensFile && hasBadDupText(text)
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
@@ -146,10 +148,10 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 // *maybe counts it for the caller to undo at the end of the list). A
 // return ends the list (a function body) without ending the shell.
 func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
-	if w.p.ended || ends(s) {
+	if w.p.ended || ends(s) || w.dupEnds(s) {
 		return true
 	}
-	if !w.exitFuncs && (!w.src.mentionsExit() || !mentionsExit(w.src.text, s)) {
+	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) {
 		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
@@ -172,6 +174,9 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 // ones that can hang the caller).
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	env = w.stmt(c.X, env)
+	if w.p.ended || w.dupEnds(c.X) {
+		return env // X ended the shell: Y never runs
+	}
 	switch st := w.status(c.X); {
 	case st == 0 && guardsKill(c.X, c.Y, c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env) // kill -0 $P && kill $P: as sure as the kill
@@ -253,6 +258,13 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	}
 	if cc := w.coprocWord(s); cc != nil {
 		w.startCoproc(s, cc, env)
+		return env
+	}
+	if badDup(s.Redirs, w.sh.d) {
+		// dash, mksh: `cmd >&/dev/null` never runs cmd (see badDupEffect)
+		if w.dupEnds(s) {
+			w.shellEnds()
+		}
 		return env
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
@@ -472,7 +484,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.funcOrder = append(w.funcOrder, c.Name.Value)
 		}
 		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)}
-		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body)
+		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, env)

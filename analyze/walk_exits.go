@@ -23,6 +23,14 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	if s.Background || s.Coprocess || depth > maxNested {
 		return endsNever
 	}
+	if badDup(s.Redirs, w.sh.d) {
+		// dash, mksh: the command never runs (see badDupEffect); mksh's
+		// error in a function only returns from it.
+		if w.dupEnds(s) && (depth == 0 || !w.sh.d.funcErrorReturns) {
+			return endsSurely
+		}
+		return endsNever
+	}
 	if ends(s) {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && ce.Args[0].Lit() == "return" {
 			return endsNever // the function's, not the shell's (see stmts)
@@ -136,6 +144,12 @@ func execsSomething(c *syntax.CallExpr) bool {
 // status), with what the dialect knows: zsh, dash and mksh refuse `wait
 // -n`, so `wait -n || exit 1` always exits there.
 func (w *walker) status(s *syntax.Stmt) int {
+	if !s.Background && badDup(s.Redirs, w.sh.d) {
+		if s.Negated {
+			return 1
+		}
+		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
+	}
 	st := status(s)
 	if st != 0 || w.sh.d.waitOptions || s.Background {
 		return st

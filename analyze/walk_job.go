@@ -228,102 +228,12 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	savedConsumer := w.consumer
 	w.consumer, _ = s.Cmd.(*syntax.CallExpr)
 	w.words(redirWords(s.Redirs), env)
-	switch c := s.Cmd.(type) {
-	case *syntax.CallExpr:
-		j.kind = jobSimple
-		var r resolved
-		if name := resolve(c.Args).name; saved.d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
-			// dash, mksh: the job's subshell saves what the function
-			// call's redirections replace, and what it forks inherits
-			// the copies.
-			w.saving(s.Redirs, env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
-		} else {
-			r = w.call(s, c, j.fds, j.fds)
-		}
-		j.runs(r)
-		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
-			// find -exec, xargs: the program runs each command as its
-			// child and waits for it; a signal to $! ends the program,
-			// and the command it was running goes on (when one may take
-			// a while: fgLong counts the program and its commands).
-			j.runsChildren = true
-		}
-		if len(c.Args) == 0 {
-			// `x=$(cmd) &`: a subshell that runs the substitution as its
-			// child and execs nothing.
-			j.forks = true
-			j.onlyReads = j.heldReads > 0 && w.slow-slow == j.heldReads && w.bounded-bounded < briefJob
-		}
-		// A function runs in a forked subshell that forks its commands in
-		// turn: $! is that subshell, and killing it leaves them running.
-		// (Unless the body ends in exec: the subshell becomes that.)
-		if fn := w.funcs[r.name]; len(r.all) > 0 && w.callsFunc(r) {
-			j.forks = true
-			body := j.fds.apply(fn.body.Redirs)
-			if saved.d.funcRedirsApplied {
-				j.fds = body
-			}
-			// What the body's last command runs with: a kill of the
-			// subshell leaves it that, and not the copies it saved.
-			j.callsFunc, j.bodyFds = true, body
-			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
-				if t := tailOf(b.Stmts); t != nil {
-					j.bodyFds = j.bodyFds.apply(t.Redirs)
-				}
-			}
-			// A body that ends in exec makes the subshell that program,
-			// with the descriptors the exec gives it.
-			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
-				j.forks = false
-				j.fds = fdTable{}
-				for _, t := range ts {
-					j.fds = j.fds.union(t.fds)
-				}
-			}
-		}
-	case *syntax.Subshell:
-		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
-			// bash execs a lone simple command of a subshell in place.
-			in := c.Stmts[0]
-			j.kind = jobSimple
-			j.fds = j.fds.apply(in.Redirs)
-			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
-			j.runs(r)
-			break
-		}
-		j.kind = jobCompound
-		j.tail = tailOf(c.Stmts)
-		ts := w.parenTails(c.Stmts, w.sh.d, j.fds)
-		j.execsTail = len(ts) > 0
-		applied := w.watchTails(j, ts)
-		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
-		if after := j.fds; applied() {
-			// bash: the subshell became its last command, which has
-			// the subshell's descriptors (an exec in it changed them).
-			j.fds = after
-			j.becomes(ts)
-		}
-	case *syntax.BinaryCmd:
-		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
-			// bash forks each element directly: the job holds what its
-			// elements that do not finish at once hold.
-			j.kind = jobPipeline
-			j.fds = fdTable{}
-			j.leadsGroup = firstIsSetsid(c)
-			j.pipeLast = lastPipeElem(c)
-			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
-		} else {
-			j.kind = jobCompound
-			j.tail = tailOfBinary(c)
-			w.jobSaving(s, env, j.fds, func() { w.command(c, j.fds) })
-		}
-	case *syntax.Block:
-		j.kind = jobCompound
-		j.tail = tailOf(c.Stmts)
-		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
-	default:
-		j.kind = jobCompound
-		w.jobSaving(s, env, j.fds, func() { w.command(s.Cmd, j.fds) })
+	if badDup(s.Redirs, saved.d) {
+		// dash, mksh: the job's process fails at the redirection and
+		// exits; nothing runs (see badDupEffect).
+		j.kind, j.fds = jobSimple, fdTable{}
+	} else {
+		w.jobBody(j, s, env, saved.d)
 	}
 	if len(w.sh.sigTraps) > 0 {
 		j.trapSh, w.sh.keep = w.sh, true
@@ -391,6 +301,108 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	}
 	w.addJob(j)
 	return j
+}
+
+// jobBody walks the command of a background job in the job's subshell, and
+// records what kind of job it is and what it holds.
+func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		j.kind = jobSimple
+		var r resolved
+		if name := resolve(c.Args).name; d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
+			// dash, mksh: the job's subshell saves what the function
+			// call's redirections replace, and what it forks inherits
+			// the copies.
+			w.saving(s.Redirs, env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
+		} else {
+			r = w.call(s, c, j.fds, j.fds)
+		}
+		j.runs(r)
+		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
+			// find -exec, xargs: the program runs each command as its
+			// child and waits for it; a signal to $! ends the program,
+			// and the command it was running goes on (when one may take
+			// a while: fgLong counts the program and its commands).
+			j.runsChildren = true
+		}
+		if len(c.Args) == 0 {
+			// `x=$(cmd) &`: a subshell that runs the substitution as its
+			// child and execs nothing.
+			j.forks = true
+			j.onlyReads = j.heldReads > 0 && w.slow-j.startSlow == j.heldReads && w.bounded-j.startBounded < briefJob
+		}
+		// A function runs in a forked subshell that forks its commands in
+		// turn: $! is that subshell, and killing it leaves them running.
+		// (Unless the body ends in exec: the subshell becomes that.)
+		if fn := w.funcs[r.name]; len(r.all) > 0 && w.callsFunc(r) {
+			j.forks = true
+			body := j.fds.apply(fn.body.Redirs)
+			if d.funcRedirsApplied {
+				j.fds = body
+			}
+			// What the body's last command runs with: a kill of the
+			// subshell leaves it that, and not the copies it saved.
+			j.callsFunc, j.bodyFds = true, body
+			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
+				if t := tailOf(b.Stmts); t != nil {
+					j.bodyFds = j.bodyFds.apply(t.Redirs)
+				}
+			}
+			// A body that ends in exec makes the subshell that program,
+			// with the descriptors the exec gives it.
+			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
+				j.forks = false
+				j.fds = fdTable{}
+				for _, t := range ts {
+					j.fds = j.fds.union(t.fds)
+				}
+			}
+		}
+	case *syntax.Subshell:
+		if len(c.Stmts) == 1 && isExecdInPlace(c.Stmts[0]) {
+			// bash execs a lone simple command of a subshell in place.
+			in := c.Stmts[0]
+			j.kind = jobSimple
+			j.fds = j.fds.apply(in.Redirs)
+			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
+			j.runs(r)
+			break
+		}
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		ts := w.parenTails(c.Stmts, w.sh.d, j.fds)
+		j.execsTail = len(ts) > 0
+		applied := w.watchTails(j, ts)
+		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
+		if after := j.fds; applied() {
+			// bash: the subshell became its last command, which has
+			// the subshell's descriptors (an exec in it changed them).
+			j.fds = after
+			j.becomes(ts)
+		}
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// bash forks each element directly: the job holds what its
+			// elements that do not finish at once hold.
+			j.kind = jobPipeline
+			j.fds = fdTable{}
+			j.leadsGroup = firstIsSetsid(c)
+			j.pipeLast = lastPipeElem(c)
+			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
+		} else {
+			j.kind = jobCompound
+			j.tail = tailOfBinary(c)
+			w.jobSaving(s, env, j.fds, func() { w.command(c, j.fds) })
+		}
+	case *syntax.Block:
+		j.kind = jobCompound
+		j.tail = tailOf(c.Stmts)
+		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
+	default:
+		j.kind = jobCompound
+		w.jobSaving(s, env, j.fds, func() { w.command(s.Cmd, j.fds) })
+	}
 }
 
 func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
