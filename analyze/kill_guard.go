@@ -11,7 +11,8 @@ import (
 // would end nothing. That is X asking whether the one process P is alive
 // (`kill -0 $P`, `ps -p $P`) or whether P is set at all (`[ -n "$P" ]`,
 // `[ "$P" ]`, `test -n`, `[[ $P ]]`; with || `[ -z "$P" ]`; P may be a
-// substitution, `[ -n "$(jobs -p)" ] && kill $(jobs -p)`): when the
+// substitution, `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), or whether it
+// is a positive number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`): when the
 // process is gone or the operand empty, the kill ends nothing either. (A
 // variable holding several pids, one of them gone, would make `kill -0
 // $P` fail with the others alive; a pid variable is taken to hold one.)
@@ -44,9 +45,21 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 		nonEmpty := op == "-n" || op == ""
 		return (op == "-z" || nonEmpty) && nonEmpty == and && operandKey(w) == p
 	}
+	// positive: `w OP n` holds for every pid and fails for an empty w
+	// (an error in [ ] and test, 0 in arithmetic).
+	positive := func(w *syntax.Word, op, n string) bool {
+		return and && (n == "0" && (op == "-gt" || op == "-ne" || op == ">" || op == "!=") ||
+			n == "1" && (op == "-ge" || op == ">=")) && operandKey(w) == p
+	}
 	switch xc := x.Cmd.(type) {
+	case *syntax.ArithmCmd:
+		return arithmPositive(xc.X, p, and)
 	case *syntax.TestClause:
 		switch t := xc.X.(type) {
+		case *syntax.BinaryTest:
+			n, ok := t.Y.(*syntax.Word)
+			w, ok2 := t.X.(*syntax.Word)
+			return ok && ok2 && positive(w, t.Op.String(), n.Lit())
 		case *syntax.UnaryTest:
 			w, ok := t.X.(*syntax.Word)
 			op := map[syntax.UnTestOperator]string{syntax.TsNempStr: "-n", syntax.TsEmpStr: "-z"}[t.Op]
@@ -95,10 +108,39 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 				return emptyTest("", a[0])
 			case 2:
 				return emptyTest(a[0].Lit(), a[1])
+			case 3:
+				return positive(a[0], a[1].Lit(), a[2].Lit())
 			}
 		}
 	}
 	return false
+}
+
+// arithmPositive reports whether an arithmetic command `(( x ))` holds
+// for every pid in p and fails for an empty p: `(( pid ))`, `(( $pid > 0
+// ))`, `(( pid != 0 ))`, `(( pid >= 1 ))`.
+func arithmPositive(x syntax.ArithmExpr, p string, and bool) bool {
+	if !and {
+		return false
+	}
+	is := func(e syntax.ArithmExpr) bool {
+		w, ok := e.(*syntax.Word)
+		return ok && (w.Lit() == p || operandKey(w) == p)
+	}
+	if b, ok := x.(*syntax.BinaryArithm); ok {
+		n, ok := b.Y.(*syntax.Word)
+		if !ok || !is(b.X) {
+			return false
+		}
+		switch b.Op {
+		case syntax.Gtr, syntax.Neq:
+			return n.Lit() == "0"
+		case syntax.Geq:
+			return n.Lit() == "1"
+		}
+		return false
+	}
+	return is(x)
 }
 
 // operandKey is what a kill operand or test operand expands, for telling
