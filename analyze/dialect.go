@@ -320,6 +320,13 @@ type dialect struct {
 	badDup badDupEffect
 	// coprocDup: `>&p` and `<&p` are the coprocess's pipe (mksh).
 	coprocDup bool
+	// bgLastPipeline: a background and-or list runs only its last
+	// pipeline in the background, the rest in the foreground of the
+	// shell (zsh; zshmisc(1): "note the difference from other shells
+	// which execute the whole sublist in the background"). `sleep 10 &&
+	// kill $! &` waits ten seconds before the kill starts, `true || server
+	// &` starts nothing, and $! is left as it was.
+	bgLastPipeline bool
 }
 
 // tails are the compounds a background subshell's tail exec goes through.
@@ -379,6 +386,7 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
+		bgLastPipeline:    true,
 		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,

@@ -17,6 +17,9 @@ import (
 // (`(A; B &)` would be a double fork) and get the exec fix as in the
 // default style.
 func (p *pass) compoundFixes(j *job) []Fix {
+	if serverBeforeTail(j.stmt.Cmd) {
+		return nil // neither form stops the wait for it
+	}
 	if p.cfg.style == StyleBrace {
 		if b, ok := j.stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			if f, ok := p.braceFix(j, b); ok {
@@ -118,8 +121,11 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	}
 	switch y := b.Y.Cmd.(type) {
 	case *syntax.CallExpr:
-		if len(y.Args) == 0 {
-			return Fix{}, false // only assignments: nothing runs
+		if len(y.Args) == 0 || resolve(y.Args).kind&kQuick != 0 {
+			// only assignments, or a builtin that ends at once (`cd app
+			// && npm run dev || echo failed &`): what the job waits for
+			// is before it, and would run in the foreground
+			return Fix{}, false
 		}
 	case *syntax.BinaryCmd:
 		if y.Op != syntax.Pipe && y.Op != syntax.PipeAll {
@@ -168,6 +174,24 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
+}
+
+// serverBeforeTail reports whether an and-or list runs a known server or
+// watcher before its last command (`cd app && npm run dev || notify-send
+// failed &`): the job waits for it whatever is done to the last command.
+func serverBeforeTail(c syntax.Command) bool {
+	b, ok := c.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt {
+		return false
+	}
+	var found bool
+	syntax.Walk(b.X, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && serverKind(resolve(ce.Args)) != "" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // commentEndsInBackslash reports whether the comment at the start of text

@@ -190,6 +190,14 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	return env
 }
 
+// andOrLastInBackground walks zsh's `A && B &`: A in the foreground, and
+// B, the last pipeline, as the job if it runs (see bgLastPipeline).
+func (w *walker) andOrLastInBackground(s *syntax.Stmt, c *syntax.BinaryCmd, env fdTable) fdTable {
+	last := *c.Y
+	last.Background, last.Disown, last.Semicolon = s.Background, s.Disown, s.Semicolon
+	return w.andOr(&syntax.BinaryCmd{Op: c.Op, OpPos: c.OpPos, X: c.X, Y: &last}, env)
+}
+
 // ends reports whether a statement unconditionally ends the list it is in:
 // `exit`, `return`, or `exec` with a program, run in the foreground.
 func ends(s *syntax.Stmt) bool {
@@ -240,6 +248,9 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+	if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && (s.Background || s.Disown) && w.sh.d.bgLastPipeline && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
+		return w.andOrLastInBackground(s, c, env)
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
 			// A job writes its pids asynchronously: no pid file of its own
