@@ -409,7 +409,14 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.andOr(c, env)
 			return
 		}
-		w.pipeline(c, env, tBlock, true)
+		// The shell waits for the pipeline's reader; when that shell is
+		// (part of) a background job, it is that job that waits, not the
+		// caller (as for a $(…), see nodeSubsts).
+		reader := tBlock
+		if w.sh.async {
+			reader = tJobRead
+		}
+		w.pipeline(c, env, reader, true)
 	case *syntax.IfClause:
 		w.ifClause(c, env)
 	case *syntax.WhileClause:
