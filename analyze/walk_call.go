@@ -632,7 +632,7 @@ func (w *walker) fgLong(env, inner fdTable) {
 	}
 	j.fgLong++
 	j.fgFds = inner
-	if !w.inJobShell(j) {
+	if !w.inJobShell(j) && !w.sh.execsElem {
 		j.fgFds = inner.union(env)
 	}
 }

@@ -49,10 +49,18 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		return w.pipeline(b, env, outPipe, last)
 	}
 	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
+	var fgLong int
+	var fgFds fdTable
+	if j := w.job; j != nil {
+		fgLong, fgFds = j.fgLong, j.fgFds
+	}
 	if last && w.sh.d.lastPipeHere {
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
 		w.sh = w.newShell(shSubshell, saved.async)
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(resolve(ce.Args)) {
+			w.sh.execsElem = true
+		}
 		w.stmt(s, env)
 		w.endShell()
 		w.sh = saved
@@ -64,7 +72,12 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
+			// it ends at once: nothing of it runs on after a kill of
+			// its job's subshell either (see killSubshell)
 			w.slow, w.bounded = slow, bounded
+			if j := w.job; j != nil {
+				j.fgLong, j.fgFds = fgLong, fgFds
+			}
 		}
 	}
 	long = long || feeds

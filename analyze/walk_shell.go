@@ -74,6 +74,10 @@ type shell struct {
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
+	// execsElem: the shell is the fork of a pipeline element that is one
+	// simple command, which the fork execs: no shell of its own stays to
+	// hold descriptors while the program runs (see walker.fgLong).
+	execsElem bool
 }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
