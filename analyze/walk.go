@@ -248,10 +248,10 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
-	if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && (s.Background || s.Disown) && w.sh.d.bgLastPipeline && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
-		return w.andOrLastInBackground(s, c, env)
-	}
 	if s.Background || s.Coprocess || s.Disown {
+		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.bgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
+			return w.andOrLastInBackground(s, c, env)
+		}
 		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
 			// A job writes its pids asynchronously: no pid file of its own
 			// is followed (see outFile).
