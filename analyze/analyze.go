@@ -119,6 +119,11 @@ type Job struct {
 	// Amp is the offset of the & that puts the statement in the background,
 	// or -1 (coproc, setsid -f).
 	Amp int
+	// Head is where the whole statement starts when the job is only its
+	// last pipeline: zsh runs the commands before it in the foreground
+	// (`cd app && npm run dev &`: Start is at npm, Head at cd). Else it
+	// is Start.
+	Head int
 	// TopLevel: the statement is a direct statement of the script (not in a
 	// function, loop, group, subshell or nested string).
 	TopLevel bool
@@ -481,6 +486,7 @@ func (p *pass) publicJob(j *job) Job {
 	pj := Job{
 		Start:       j.start,
 		End:         j.end,
+		Head:        j.start,
 		Amp:         -1,
 		TopLevel:    j.topLevel,
 		Compound:    j.kind == jobCompound,
@@ -490,6 +496,9 @@ func (p *pass) publicJob(j *job) Job {
 		Resolved:    j.resolved(),
 		Escapes:     j.escapes(),
 		Brief:       j.quick,
+	}
+	if j.lastOfList {
+		pj.Head = j.head
 	}
 	if j.stmt.Background && j.stmt.Semicolon.IsValid() {
 		switch {

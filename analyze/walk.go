@@ -195,7 +195,17 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 func (w *walker) andOrLastInBackground(s *syntax.Stmt, c *syntax.BinaryCmd, env fdTable) fdTable {
 	last := *c.Y
 	last.Background, last.Disown, last.Semicolon = s.Background, s.Disown, s.Semicolon
-	return w.andOr(&syntax.BinaryCmd{Op: c.Op, OpPos: c.OpPos, X: c.X, Y: &last}, env)
+	n := len(w.p.jobs)
+	env = w.andOr(&syntax.BinaryCmd{Op: c.Op, OpPos: c.OpPos, X: c.X, Y: &last}, env)
+	for _, j := range w.p.jobs[n:] {
+		if j.stmt == &last {
+			// The job is the list's for a plan (Job.Head): a direct
+			// statement of the script if the list is one.
+			j.lastOfList, j.head = true, w.src.outer(int(s.Pos().Offset()))
+			j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
+		}
+	}
+	return env
 }
 
 // ends reports whether a statement unconditionally ends the list it is in:

@@ -44,6 +44,11 @@ type job struct {
 	inNested bool
 	// topLevel: the statement is a direct statement of the outer script.
 	topLevel bool
+	// lastOfList: the job is the last pipeline of a background and-or
+	// list whose rest zsh runs in the foreground (see
+	// dialect.bgLastPipeline); head is where that list starts.
+	lastOfList bool
+	head       int
 
 	nohup, setsid, coproc bool
 	// pipeBrief: a process substitution's worker (see worker) whose

@@ -37,7 +37,10 @@ import (
 // spec (`wait`, `jobs`, `fg`, `bg`, `disown`, `%1` after it), a job whose
 // text uses `$$`, `$!` or positional or dynamic parameters (they differ in
 // the manager's shell), a job with a here-document, a coproc, `setsid -f`,
-// and any statement nested in a function, loop, group or `bash -c` string.
+// any statement nested in a function, loop, group or `bash -c` string,
+// and a zsh background and-or list that is not the last statement (zsh
+// runs its first commands in the foreground: `cd app && npm run dev &`
+// changes the directory of what follows).
 type Promotion struct {
 	// Foreground is the source with the promoted jobs taken out, every
 	// other byte as written. It is "" when nothing but the jobs' preludes
@@ -83,7 +86,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 	byStart := map[int]analyze.Job{}
 	for _, j := range res.Jobs {
 		if j.TopLevel && j.Amp >= 0 {
-			byStart[j.Start] = j
+			byStart[j.Head] = j
 		}
 	}
 	after := blockers(src, res.File)
@@ -100,8 +103,15 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 			if !ok || j.Resolved || j.Brief || after(start) || !promotable(s) {
 				break
 			}
-			cmd := trimBlanks(src[j.Start:j.Amp])
-			plan.Jobs = append(plan.Jobs, Job{Command: string(cmd), Prelude: prelude.String(), Start: j.Start, End: j.End, Holds: j.HoldsOutput})
+			if j.Head != j.Start && s != res.File.Stmts[len(res.File.Stmts)-1] {
+				// zsh ran the list's first commands in its foreground
+				// (`cd app && npm run dev &`); promoted, they run in the
+				// job's shell, which is the same only when nothing
+				// after the list could see the difference.
+				break
+			}
+			cmd := trimBlanks(src[j.Head:j.Amp])
+			plan.Jobs = append(plan.Jobs, Job{Command: string(cmd), Prelude: prelude.String(), Start: j.Head, End: j.End, Holds: j.HoldsOutput})
 			continue
 		}
 		if !stateOnly(s) {

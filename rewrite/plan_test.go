@@ -91,6 +91,41 @@ func TestPlan(t *testing.T) {
 	}
 }
 
+// zsh runs a background and-or list's first commands in its foreground
+// (analyze's bgLastPipeline): the list is promoted whole only when it is
+// the last statement, where nothing after it could tell the difference.
+func TestPlanZshList(t *testing.T) {
+	zsh := analyze.WithLang(analyze.LangZsh)
+	cases := []struct {
+		src, cmd string // cmd "": nothing promoted
+	}{
+		{"cd app && npm run dev &", "cd app && npm run dev"},
+		{"cd app; npm i && npm run dev &", "npm i && npm run dev"},
+		{"cd app && npm run dev & sleep 5", ""},
+		{"cd app && npm run dev &\necho started", ""},
+		{"false || npm run dev &", "false || npm run dev"},
+	}
+	for _, c := range cases {
+		p, err := Plan([]byte(c.src), zsh)
+		if err != nil {
+			t.Fatalf("Plan(%q): %v", c.src, err)
+		}
+		var got string
+		if len(p.Jobs) == 1 {
+			j := p.Jobs[0]
+			got = j.Command
+			if span := c.src[j.Start:j.End]; !strings.HasPrefix(span, j.Command) || !strings.HasSuffix(span, "&") {
+				t.Errorf("Plan(%q): job %q spans %q", c.src, j.Command, span)
+			}
+		} else if len(p.Jobs) > 1 || p.Foreground != c.src {
+			t.Errorf("Plan(%q): %d jobs, foreground %q", c.src, len(p.Jobs), p.Foreground)
+		}
+		if got != c.cmd {
+			t.Errorf("Plan(%q) under zsh promotes %q, want %q", c.src, got, c.cmd)
+		}
+	}
+}
+
 func TestPlanParseError(t *testing.T) {
 	p, err := Plan([]byte("a & (b"))
 	var pe *analyze.ParseError
