@@ -63,16 +63,38 @@ func hasBadDupText(text []byte) bool {
 	return false
 }
 
-// dupEnds reports whether a foreground statement's own redirections end
-// the shell it runs in (see badDupEffect); the statement itself never
-// runs (see walker.stmt).
+// dupEnds reports whether a statement's own redirections end the shell it
+// runs in (see badDupEffect); the statement itself never runs (see
+// walker.stmt). In dash that is also a background `{ }`, if, loop or case
+// (not a `( )`): dash makes their redirections before it forks the job, so
+// `{ server; } >&/dev/null &` ends the shell that starts it.
 func (w *walker) dupEnds(s *syntax.Stmt) bool {
-	if s.Background || s.Coprocess || !badDup(s.Redirs, w.sh.d) {
+	if s.Coprocess || !badDup(s.Redirs, w.sh.d) {
 		return false
 	}
 	if w.sh.d.badDup == dupEndsShell {
-		return true
+		if !s.Background {
+			return true
+		}
+		switch s.Cmd.(type) {
+		case *syntax.Block, *syntax.IfClause, *syntax.ForClause, *syntax.WhileClause, *syntax.CaseClause:
+			return true
+		}
+		return false
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return ok && len(ce.Args) > 0 && specialBuiltins.has(ce.Args[0].Lit())
+	return !s.Background && ok && len(ce.Args) > 0 && specialBuiltins.has(ce.Args[0].Lit())
+}
+
+// failedDup walks a statement whose redirections fail (see badDupEffect):
+// the shell may end there; a background job whose own process fails
+// starts and runs nothing (see walker.startJob).
+func (w *walker) failedDup(s *syntax.Stmt, env fdTable) fdTable {
+	switch {
+	case w.dupEnds(s):
+		w.shellEnds()
+	case s.Background:
+		w.startJob(s, env)
+	}
+	return env
 }

@@ -258,6 +258,9 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+	if len(s.Redirs) > 0 && badDup(s.Redirs, w.sh.d) {
+		return w.failedDup(s, env) // dash, mksh: `cmd >&/dev/null` never runs cmd
+	}
 	if s.Background || s.Coprocess || s.Disown {
 		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.bgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
 			return w.andOrLastInBackground(s, c, env)
@@ -279,13 +282,6 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	}
 	if cc := w.coprocWord(s); cc != nil {
 		w.startCoproc(s, cc, env)
-		return env
-	}
-	if badDup(s.Redirs, w.sh.d) {
-		// dash, mksh: `cmd >&/dev/null` never runs cmd (see badDupEffect)
-		if w.dupEnds(s) {
-			w.shellEnds()
-		}
 		return env
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)

@@ -20,7 +20,7 @@ const (
 // call ends the shell when its body does. depth bounds the look into
 // functions (recursion).
 func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
-	if s.Background || s.Coprocess || depth > maxNested {
+	if depth > maxNested {
 		return endsNever
 	}
 	if badDup(s.Redirs, w.sh.d) {
@@ -29,6 +29,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		if w.dupEnds(s) && (depth == 0 || !w.sh.d.funcErrorReturns) {
 			return endsSurely
 		}
+		return endsNever
+	}
+	if s.Background || s.Coprocess {
 		return endsNever
 	}
 	if ends(s) {

@@ -149,7 +149,7 @@ func (g *progGen) long() string {
 }
 
 func (g *progGen) redir() string {
-	return g.pick("", "", "", ">/dev/null", "2>/dev/null", "&>/dev/null", ">/dev/null 2>&1", "2>&1 >/dev/null", ">&2")
+	return g.pick("", "", "", ">/dev/null", "2>/dev/null", "&>/dev/null", ">/dev/null 2>&1", "2>&1 >/dev/null", ">&2", ">&/dev/null")
 }
 
 func (g *progGen) short() string {
