@@ -25,14 +25,19 @@ func TestHostileInputs(t *testing.T) {
 		"binary":             string(bin),
 		"deep nested -c":     strings.Repeat(`bash -c "`, 1) + `sleep 1 &"`,
 		"unterminated quote": "echo 'abc &",
+		"long and-or in bg":  strings.Repeat("true && ", 20000) + "sleep 1 &",
+		"long and-or exits":  "sleep 9 & " + strings.Repeat("true || ", 20000) + "exit 1; kill $!",
+		"many bad dups":      strings.Repeat("{ sleep 1; } >&/dev/null & ", 2000),
 	}
 	for name, src := range cases {
-		t.Run(name, func(t *testing.T) {
-			_, err := Analyze([]byte(src))
-			var pe *ParseError
-			if err != nil && (!errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1) {
-				t.Fatalf("error %v is not a positioned *ParseError", err)
-			}
-		})
+		for _, lang := range []Lang{LangBash, LangZsh, LangDash, LangMksh} {
+			t.Run(name+"/"+lang.String(), func(t *testing.T) {
+				_, err := Analyze([]byte(src), WithLang(lang))
+				var pe *ParseError
+				if err != nil && (!errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1) {
+					t.Fatalf("error %v is not a positioned *ParseError", err)
+				}
+			})
+		}
 	}
 }

@@ -11,8 +11,20 @@ import (
 // cannot fail (true, :, a literal sleep, a trap of known signals) and
 // false are known;
 // anything that touches the world (cd, curl, a test) depends.
-func status(s *syntax.Stmt) int {
+func status(s *syntax.Stmt) int { return statusIn(s, 0) }
+
+// maxStatusDepth bounds how deep status looks into and-or lists and
+// groups: the walk asks for the status of every prefix of a list (`a &&
+// b && … && z`), which would make a long one quadratic. Deeper than this
+// the status depends.
+const maxStatusDepth = 64
+
+func statusIn(s *syntax.Stmt, depth int) int {
 	st := 0
+	if depth > maxStatusDepth {
+		return 0
+	}
+	depth++
 	if !safeRedirs(s.Redirs) || s.Background {
 		return 0 // a redirection can fail; a job's status is not its own
 	}
@@ -21,14 +33,14 @@ func status(s *syntax.Stmt) int {
 		st = callStatus(c)
 	case *syntax.Block:
 		if n := len(c.Stmts); n > 0 {
-			st = status(c.Stmts[n-1])
+			st = statusIn(c.Stmts[n-1], depth)
 		}
 	case *syntax.Subshell:
 		if n := len(c.Stmts); n > 0 {
-			st = status(c.Stmts[n-1])
+			st = statusIn(c.Stmts[n-1], depth)
 		}
 	case *syntax.BinaryCmd:
-		x, y := status(c.X), status(c.Y)
+		x, y := statusIn(c.X, depth), statusIn(c.Y, depth)
 		switch c.Op {
 		case syntax.AndStmt: // fails if either fails; succeeds if both do
 			switch {
