@@ -46,6 +46,11 @@ type dialect struct {
 	// subshell becomes the server, whose output goes to the log); in bash
 	// the subshell waits for the server holding the caller's output.
 	bgTail tails
+	// bgLastPipeline: `A && B &` runs only its last pipeline, B, in the
+	// background; A runs in the shell's foreground (zsh; see
+	// walker.lastPipelineJob). The others fork a subshell for the whole
+	// list.
+	bgLastPipeline bool
 	// substTail are the compounds through which a process substitution's
 	// worker execs its last simple command (the last of its own list
 	// always): bash only through and-or lists, zsh as its background
@@ -371,6 +376,7 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
+		bgLastPipeline:    true,
 		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
 		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,

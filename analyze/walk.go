@@ -236,6 +236,9 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if s.Background || s.Coprocess || s.Disown {
+		if fg := w.lastPipelineJob(s); fg != nil {
+			return w.stmt(fg, env)
+		}
 		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
 			// A job writes its pids asynchronously: no pid file of its own
 			// is followed (see outFile).
