@@ -15,12 +15,11 @@ import (
 // here: the pipeline runs in the foreground of the current shell, whose
 // dialect may run its last element itself (dialect.lastPipeHere).
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
-	if w.sh.d.jobsP && jobsPidsToKill(c) {
-		w.killAll()
+	if args := pipedToKill(c); args != nil {
+		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
+		// $!), kill $(jobs -p) (which signals each job's listed process)
+		w.kill(args)
 		here = false // the kills are done: the loop's own walk adds nothing
-	} else if args := pipedToKill(c); args != nil {
-		w.kill(args) // echo $! | xargs kill: as kill $(echo $!)
-		here = false
 	}
 	left := env
 	left[1] = outPipe
