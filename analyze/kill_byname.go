@@ -159,7 +159,7 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			return argv[0]
 		}
 		for _, j := range jobs {
-			if argv := j.commandLine(); argv != nil && !j.setsid && !(children && j.kind == jobForked) && match(name(argv)) {
+			if argv := j.commandLine(); argv != nil && !(children && j.kind == jobForked) && match(name(argv)) {
 				m.kills = append(m.kills, j)
 			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
 				m.tails = append(m.tails, j)

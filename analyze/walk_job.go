@@ -188,9 +188,6 @@ func (j *job) tailCommandLine() []string {
 		return nil
 	}
 	r := resolve(ce.Args)
-	if r.setsid {
-		return nil
-	}
 	return argvOf(r).command(r)
 }
 
