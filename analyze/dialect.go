@@ -345,6 +345,14 @@ const (
 	// `;` on its line (bash, whose optimization looks at the top connection
 	// only: `x; A && B` forks B, `x && A; B` and `A && B` exec it).
 	tailAndOrAlone
+	// tailRedirected: a { }, if, case or loop with redirections of its
+	// own, inside the compound (zsh). dash runs such a compound
+	// without its exec flag (evaltree's NREDIR passes flags &
+	// EV_TESTED only), so `true && { server; } >log &` forks the server
+	// and waits; the job's own redirections (`{ server; } >log &`) are
+	// made in its process (NBACKGND) and a ( )'s by its subshell, which
+	// keep the tail.
+	tailRedirected
 )
 
 // saved are the statements that keep saved descriptors in the background.
@@ -387,9 +395,9 @@ var (
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
 		bgLastPipeline:    true,
-		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated,
-		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor,
+		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
 		trapsForkTail:     trapsZsh,
 		tailKeepsRedirs:   true,
 		waitsOutSubst:     true,

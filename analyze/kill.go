@@ -241,7 +241,7 @@ func (w *walker) killed(j *job) {
 		return // started by another branch of the if or case
 	}
 	switch {
-	case (j.kind == jobSimple || j.kind == jobCoproc) && !j.forks && !j.runsChildren:
+	case (j.kind == jobSimple || j.kind == jobCoproc || j.kind == jobForked) && !j.forks && !j.runsChildren:
 		w.end(j)
 	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellDefers(j):
 		// The function's subshell dies with the copies of the caller's

@@ -159,7 +159,7 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			return argv[0]
 		}
 		for _, j := range jobs {
-			if argv := j.commandLine(); argv != nil && !j.setsid && !(children && j.kind == jobForked) && match(name(argv)) {
+			if argv := j.commandLine(); argv != nil && !(children && j.kind == jobForked) && match(name(argv)) {
 				m.kills = append(m.kills, j)
 			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
 				m.tails = append(m.tails, j)
@@ -167,33 +167,6 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		}
 	}
 	return m, true
-}
-
-// jobsPidsToKill reports whether a pipeline is `jobs -p | xargs kill`: the
-// shell's jobs listed and signalled (bash lists the parent's jobs in the
-// pipeline's subshell).
-func jobsPidsToKill(c *syntax.BinaryCmd) bool {
-	args := pipedToKill(c)
-	if args == nil {
-		return false
-	}
-	x := c.X.Cmd.(*syntax.CallExpr)
-	if len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
-		return false
-	}
-	pflag := false
-	for _, a := range x.Args[1:] {
-		o := a.Lit()
-		if !strings.HasPrefix(o, "-") {
-			return false // named jobs only
-		}
-		pflag = pflag || strings.Contains(o, "p")
-	}
-	if !pflag {
-		return false
-	}
-	sig, _, list := killArgs(args[:len(args)-1])
-	return !list && terminates(sig)
 }
 
 // pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs

@@ -18,8 +18,9 @@ caller's stdout and stderr open until B exits, even when B's own output is
 redirected, and it outlives the shell as an orphan waiting in wait4.
 The same holds for { A; B; } & and for (A; B >log) &: bash 5.1 and later
 exec the last command of an explicit ( ) in place only when it has no
-redirections of its own (and zsh and dash exec the last command of their
-background lists anyway, see the shell table in README).
+redirections of its own (and dash execs the last command of its
+background lists anyway, while zsh backgrounds only B and runs A in its
+own foreground; see the shell table in README).
 
 Fix (default style): exec the last command, A && exec B &. The subshell
 becomes B: nothing waits, $! is B's pid, A still runs asynchronously and

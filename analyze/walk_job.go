@@ -193,9 +193,6 @@ func (j *job) tailCommandLine() []string {
 		return nil
 	}
 	r := resolve(ce.Args)
-	if r.setsid {
-		return nil
-	}
 	return argvOf(r).command(r)
 }
 
@@ -258,7 +255,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// `A && exec B &`, and in dash and zsh `A && B &`: the subshell
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
-		if ts, ok := w.execdTails(s.Cmd, saved.d.bgTail, j.fds, !j.trap, nil); ok && len(ts) > 0 {
+		cmd, fds := jobBody(s.Cmd, j.fds)
+		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)
@@ -735,6 +733,26 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 	return out, false
 }
 
+// jobBody is the command a background job's process runs, and the
+// descriptors it runs with: braces around a single compound are no
+// command of their own (dash's parser drops them), so `{ { server; }
+// >log; } &` is the job `{ server; } >log &`, whose redirections its
+// process makes before it runs the group with its tail exec'd (see
+// tailRedirected).
+func jobBody(c syntax.Command, fds fdTable) (syntax.Command, fdTable) {
+	for {
+		b, ok := c.(*syntax.Block)
+		if !ok || len(b.Stmts) != 1 {
+			return c, fds
+		}
+		s := b.Stmts[0]
+		if _, call := s.Cmd.(*syntax.CallExpr); call || s.Background || s.Coprocess || s.Disown || s.Negated {
+			return c, fds
+		}
+		c, fds = s.Cmd, fds.apply(s.Redirs)
+	}
+}
+
 func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
 	if s.Background || s.Coprocess || s.Negated && via&tailNegated == 0 {
 		return out, false
@@ -742,6 +760,9 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 	fds = fds.apply(s.Redirs)
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
+		if _, sub := s.Cmd.(*syntax.Subshell); len(s.Redirs) > 0 && !sub && via&tailRedirected == 0 {
+			implicit = false // an explicit exec still replaces the subshell
+		}
 		return w.execdTails(s.Cmd, via, fds, implicit, out)
 	}
 	r := resolve(ce.Args)

@@ -42,9 +42,10 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 			js := w.jobSpec(lit)
 			if w.sh.d.specsSignalGroup {
 				// dash: kill %N signals the job's process group, which only
-				// a job that made itself a group leader (setsid) has, or a
-				// pipeline whose first process did.
-				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid && !j.leadsGroup })
+				// a job that made itself a group leader (setsid, GNU timeout
+				// without --foreground) has, or a pipeline whose first
+				// process did.
+				js = slices.DeleteFunc(js, func(j *job) bool { return !j.setsid && !j.timeoutGroup && !j.leadsGroup })
 			}
 			named = append(named, js...)
 		}

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -15,19 +17,26 @@ import (
 // here: the pipeline runs in the foreground of the current shell, whose
 // dialect may run its last element itself (dialect.lastPipeHere).
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
-	if w.sh.d.jobsP && jobsPidsToKill(c) {
-		w.killAll()
+	if args := pipedToKill(c); args != nil {
+		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
+		// $!), kill $(jobs -p) (which signals each job's listed process)
+		w.kill(args)
 		here = false // the kills are done: the loop's own walk adds nothing
-	} else if args := pipedToKill(c); args != nil {
-		w.kill(args) // echo $! | xargs kill: as kill $(echo $!)
-		here = false
 	}
 	left := env
 	left[1] = outPipe
 	if c.Op == syntax.PipeAll {
 		left[2] = outPipe
 	}
+	j := w.job
+	var rest fdTable
+	if j != nil {
+		rest = j.pipeRest
+	}
 	longX, feedsX := w.pipeElem(c.X, left, outPipe, false, false)
+	if j != nil && j.kind == jobPipeline && c.Y == j.pipeLast && followsIntoPipe(c.X, left, outPipe) {
+		j.pipeRest = rest // tail -f ends with $!, its reader
+	}
 	// `echo 'cmd &' | bash`: the shell on the right runs what the left
 	// side prints, when that is a literal (see fedScript).
 	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
@@ -130,6 +139,43 @@ func readsProcSubst(ce *syntax.CallExpr) bool {
 		for _, p := range a.Parts {
 			if ps, ok := p.(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// followsIntoPipe reports whether a pipeline element is `tail -f` (-F,
+// --follow) writing into the pipe: GNU tail watches its output when that
+// is a pipe and exits within a second of the reader going, though it
+// writes nothing (tail.c check_output_alive, coreutils 8.28 and later).
+// So `tail -f app.log | grep ERROR & … kill $!` ends both, where any
+// other writer runs on until a write finds no reader.
+func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || env.apply(s.Redirs)[1] != outPipe {
+		return false
+	}
+	r := resolve(ce.Args)
+	if r.name != "tail" {
+		return false
+	}
+	for _, a := range r.args {
+		o := a.Lit()
+		switch {
+		case o == "--":
+			return false
+		case o == "--follow" || strings.HasPrefix(o, "--follow="):
+			return true
+		case len(o) > 1 && o[0] == '-' && o[1] != '-':
+			// -f, -F, -qf, -fn0, -100f; -n and -c take the rest
+			for _, ch := range o[1:] {
+				if ch == 'f' || ch == 'F' {
+					return true
+				}
+				if ch == 'n' || ch == 'c' || ch == 's' {
+					break
+				}
 			}
 		}
 	}
