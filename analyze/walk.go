@@ -266,7 +266,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	out0 := w.outFile
 	if len(s.Redirs) > 0 {
 		var truncates bool
-		w.outFile, truncates = stdoutTo(s.Redirs, out0)
+		w.outFile, truncates = w.stdoutTo(s.Redirs, out0)
 		if truncates && !isCall {
 			w.openPidFile(w.outFile)
 		}
