@@ -251,7 +251,7 @@ func (w *walker) killed(j *job) {
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).
 		j.fds = j.pipeRest
-		if j.fds == (fdTable{}) {
+		if j.fds == (fdTable{}) && !j.pipeChildren {
 			w.end(j)
 		}
 	case j.onlyReads && !w.subshellDefers(j):

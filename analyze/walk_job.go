@@ -86,6 +86,9 @@ type job struct {
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
 	pipeRest fdTable
+	// pipeChildren: the last element is find -exec or xargs, whose
+	// command a kill of $! leaves running (see runsChildren).
+	pipeChildren bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
@@ -245,11 +248,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.runs(r)
-		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
-			// find -exec, xargs: the program runs each command as its
-			// child and waits for it; a signal to $! ends the program,
-			// and the command it was running goes on (when one may take
-			// a while: fgLong counts the program and its commands).
+		if runsChildren(s, j.fgLong) {
 			j.runsChildren = true
 		}
 		if len(c.Args) == 0 {

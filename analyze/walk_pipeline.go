@@ -49,6 +49,10 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		return w.pipeline(b, env, outPipe, last)
 	}
 	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
+	fgLong := 0
+	if w.job != nil {
+		fgLong = w.job.fgLong
+	}
 	if last && w.sh.d.lastPipeHere {
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
@@ -91,8 +95,10 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			}
 		}
 		j.fds.hold(own)
-		if s != j.pipeLast {
+		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) {
+			// (find -exec or xargs as $!: the command it runs goes on)
 			j.pipeRest.hold(own)
+			j.pipeChildren = j.pipeChildren || s == j.pipeLast
 		}
 	}
 	return long, feeds || long && el.has(outPipe)
