@@ -258,9 +258,10 @@ func (w *walker) killed(j *job) {
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case (j.kind == jobCompound || j.runsChildren) && !j.subshellGone && w.cond == 0:
+	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.cond == 0:
 		// (A shell given a script that it does not end by exec'ing dies
-		// as a subshell does, leaving what it runs.)
+		// as a subshell does, leaving what it runs; so does bash's
+		// coproc of a { } body.)
 		w.killSubshell(j)
 	}
 }

@@ -373,7 +373,12 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	if s.Coprocess {
-		j.kind, j.coproc = jobCoproc, true
+		// mksh's `cmd |&`; a compound stays one (its subshell waits
+		// for what it runs, as a background one does)
+		j.coproc = true
+		if j.kind == jobSimple {
+			j.kind = jobCoproc
+		}
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && readsToEnd(ce) {
 			j.quick = true
 		}
@@ -427,7 +432,8 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	}
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
-	w.job = j
+	w.job, j.sh = j, w.sh
+	j.startSlow, j.startBounded = slow, bounded
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob
