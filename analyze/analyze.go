@@ -373,6 +373,9 @@ type passState struct {
 	// pidFiles are the files (by literal name) into which the command
 	// wrote pids (see writePids).
 	pidFiles map[string]pidFile
+	// consts are the variables each file assigns one literal value (see
+	// constVars), worked out on first need.
+	consts map[*syntax.File]map[string]string
 	// assigned are the names the source could assign (see mayBeAssigned),
 	// worked out on first need; opaqueFiles the same for nested scripts.
 	assigned    *assignedNames
@@ -403,7 +406,7 @@ func newPass(src []byte) *pass {
 // copies).
 func (p *pass) release() {
 	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
-	p.pidFiles, p.assigned, p.opaqueFiles = nil, nil, nil
+	p.pidFiles, p.assigned, p.opaqueFiles, p.consts = nil, nil, nil, nil
 	passes.Put(p)
 }
 

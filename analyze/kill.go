@@ -251,16 +251,17 @@ func (w *walker) killed(j *job) {
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).
 		j.fds = j.pipeRest
-		if j.fds == (fdTable{}) {
+		if j.fds == (fdTable{}) && !j.pipeChildren {
 			w.end(j)
 		}
 	case j.onlyReads && !w.subshellDefers(j):
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case (j.kind == jobCompound || j.runsChildren) && !j.subshellGone && w.cond == 0:
+	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.cond == 0:
 		// (A shell given a script that it does not end by exec'ing dies
-		// as a subshell does, leaving what it runs.)
+		// as a subshell does, leaving what it runs; so does bash's
+		// coproc of a { } body.)
 		w.killSubshell(j)
 	}
 }

@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -99,9 +98,9 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
 			i++
 			children = true // pkill -P $$: the shell's children, its jobs
-		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && value(args[i+1]) != "":
+		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && w.fileName(args[i+1]) != "":
 			i++
-			pidfile = path.Clean(value(args[i])) // pkill -F run.pid
+			pidfile = w.cleanName(args[i]) // pkill -F run.pid
 		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
 			return m, false // narrowed by group, parent, session, terminal, age…
 		case pgrep && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):

@@ -11,9 +11,12 @@ import (
 // would end nothing. That is X asking whether the one process P is alive
 // (`kill -0 $P`, `ps -p $P`) or whether P is set at all (`[ -n "$P" ]`,
 // `[ "$P" ]`, `test -n`, `[[ $P ]]`; with || `[ -z "$P" ]`; P may be a
-// substitution, `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), or whether it
-// is a positive number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`): when the
-// process is gone or the operand empty, the kill ends nothing either. (A
+// substitution, `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), whether it
+// is a positive number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`), or whether the
+// pid file the kill reads exists (`[ -f run.pid ] && kill $(cat
+// run.pid)`, `test ! -e F || kill "$(cat F)"`, -s, -r): when the process
+// is gone, the operand empty or the file missing, the kill ends nothing
+// either (cat prints nothing, and kill without a pid only complains). (A
 // variable holding several pids, one of them gone, would make `kill -0
 // $P` fail with the others alive; a pid variable is taken to hold one.)
 // Cleanup code writes the guard so (`kill -0 "$pid" 2>/dev/null && kill
@@ -61,7 +64,18 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 			w, ok2 := t.X.(*syntax.Word)
 			return ok && ok2 && positive(w, t.Op.String(), n.Lit())
 		case *syntax.UnaryTest:
+			if t.Op == syntax.TsNot {
+				in, ok := t.X.(*syntax.UnaryTest)
+				if !ok {
+					return false // [[ ! $P ]]
+				}
+				w, isWord := in.X.(*syntax.Word)
+				return isWord && !and && fileTests.has(in.Op.String()) && readsSameFile(ops[0], w)
+			}
 			w, ok := t.X.(*syntax.Word)
+			if ok && and && fileTests.has(t.Op.String()) {
+				return readsSameFile(ops[0], w)
+			}
 			op := map[syntax.UnTestOperator]string{syntax.TsNempStr: "-n", syntax.TsEmpStr: "-z"}[t.Op]
 			return ok && op != "" && emptyTest(op, w)
 		case *syntax.Word:
@@ -107,9 +121,13 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 			case 1:
 				return emptyTest("", a[0])
 			case 2:
+				if and && fileTests.has(a[0].Lit()) {
+					return readsSameFile(ops[0], a[1])
+				}
 				return emptyTest(a[0].Lit(), a[1])
 			case 3:
-				return positive(a[0], a[1].Lit(), a[2].Lit())
+				return positive(a[0], a[1].Lit(), a[2].Lit()) ||
+					!and && a[0].Lit() == "!" && fileTests.has(a[1].Lit()) && readsSameFile(ops[0], a[2])
 			}
 		}
 	}
@@ -141,6 +159,44 @@ func arithmPositive(x syntax.ArithmExpr, p string, and bool) bool {
 		return false
 	}
 	return is(x)
+}
+
+// guardsKillBlock is guardsKill for `X && { kill P; …; }`: a block whose
+// first command is the kill X guards.
+func guardsKillBlock(x, y *syntax.Stmt, and bool) bool {
+	b, ok := y.Cmd.(*syntax.Block)
+	return ok && len(y.Redirs) == 0 && !y.Negated && !y.Background && len(b.Stmts) > 0 && guardsKill(x, b.Stmts[0], and)
+}
+
+// fileTests are the test operators that fail for a file that does not
+// exist (-s also for an empty one, which holds no pid either).
+var fileTests = setOf(`-e -f -s -r -a`)
+
+// readsSameFile reports whether the kill operand op is the contents of the
+// file the test word f names: `$(cat F)` or `$(< F)`, quoted or not, with F
+// spelt as the test spells it (quotes aside).
+func readsSameFile(op, f *syntax.Word) bool {
+	cs, ok := solePart(op).(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	read := readFileWord(cs.Stmts[0])
+	if read == nil {
+		return false
+	}
+	k := wordSource(f)
+	return k != "" && k == wordSource(read)
+}
+
+// wordSource is a word as the source spells it, without its double
+// quotes: `"$dir/run.pid"` and `$dir/run.pid` name the same file where a
+// directory has no blanks.
+func wordSource(w *syntax.Word) string {
+	var b strings.Builder
+	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+		return ""
+	}
+	return strings.ReplaceAll(b.String(), `"`, "")
 }
 
 // operandKey is what a kill operand or test operand expands, for telling

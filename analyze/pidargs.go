@@ -187,7 +187,7 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 	if !w.sh.d.jobsP && listsJobPids(s) {
 		return nil, true, true // zsh, dash: jobs -p prints nothing in $( )
 	}
-	if name, isRead := readsFile(s); isRead {
+	if name, isRead := w.readsFile(s); isRead {
 		if s.Cmd == nil && !w.sh.d.substReadsFile {
 			return nil, true, true // dash: $(< f) prints nothing
 		}
@@ -256,36 +256,40 @@ func silentFilter(s *syntax.Stmt) bool {
 	return quietFilters.has(r.name)
 }
 
-// readsFile reports whether a statement prints a file named by a literal:
-// `cat f` (errors aside) or `< f` (bash's $(< f)).
-func readsFile(s *syntax.Stmt) (string, bool) {
-	if s.Background || s.Negated {
+// readsFile reports whether a statement prints a file the walk can name
+// (see fileName): `cat f` (errors aside) or `< f` (bash's $(< f)).
+func (w *walker) readsFile(s *syntax.Stmt) (string, bool) {
+	f := readFileWord(s)
+	if f == nil {
 		return "", false
 	}
-	var name string
+	name := w.cleanName(f)
+	return name, name != ""
+}
+
+// readFileWord is the word naming the file a statement prints, `cat f`
+// (errors aside) or `< f`; nil for any other statement.
+func readFileWord(s *syntax.Stmt) *syntax.Word {
+	if s.Background || s.Negated {
+		return nil
+	}
 	switch c := s.Cmd.(type) {
 	case nil:
-		if len(s.Redirs) != 1 || s.Redirs[0].Op != syntax.RdrIn || s.Redirs[0].N != nil {
-			return "", false
+		if len(s.Redirs) == 1 && s.Redirs[0].Op == syntax.RdrIn && s.Redirs[0].N == nil {
+			return s.Redirs[0].Word
 		}
-		name = value(s.Redirs[0].Word)
 	case *syntax.CallExpr:
 		if len(c.Args) != 2 || len(c.Assigns) > 0 || c.Args[0].Lit() != "cat" || strings.HasPrefix(c.Args[1].Lit(), "-") {
-			return "", false
+			return nil
 		}
 		for _, r := range s.Redirs {
 			if r.N == nil || r.N.Value != "2" {
-				return "", false
+				return nil
 			}
 		}
-		name = value(c.Args[1])
-	default:
-		return "", false
+		return c.Args[1]
 	}
-	if name == "" {
-		return "", false
-	}
-	return path.Clean(name), true
+	return nil
 }
 
 // pidFile is what the command wrote into a file: the jobs whose pids it
@@ -323,9 +327,9 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 		}
 		switch rd.Op {
 		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll:
-			name, appends = value(rd.Word), false
+			name, appends = w.fileName(rd.Word), false
 		case syntax.AppOut, syntax.AppAll:
-			name, appends = value(rd.Word), true
+			name, appends = w.fileName(rd.Word), true
 		default:
 			continue
 		}
@@ -367,7 +371,7 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 // stdoutTo is the file, by literal name, that the redirections rs send
 // stdout to, starting from out ("" for none or one the walk cannot name),
 // and whether the last of them opens it anew (>, not >>).
-func stdoutTo(rs []*syntax.Redirect, out string) (name string, truncates bool) {
+func (w *walker) stdoutTo(rs []*syntax.Redirect, out string) (name string, truncates bool) {
 	for _, rd := range rs {
 		if redirFD(rd) != 1 {
 			continue
@@ -375,8 +379,8 @@ func stdoutTo(rs []*syntax.Redirect, out string) (name string, truncates bool) {
 		out, truncates = "", false
 		switch rd.Op {
 		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll, syntax.RdrAllClob, syntax.AppOut, syntax.AppAll, syntax.AppAllClob:
-			if name := value(rd.Word); name != "" {
-				out = path.Clean(name)
+			if name := w.cleanName(rd.Word); name != "" {
+				out = name
 				truncates = rd.Op != syntax.AppOut && rd.Op != syntax.AppAll && rd.Op != syntax.AppAllClob
 			}
 		}
@@ -401,9 +405,9 @@ func (w *walker) forgetWrites(s *syntax.Stmt) {
 	for _, rd := range s.Redirs {
 		switch rd.Op {
 		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll, syntax.AppOut, syntax.AppAll, syntax.RdrInOut:
-			if name := value(rd.Word); name != "" {
-				if _, ok := w.p.pidFiles[path.Clean(name)]; ok {
-					w.p.pidFiles[path.Clean(name)] = pidFile{unknown: true}
+			if name := w.cleanName(rd.Word); name != "" {
+				if _, ok := w.p.pidFiles[name]; ok {
+					w.p.pidFiles[name] = pidFile{unknown: true}
 				}
 			}
 		}
@@ -412,14 +416,14 @@ func (w *walker) forgetWrites(s *syntax.Stmt) {
 
 // stdinFile is the file a simple command reads its stdin from (`xargs
 // kill < f`), named by a literal, as the word $(cat f).
-func stdinFile(s *syntax.Stmt) *syntax.Word {
+func (w *walker) stdinFile(s *syntax.Stmt) *syntax.Word {
 	var in *syntax.Redirect
 	for _, rd := range s.Redirs {
 		if rd.Op == syntax.RdrIn && (rd.N == nil || rd.N.Value == "0") {
 			in = rd
 		}
 	}
-	if in == nil || value(in.Word) == "" {
+	if in == nil || w.fileName(in.Word) == "" {
 		return nil
 	}
 	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "cat"}}}

@@ -106,3 +106,17 @@ func xargsLongTakesArg(o string) bool {
 func litWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
+
+// runsChildren reports whether s is find -exec or xargs running a command
+// that may take a while (fgLong counts the foreground programs its walk
+// found that may: the program and its commands). It runs each command as
+// its child and waits for it; a signal to the program ends it alone, and
+// the command it was running goes on.
+func runsChildren(s *syntax.Stmt, fgLong int) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	r := resolve(ce.Args)
+	return (r.name == "find" || r.name == "xargs") && fgLong > 1 && len(runCommands(r)) > 0
+}

@@ -180,6 +180,14 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	switch st := w.status(c.X); {
 	case st == 0 && guardsKill(c.X, c.Y, c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env) // kill -0 $P && kill $P: as sure as the kill
+	case st == 0 && guardsKillBlock(c.X, c.Y, c.Op == syntax.AndStmt):
+		// [ -f F ] && { kill $(cat F); rm F; }: the kill as sure, what
+		// follows it a maybe
+		b := c.Y.Cmd.(*syntax.Block)
+		env = w.stmt(b.Stmts[0], env)
+		w.cond++
+		w.stmts(b.Stmts[1:], env)
+		w.cond--
 	case st == 0:
 		w.cond++
 		w.stmt(c.Y, env)
@@ -295,7 +303,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	out0 := w.outFile
 	if len(s.Redirs) > 0 {
 		var truncates bool
-		w.outFile, truncates = stdoutTo(s.Redirs, out0)
+		w.outFile, truncates = w.stdoutTo(s.Redirs, out0)
 		if truncates && !isCall {
 			w.openPidFile(w.outFile)
 		}

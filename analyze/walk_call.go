@@ -113,7 +113,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 
 	if r.name != "echo" && r.name != "printf" {
-		if name, truncates := stdoutTo(s.Redirs, ""); truncates && (runsLiteral(r) || w.callsFunc(r)) {
+		if name, truncates := w.stdoutTo(s.Redirs, ""); truncates && (runsLiteral(r) || w.callsFunc(r)) {
 			w.openPidFile(name) // sh -c '… & echo $!' > run.pid
 		} else if len(w.p.pidFiles) > 0 {
 			w.forgetWrites(s)
@@ -219,7 +219,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
-				if in := stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
+				if in := w.stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
 					w.kill(append(slices.Clip(args[1:]), in)) // xargs kill < run.pid: kill $(< run.pid)
 				}
 			}

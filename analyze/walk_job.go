@@ -91,6 +91,9 @@ type job struct {
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
 	pipeRest fdTable
+	// pipeChildren: the last element is find -exec or xargs, whose
+	// command a kill of $! leaves running (see runsChildren).
+	pipeChildren bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
@@ -199,6 +202,10 @@ func (j *job) tailCommandLine() []string {
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
+// orphanLeft reports whether j is a job a subshell left running, which
+// only a pid file or a kill by name can reach.
+func (j *job) orphanLeft() bool { return j.orphaned && !j.resolved() }
+
 // escapes reports whether a mechanism rule (nohup, setsid, disown, double
 // fork, coproc) already describes how the job outlives the shell.
 func (j *job) escapes() bool {
@@ -283,7 +290,12 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	if s.Coprocess {
-		j.kind, j.coproc = jobCoproc, true
+		// mksh's `cmd |&`; a compound stays one (its subshell waits
+		// for what it runs, as a background one does)
+		j.coproc = true
+		if j.kind == jobSimple {
+			j.kind = jobCoproc
+		}
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && readsToEnd(ce) {
 			j.quick = true
 		}
@@ -322,11 +334,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.runs(r)
-		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
-			// find -exec, xargs: the program runs each command as its
-			// child and waits for it; a signal to $! ends the program,
-			// and the command it was running goes on (when one may take
-			// a while: fgLong counts the program and its commands).
+		if runsChildren(s, j.fgLong) {
 			j.runsChildren = true
 		}
 		if len(c.Args) == 0 {
@@ -439,7 +447,8 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	}
 	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
-	w.job = j
+	w.job, j.sh = j, w.sh
+	j.startSlow, j.startBounded = slow, bounded
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob

@@ -113,8 +113,10 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			}
 		}
 		j.fds.hold(own)
-		if s != j.pipeLast {
+		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) {
+			// (find -exec or xargs as $!: the command it runs goes on)
 			j.pipeRest.hold(own)
+			j.pipeChildren = j.pipeChildren || s == j.pipeLast
 		}
 	}
 	return long, feeds || long && el.has(outPipe)

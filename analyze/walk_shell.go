@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"slices"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -151,10 +153,12 @@ func (w *walker) endShell() {
 func (w *walker) runTraps(traps []trapBody) {
 	sh := w.sh
 	for _, t := range traps {
-		if len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 {
+		if len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 && !slices.ContainsFunc(w.p.jobs, (*job).orphanLeft) {
 			// nothing for a kill or wait in the trap to reach (a
 			// subshell's trap reaches the jobs of its parent that $!
-			// and pid variables name)
+			// and pid variables name; any trap what a subshell left
+			// running, by a pid file or by name: `trap 'kill $(cat
+			// run.pid)' EXIT; (server & echo $! > run.pid)`)
 			break
 		}
 		f, err := w.p.parseNested(t.code, sh.d.variant)

@@ -1,0 +1,177 @@
+package analyze
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Scripts name their pid files through a variable set once at the top
+// (`PIDFILE=/tmp/app.pid`, `BATS_TMPDIR=…; echo $! > "$BATS_TMPDIR/srv.pid"`),
+// and the pid file walk (pidargs.go) follows files by name. fileName gives
+// such a word the name it has when every assignment of its variables in the
+// script gives them the same literal value.
+
+// fileName is the file a redirection target or command argument names: its
+// literal value, or the value it has with its variables replaced by the
+// constants the script assigns them (see constVars); "" when some part of
+// it is neither.
+func (w *walker) fileName(word *syntax.Word) string {
+	if v := value(word); v != "" {
+		return v
+	}
+	var b strings.Builder
+	if !w.constParts(&b, word.Parts) {
+		return ""
+	}
+	return b.String()
+}
+
+// constParts writes the value of the word parts ps into b: literals,
+// quoted text and plain variable reads of a constant.
+func (w *walker) constParts(b *strings.Builder, ps []syntax.WordPart) bool {
+	for _, p := range ps {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, `\*?[~`) {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if !w.constParts(b, p.Parts) {
+				return false
+			}
+		case *syntax.ParamExp:
+			if p.Param == nil || !plainParam(p) {
+				return false
+			}
+			v, ok := w.constVars()[p.Param.Value]
+			if !ok {
+				return false
+			}
+			b.WriteString(v)
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// constVars are the variables of the script being walked that every
+// assignment in it sets to one literal value with no expansion (`PIDFILE=
+// /tmp/app.pid`, also through export, readonly, local), by name. A name
+// also assigned otherwise (another value, a prefix to a command, a for
+// loop, read, ${X:=…}, a declaration without a value) or a script that
+// assigns names it does not spell (eval, source) has none. Code the
+// command line's own shell runs (a trap's action, an eval'd string) sees
+// the command line's variables; a nested shell (`sh -c '…'`) its own
+// script's. Worked out once per script.
+func (w *walker) constVars() map[string]string {
+	f := w.src.file
+	if f == nil || w.depth == 0 {
+		f = w.p.file
+	}
+	if vs, ok := w.p.consts[f]; ok {
+		return vs
+	}
+	vs := scanConsts(f)
+	if w.p.consts == nil {
+		w.p.consts = map[*syntax.File]map[string]string{}
+	}
+	w.p.consts[f] = vs
+	return vs
+}
+
+// scanConsts finds the constants of a parsed script (see constVars).
+func scanConsts(f *syntax.File) map[string]string {
+	if f == nil || opaqueAssigns(f) {
+		return nil
+	}
+	vals, bad := map[string]string{}, map[string]bool{}
+	set := func(name, v string, ok bool) {
+		if old, seen := vals[name]; !ok || seen && old != v {
+			bad[name] = true
+		}
+		vals[name] = v
+	}
+	assign := func(as *syntax.Assign) {
+		if as.Name == nil {
+			return
+		}
+		v := ""
+		if as.Value != nil {
+			v = value(as.Value)
+		}
+		set(as.Name.Value, v, !as.Append && as.Index == nil && as.Array == nil && v != "" && literalWord(as.Value))
+	}
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			for _, as := range n.Assigns {
+				if len(n.Args) > 0 {
+					set(as.Name.Value, "", false) // FOO=x cmd: cmd's environment only
+					continue
+				}
+				assign(as)
+			}
+			switch resolve(n.Args).name {
+			case "read", "mapfile", "readarray", "getopts", "vared", "printf", "print", "zparseopts", "unset":
+				for _, a := range n.Args[1:] {
+					if l := a.Lit(); isName(l) {
+						set(l, "", false)
+					}
+				}
+			}
+		case *syntax.DeclClause:
+			for _, as := range n.Args {
+				if as.Naked && as.Name != nil {
+					set(as.Name.Value, "", false) // local pid: empty, or the caller's
+				} else if !as.Naked {
+					assign(as)
+				}
+			}
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok {
+				set(wi.Name.Value, "", false)
+			}
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				set(n.Param.Value, "", false)
+			}
+		case *syntax.BinaryArithm:
+			if x, ok := n.X.(*syntax.Word); ok && n.Op >= syntax.Assgn && n.Op <= syntax.ShrAssgn {
+				set(x.Lit(), "", false)
+			}
+		case *syntax.UnaryArithm:
+			if x, ok := n.X.(*syntax.Word); ok {
+				set(x.Lit(), "", false)
+			}
+		}
+		return true
+	})
+	for name := range bad {
+		delete(vals, name)
+	}
+	return vals
+}
+
+// literalWord reports whether a word expands nothing: its value is its
+// text.
+func literalWord(w *syntax.Word) bool {
+	_, _, ok := unquote(w, false)
+	return ok
+}
+
+// cleanName is fileName made a path, "" for none.
+func (w *walker) cleanName(word *syntax.Word) string {
+	if n := w.fileName(word); n != "" {
+		return path.Clean(n)
+	}
+	return ""
+}
