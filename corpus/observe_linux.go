@@ -176,11 +176,17 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	if o.Exited && o.EOF {
 		time.Sleep(opts.Settle)
 		until := time.Now().Add(opts.Linger)
-		for {
+		for seen, confirmed := false, false; ; {
 			procs = runProcs(mark, markFile.Name(), bashPid)
-			if len(procs) == 0 || time.Now().After(until) || ctx.Err() != nil {
+			if len(procs) == 0 && (!seen || confirmed) || time.Now().After(until) || ctx.Err() != nil {
 				break
 			}
+			// A process that ended may have just forked one that is
+			// exec'ing, whose environment cannot be read at that moment
+			// and whose parent is gone: once processes were seen, none
+			// counts only when a second look agrees.
+			confirmed = len(procs) == 0
+			seen = true
 			time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
 		}
 	} else {
