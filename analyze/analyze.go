@@ -371,6 +371,8 @@ type passState struct {
 	// consts are the variables each file assigns one literal value (see
 	// constVars), worked out on first need.
 	consts map[*syntax.File]map[string]string
+	// constSeen are the names the walk has passed an assignment of.
+	constSeen map[string]bool
 	// assigned are the names the source could assign (see mayBeAssigned),
 	// worked out on first need; opaqueFiles the same for nested scripts.
 	assigned    *assignedNames
@@ -401,7 +403,7 @@ func newPass(src []byte) *pass {
 // copies).
 func (p *pass) release() {
 	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
-	p.pidFiles, p.assigned, p.opaqueFiles, p.consts = nil, nil, nil, nil
+	p.pidFiles, p.assigned, p.opaqueFiles, p.consts, p.constSeen = nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 
