@@ -22,6 +22,10 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
+	if w.guardLifted(ops) {
+		w.cond--
+		defer func() { w.cond++ }()
+	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
 	var rest []*syntax.Word
