@@ -180,7 +180,14 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.
 		if bf, berr := parse(src, syntax.LangBash); berr == nil {
-			p.notPOSIX, f, err = err.(*ParseError), bf, nil
+			p.notPOSIX, f = err.(*ParseError), bf
+			if d.bashSyntaxStops {
+				// dash runs the lines before the error, and stops
+				if f = parsedLines(p, string(src), d.variant, err); f == nil {
+					f, _ = parse(nil, d.variant)
+				}
+			}
+			err = nil
 		}
 	}
 	if err != nil {

@@ -153,6 +153,13 @@ type dialect struct {
 	// do server & p=$!; done` starts is the shell's job, its variables
 	// stay set, and an exit there ends the shell.
 	lastPipeHere bool
+	// bashSyntaxStops: bash syntax the shell lacks (arrays, <(…),
+	// function f {, |&) is a syntax error where it stands: the shell runs
+	// the lines before it, one at a time as it parses them, and exits
+	// (dash: evalstring and cmdloop call parsecmd for each line; `sh -c
+	// 'server & echo hi; x=(a b)'` with /bin/sh dash starts nothing). The
+	// walk reads those lines only, as it does for a nested `sh -c`.
+	bashSyntaxStops bool
 	// exitTrapFunc: a function of this name is the shell's EXIT trap
 	// (zsh's TRAPEXIT), run when the shell ends like `trap … EXIT`.
 	exitTrapFunc string
@@ -356,6 +363,7 @@ var (
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
+		bashSyntaxStops:      true,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
