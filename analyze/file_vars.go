@@ -9,15 +9,17 @@ import (
 
 // Scripts name their pid files through a variable set once at the top
 // (`PIDFILE=/tmp/app.pid`, `BATS_TMPDIR=…; echo $! > "$BATS_TMPDIR/srv.pid"`),
-// and the pid file walk (pidargs.go) follows files by name. fileName gives
-// such a word the name it has when every assignment of its variables in the
-// script gives them the same literal value.
+// and the pattern pkill looks for too (rc.d's `pexp="server --port 80"`;
+// `pkill -f "^${pexp}"`), and the pid file walk (pidargs.go) and the name
+// matching (kill_byname.go) follow literals. wordValue gives such a word
+// the value it has when every assignment of its variables in the script
+// gives them the same literal value.
 
-// fileName is the file a redirection target or command argument names: its
-// literal value, or the value it has with its variables replaced by the
+// wordValue is the value of a word the walk can name without running it:
+// its literal value, or the value it has with its variables replaced by the
 // constants the script assigns them (see constVars); "" when some part of
 // it is neither.
-func (w *walker) fileName(word *syntax.Word) string {
+func (w *walker) wordValue(word *syntax.Word) string {
 	if v := value(word); v != "" {
 		return v
 	}
@@ -255,9 +257,9 @@ func literalWord(w *syntax.Word) bool {
 	return ok
 }
 
-// cleanName is fileName made a path, "" for none.
+// cleanName is wordValue made a path, "" for none.
 func (w *walker) cleanName(word *syntax.Word) string {
-	if n := w.fileName(word); n != "" {
+	if n := w.wordValue(word); n != "" {
 		return path.Clean(n)
 	}
 	return ""
