@@ -185,7 +185,14 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.
 		if bf, berr := parse(src, syntax.LangBash); berr == nil {
-			p.notPOSIX, f, err = err.(*ParseError), bf, nil
+			p.notPOSIX, f = err.(*ParseError), bf
+			if d.bashSyntaxStops {
+				// dash runs the lines before the error, and stops
+				if f = parsedLines(p, string(src), d.variant, err); f == nil {
+					f, _ = parse(nil, d.variant)
+				}
+			}
+			err = nil
 		}
 	}
 	if err != nil {
@@ -376,6 +383,8 @@ type passState struct {
 	// consts are the variables each file assigns one literal value (see
 	// constVars), worked out on first need.
 	consts map[*syntax.File]map[string]string
+	// constSeen are the names the walk has passed an assignment of.
+	constSeen map[string]bool
 	// assigned are the names the source could assign (see mayBeAssigned),
 	// worked out on first need; opaqueFiles the same for nested scripts.
 	assigned    *assignedNames
@@ -406,7 +415,7 @@ func newPass(src []byte) *pass {
 // copies).
 func (p *pass) release() {
 	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
-	p.pidFiles, p.assigned, p.opaqueFiles, p.consts = nil, nil, nil, nil
+	p.pidFiles, p.assigned, p.opaqueFiles, p.consts, p.constSeen = nil, nil, nil, nil, nil
 	passes.Put(p)
 }
 

@@ -153,9 +153,21 @@ type dialect struct {
 	// do server & p=$!; done` starts is the shell's job, its variables
 	// stay set, and an exit there ends the shell.
 	lastPipeHere bool
+	// bashSyntaxStops: bash syntax the shell lacks (arrays, <(…),
+	// function f {, |&) is a syntax error where it stands: the shell runs
+	// the lines before it, one at a time as it parses them, and exits
+	// (dash: evalstring and cmdloop call parsecmd for each line; `sh -c
+	// 'server & echo hi; x=(a b)'` with /bin/sh dash starts nothing). The
+	// walk reads those lines only, as it does for a nested `sh -c`.
+	bashSyntaxStops bool
 	// exitTrapFunc: a function of this name is the shell's EXIT trap
 	// (zsh's TRAPEXIT), run when the shell ends like `trap … EXIT`.
 	exitTrapFunc string
+	// exitHook: a function of this name runs when the main shell exits,
+	// right after the EXIT trap, interactive or not (zsh's zshexit: zexit
+	// in Src/builtin.c). It is no trap: the shell still execs the last
+	// command of its -c string in place, and then it never runs.
+	exitHook string
 	// currentSkipsDone: the current job %% is the last one still running
 	// (bash); zsh and mksh name the last one started even if it ended,
 	// until the shell reaped it (see walker.inTable).
@@ -374,6 +386,7 @@ var (
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
 		badDup:               dupEndsShell,
+		bashSyntaxStops:      true,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
@@ -404,6 +417,7 @@ var (
 		multios:           true,
 		lastPipeHere:      true,
 		exitTrapFunc:      "TRAPEXIT",
+		exitHook:          "zshexit",
 		bangZero:          true,
 		waitPidOnly:       true,
 		coprocWord:        true,
@@ -521,14 +535,20 @@ func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
 	if r.exec {
 		return true
 	}
-	if !w.p.inPlaceDone {
-		// Worked out on first need: only a setsid asks.
-		w.p.inPlaceDone = true
-		if !w.p.cfg.scriptFile {
-			w.p.markInPlace(w.p.file.Stmts, w.p.root.sh.d)
+	return slices.Contains(w.p.inPlaceStmts(), s)
+}
+
+// inPlaceStmts are the statements of the -c string the shell execs in
+// place of itself (see markInPlace), worked out on first need: only a
+// setsid and zsh's exit hook ask.
+func (p *pass) inPlaceStmts() []*syntax.Stmt {
+	if !p.inPlaceDone {
+		p.inPlaceDone = true
+		if !p.cfg.scriptFile {
+			p.markInPlace(p.file.Stmts, p.root.sh.d)
 		}
 	}
-	return slices.Contains(w.p.inPlace, s)
+	return p.inPlace
 }
 
 // markInPlace records the statements of a -c string (or of a nested shell

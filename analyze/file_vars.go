@@ -9,15 +9,17 @@ import (
 
 // Scripts name their pid files through a variable set once at the top
 // (`PIDFILE=/tmp/app.pid`, `BATS_TMPDIR=…; echo $! > "$BATS_TMPDIR/srv.pid"`),
-// and the pid file walk (pidargs.go) follows files by name. fileName gives
-// such a word the name it has when every assignment of its variables in the
-// script gives them the same literal value.
+// and the pattern pkill looks for too (rc.d's `pexp="server --port 80"`;
+// `pkill -f "^${pexp}"`), and the pid file walk (pidargs.go) and the name
+// matching (kill_byname.go) follow literals. wordValue gives such a word
+// the value it has when every assignment of its variables in the script
+// gives them the same literal value.
 
-// fileName is the file a redirection target or command argument names: its
-// literal value, or the value it has with its variables replaced by the
+// wordValue is the value of a word the walk can name without running it:
+// its literal value, or the value it has with its variables replaced by the
 // constants the script assigns them (see constVars); "" when some part of
 // it is neither.
-func (w *walker) fileName(word *syntax.Word) string {
+func (w *walker) wordValue(word *syntax.Word) string {
 	if v := value(word); v != "" {
 		return v
 	}
@@ -48,10 +50,7 @@ func (w *walker) constParts(b *strings.Builder, ps []syntax.WordPart) bool {
 				return false
 			}
 		case *syntax.ParamExp:
-			if p.Param == nil || !plainParam(p) {
-				return false
-			}
-			v, ok := w.constVars()[p.Param.Value]
+			v, ok := w.constParam(p)
 			if !ok {
 				return false
 			}
@@ -63,9 +62,51 @@ func (w *walker) constParts(b *strings.Builder, ps []syntax.WordPart) bool {
 	return true
 }
 
+// constParam is the value of $NAME or ${NAME:-default} where NAME is a
+// constant the walk has passed an assignment of, or, for the second, the
+// literal default where the script never assigns NAME (a variable the
+// command line does not assign is taken to be unset, as elsewhere).
+func (w *walker) constParam(p *syntax.ParamExp) (string, bool) {
+	if p.Param == nil {
+		return "", false
+	}
+	name := p.Param.Value
+	if v, ok := w.constVars()[name]; ok && w.p.constSeen[name] && (plainParam(p) || defaultOf(p) != nil) {
+		return v, true
+	}
+	if d := defaultOf(p); d != nil && isName(name) && !w.mayBeAssigned(name) {
+		return value(d), literalWord(d)
+	}
+	return "", false
+}
+
+// defaultOf is the word of ${NAME:-word} or ${NAME-word}, or nil.
+func defaultOf(p *syntax.ParamExp) *syntax.Word {
+	if p.Exp == nil || p.Exp.Op != syntax.DefaultUnset && p.Exp.Op != syntax.DefaultUnsetOrNull || p.Exp.Word == nil {
+		return nil
+	}
+	q := *p
+	q.Exp = nil
+	if !plainParam(&q) {
+		return nil
+	}
+	return p.Exp.Word
+}
+
+// sawAssign notes that the walk passed an assignment of name: from here
+// on a constant's value is in force (`echo $! > "$PF"` before `PF=…`
+// writes to no file).
+func (p *pass) sawAssign(name string) {
+	if p.constSeen == nil {
+		p.constSeen = map[string]bool{}
+	}
+	p.constSeen[name] = true
+}
+
 // constVars are the variables of the script being walked that every
 // assignment in it sets to one literal value with no expansion (`PIDFILE=
-// /tmp/app.pid`, also through export, readonly, local), by name. A name
+// /tmp/app.pid`, also through export, readonly, local, and the default of
+// `PIDFILE=${PIDFILE:-/tmp/app.pid}`), by name. A name
 // also assigned otherwise (another value, a prefix to a command, a for
 // loop, read, ${X:=…}, a declaration without a value) or a script that
 // assigns names it does not spell (eval, source) has none. Code the
@@ -104,11 +145,18 @@ func scanConsts(f *syntax.File) map[string]string {
 		if as.Name == nil {
 			return
 		}
-		v := ""
+		v, ok := "", false
 		if as.Value != nil {
-			v = value(as.Value)
+			v, ok = value(as.Value), literalWord(as.Value)
+			// PIDFILE=${PIDFILE:-/tmp/app.pid}: the default, the
+			// environment being taken not to set it
+			if pe, isParam := solePart(as.Value).(*syntax.ParamExp); isParam && pe.Param != nil && pe.Param.Value == as.Name.Value {
+				if d := defaultOf(pe); d != nil {
+					v, ok = value(d), literalWord(d)
+				}
+			}
 		}
-		set(as.Name.Value, v, !as.Append && as.Index == nil && as.Array == nil && v != "" && literalWord(as.Value))
+		set(as.Name.Value, v, ok && !as.Append && as.Index == nil && as.Array == nil && v != "")
 	}
 	syntax.Walk(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -119,6 +167,9 @@ func scanConsts(f *syntax.File) map[string]string {
 					continue
 				}
 				assign(as)
+			}
+			for _, d := range declArgs(n) {
+				set(d.name, d.value, d.ok)
 			}
 			switch resolve(n.Args).name {
 			case "read", "mapfile", "readarray", "getopts", "vared", "printf", "print", "zparseopts", "unset":
@@ -161,6 +212,44 @@ func scanConsts(f *syntax.File) map[string]string {
 	return vals
 }
 
+// declArg is what an argument of a declaration builtin that parses as a
+// command (dash's `local pf=/tmp/x.pid`, export and readonly in sh) does
+// to a name: assigns value (ok: a literal one), or declares it local
+// without a value (ok false).
+type declArg struct {
+	name, value string
+	ok          bool
+}
+
+// declArgs reads the arguments of such a command; nil for any other.
+func declArgs(ce *syntax.CallExpr) []declArg {
+	if len(ce.Args) < 2 {
+		return nil
+	}
+	cmd := ce.Args[0].Lit()
+	if cmd != "local" && cmd != "export" && cmd != "readonly" {
+		return nil
+	}
+	var ds []declArg
+	for _, a := range ce.Args[1:] {
+		lead := ""
+		if l, ok := a.Parts[0].(*syntax.Lit); ok {
+			lead = l.Value
+		}
+		name, rest, assigns := strings.Cut(lead, "=")
+		switch {
+		case !isName(name):
+		case assigns:
+			v, lit := value(a), literalWord(a)
+			_, v, _ = strings.Cut(v, "=")
+			ds = append(ds, declArg{name, v, lit && v != "" && !strings.ContainsAny(rest, "~")})
+		case cmd == "local" && len(a.Parts) == 1:
+			ds = append(ds, declArg{name: name}) // local pf: empty, or the caller's
+		}
+	}
+	return ds
+}
+
 // literalWord reports whether a word expands nothing: its value is its
 // text.
 func literalWord(w *syntax.Word) bool {
@@ -168,9 +257,9 @@ func literalWord(w *syntax.Word) bool {
 	return ok
 }
 
-// cleanName is fileName made a path, "" for none.
+// cleanName is wordValue made a path, "" for none.
 func (w *walker) cleanName(word *syntax.Word) string {
-	if n := w.fileName(word); n != "" {
+	if n := w.wordValue(word); n != "" {
 		return path.Clean(n)
 	}
 	return ""

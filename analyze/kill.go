@@ -22,6 +22,10 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
+	if w.guardLifted(ops) {
+		w.cond--
+		defer func() { w.cond++ }()
+	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
 	var rest []*syntax.Word
@@ -245,8 +249,15 @@ func (w *walker) killed(j *job) {
 		w.end(j)
 	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellDefers(j):
 		// The function's subshell dies with the copies of the caller's
-		// descriptors it saved; the command it was running goes on.
-		j.fds = j.bodyFds
+		// descriptors it saved; the command it was running goes on. A
+		// body with only brief commands in its foreground (`spin() {
+		// while :; do sleep 0.1; done; }`) leaves nothing of its own,
+		// as a compound job's subshell does.
+		if j.fgLong == 0 && j.heldReads == 0 {
+			w.killSubshell(j)
+		} else {
+			j.fds = j.bodyFds
+		}
 	case j.kind == jobPipeline && w.cond == 0:
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).

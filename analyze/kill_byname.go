@@ -59,7 +59,7 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 	var patterns []string
 	args := r.args
 	for i := 0; i < len(args); i++ {
-		a := value(args[i])
+		a := w.wordValue(args[i])
 		if a == "" {
 			return m, false
 		}
@@ -72,7 +72,7 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		switch {
 		case a == "--":
 			for _, p := range args[i+1:] {
-				patterns = append(patterns, value(p))
+				patterns = append(patterns, w.wordValue(p))
 			}
 			i = len(args)
 		case pgrep && (a == "-f" || a == "--full"):
@@ -98,7 +98,7 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
 			i++
 			children = true // pkill -P $$: the shell's children, its jobs
-		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && w.fileName(args[i+1]) != "":
+		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && w.wordValue(args[i+1]) != "":
 			i++
 			pidfile = w.cleanName(args[i]) // pkill -F run.pid
 		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):

@@ -6,99 +6,110 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// guardsKill reports whether `X && kill P` (and = true) or `X || kill P`
-// kills what `kill P` alone would: X fails (succeeds) only when the kill
-// would end nothing. That is X asking whether the one process P is alive
-// (`kill -0 $P`, `ps -p $P`) or whether P is set at all (`[ -n "$P" ]`,
-// `[ "$P" ]`, `test -n`, `[[ $P ]]`; with || `[ -z "$P" ]`; P may be a
-// substitution, `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), whether it
-// is a positive number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`), or whether the
-// pid file the kill reads exists (`[ -f run.pid ] && kill $(cat
-// run.pid)`, `test ! -e F || kill "$(cat F)"`, -s, -r): when the process
-// is gone, the operand empty or the file missing, the kill ends nothing
-// either (cat prints nothing, and kill without a pid only complains). (A
-// variable holding several pids, one of them gone, would make `kill -0
-// $P` fail with the others alive; a pid variable is taken to hold one.)
-// Cleanup code writes the guard so (`kill -0 "$pid" 2>/dev/null && kill
-// "$pid"`); the kill runs for sure under bash, zsh, dash and mksh, where
-// a guard of another kind (`curl … && kill $!`) leaves it a maybe.
-func guardsKill(x, y *syntax.Stmt, and bool) bool {
-	if x.Negated || x.Background || y.Negated || y.Background {
-		return false
-	}
-	yc, ok := y.Cmd.(*syntax.CallExpr)
-	if !ok || len(yc.Assigns) > 0 {
-		return false
-	}
-	ry := resolve(yc.Args)
-	if ry.name != "kill" || ry.wrapped {
-		return false
-	}
-	sig, ops, list := killArgs(ry.args)
-	if list || !terminates(sig) || len(ops) != 1 {
-		return false
-	}
-	p := operandKey(ops[0])
-	if p == "" {
-		return false
+// A guard is the test before the && (or ||) of `X && kill P` that fails
+// (succeeds) only when the kill would end nothing: X asks whether the one
+// process P is alive (`kill -0 $P`, `ps -p $P`) or whether P is set at
+// all (`[ -n "$P" ]`, `[ "$P" ]`, `test -n`, `[[ $P ]]`, `${P-}` as set
+// -u scripts write it; with || `[ -z "$P" ]`; P may be a substitution,
+// `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), whether it is a positive
+// number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`), or whether the pid file the
+// kill reads exists (`[ -f run.pid ] && kill $(cat run.pid)`, `test ! -e
+// F || kill "$(cat F)"`, -s, -r): when the process is gone, the operand
+// empty or the file missing, the kill ends nothing either (cat prints
+// nothing, and kill without a pid only complains). (A variable holding
+// several pids, one of them gone, would make `kill -0 $P` fail with the
+// others alive; a pid variable is taken to hold one.) Cleanup code writes
+// the guard so (`kill -0 "$pid" 2>/dev/null && kill "$pid"`); the kill
+// runs for sure under bash, zsh, dash and mksh, where a guard of another
+// kind (`curl … && kill $!`) leaves it a maybe. The kill may be deeper in
+// what the guard runs (`[[ -n "${PID-}" ]] && stop_server`, whose body
+// kills $PID): it is as sure there, and the rest a maybe (see
+// walker.guardedKill).
+type guard struct {
+	key  string       // the operand X asks about (see operandKey)
+	file *syntax.Word // or the pid file whose existence it tests
+}
+
+// guardOf reads X as a guard of the kills after its && (and) or ||.
+func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
+	if x.Negated || x.Background {
+		return g, false
 	}
 	// emptyTest: the test op on w (-n, -z, or none for `[ w ]`) fails
 	// (&&) or succeeds (||) only when w is empty.
-	emptyTest := func(op string, w *syntax.Word) bool {
+	emptyTest := func(op string, w *syntax.Word) (guard, bool) {
 		nonEmpty := op == "-n" || op == ""
-		return (op == "-z" || nonEmpty) && nonEmpty == and && operandKey(w) == p
+		k := operandKey(w)
+		return guard{key: k}, (op == "-z" || nonEmpty) && nonEmpty == and && k != ""
+	}
+	fileTest := func(op string, w *syntax.Word, negated bool) (guard, bool) {
+		return guard{file: w}, negated != and && fileTests.has(op)
 	}
 	// positive: `w OP n` holds for every pid and fails for an empty w
-	// (an error in [ ] and test, 0 in arithmetic).
-	positive := func(w *syntax.Word, op, n string) bool {
-		return and && (n == "0" && (op == "-gt" || op == "-ne" || op == ">" || op == "!=") ||
-			n == "1" && (op == "-ge" || op == ">=")) && operandKey(w) == p
+	// (an error in [ ] and test).
+	positive := func(w *syntax.Word, op, n string) (guard, bool) {
+		k := operandKey(w)
+		return guard{key: k}, and && k != "" && positiveTest(op, n)
 	}
 	switch xc := x.Cmd.(type) {
 	case *syntax.ArithmCmd:
-		return arithmPositive(xc.X, p, and)
+		k := arithmPositive(xc.X)
+		return guard{key: k}, and && k != ""
 	case *syntax.TestClause:
 		switch t := xc.X.(type) {
 		case *syntax.BinaryTest:
-			n, ok := t.Y.(*syntax.Word)
-			w, ok2 := t.X.(*syntax.Word)
-			return ok && ok2 && positive(w, t.Op.String(), n.Lit())
+			w, ok := t.X.(*syntax.Word)
+			n, ok2 := t.Y.(*syntax.Word)
+			if !ok || !ok2 {
+				return g, false
+			}
+			return positive(w, t.Op.String(), n.Lit())
 		case *syntax.UnaryTest:
 			if t.Op == syntax.TsNot {
 				in, ok := t.X.(*syntax.UnaryTest)
 				if !ok {
-					return false // [[ ! $P ]]
+					return g, false
 				}
 				w, isWord := in.X.(*syntax.Word)
-				return isWord && !and && fileTests.has(in.Op.String()) && readsSameFile(ops[0], w)
+				return guard{file: w}, isWord && !and && fileTests.has(in.Op.String())
 			}
 			w, ok := t.X.(*syntax.Word)
-			if ok && and && fileTests.has(t.Op.String()) {
-				return readsSameFile(ops[0], w)
+			if !ok {
+				return g, false
+			}
+			if fileTests.has(t.Op.String()) {
+				return fileTest(t.Op.String(), w, false)
 			}
 			op := map[syntax.UnTestOperator]string{syntax.TsNempStr: "-n", syntax.TsEmpStr: "-z"}[t.Op]
-			return ok && op != "" && emptyTest(op, w)
+			if op == "" {
+				return g, false
+			}
+			return emptyTest(op, w)
 		case *syntax.Word:
 			return emptyTest("", t)
 		}
 	case *syntax.CallExpr:
 		if len(xc.Assigns) > 0 {
-			return false
+			return g, false
 		}
 		rx := resolve(xc.Args)
 		if rx.wrapped {
-			return false
+			return g, false
 		}
 		a := rx.args
 		switch rx.name {
 		case "kill":
 			s, xops, list := killArgs(a)
-			return and && !list && signalName(s) == "0" && len(xops) == 1 && pidOperand(xops[0]) != "" && operandKey(xops[0]) == p
+			ok := and && !list && signalName(s) == "0" && len(xops) == 1 && pidOperand(xops[0]) != ""
+			if !ok {
+				return g, false
+			}
+			return guard{key: operandKey(xops[0])}, true
 		case "ps":
 			// ps -p PID, with output options (-o pid=): it fails when no
 			// such process exists.
-			if !and || len(a) < 2 || a[0].Lit() != "-p" || pidOperand(a[1]) == "" || operandKey(a[1]) != p {
-				return false
+			if !and || len(a) < 2 || a[0].Lit() != "-p" || pidOperand(a[1]) == "" {
+				return g, false
 			}
 			for i := 2; i < len(a); i++ {
 				switch o := a[i].Lit(); {
@@ -106,13 +117,13 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 					i++ // the format
 				case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.has(o):
 				default:
-					return false // -u root, -C name…: more processes to find
+					return g, false // -u root, -C name…: more processes to find
 				}
 			}
-			return true
+			return guard{key: operandKey(a[1])}, true
 		case "[":
 			if len(a) == 0 || a[len(a)-1].Lit() != "]" {
-				return false
+				return g, false
 			}
 			a = a[:len(a)-1]
 			fallthrough
@@ -121,44 +132,112 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 			case 1:
 				return emptyTest("", a[0])
 			case 2:
-				if and && fileTests.has(a[0].Lit()) {
-					return readsSameFile(ops[0], a[1])
+				if fileTests.has(a[0].Lit()) {
+					return fileTest(a[0].Lit(), a[1], false)
 				}
 				return emptyTest(a[0].Lit(), a[1])
 			case 3:
-				return positive(a[0], a[1].Lit(), a[2].Lit()) ||
-					!and && a[0].Lit() == "!" && fileTests.has(a[1].Lit()) && readsSameFile(ops[0], a[2])
+				if a[0].Lit() == "!" {
+					return fileTest(a[1].Lit(), a[2], true)
+				}
+				return positive(a[0], a[1].Lit(), a[2].Lit())
 			}
 		}
+	}
+	return g, false
+}
+
+// positiveTest reports whether `P op n` holds for every pid: > 0, != 0,
+// >= 1, in test's words or arithmetic's.
+func positiveTest(op, n string) bool {
+	switch op {
+	case "-gt", "-ne", ">", "!=":
+		return n == "0"
+	case "-ge", ">=":
+		return n == "1"
 	}
 	return false
 }
 
-// arithmPositive reports whether an arithmetic command `(( x ))` holds
-// for every pid in p and fails for an empty p: `(( pid ))`, `(( $pid > 0
-// ))`, `(( pid != 0 ))`, `(( pid >= 1 ))`.
-func arithmPositive(x syntax.ArithmExpr, p string, and bool) bool {
-	if !and {
-		return false
-	}
-	is := func(e syntax.ArithmExpr) bool {
+// arithmPositive is the variable an arithmetic command `(( x ))` asks to
+// be a positive number, holding for every pid and failing for an empty
+// one (`(( pid ))`, `(( $pid > 0 ))`, `(( pid != 0 ))`), or "".
+func arithmPositive(x syntax.ArithmExpr) string {
+	name := func(e syntax.ArithmExpr) string {
 		w, ok := e.(*syntax.Word)
-		return ok && (w.Lit() == p || operandKey(w) == p)
+		if !ok {
+			return ""
+		}
+		if l := w.Lit(); isVarName(l) {
+			return l
+		}
+		return operandKey(w)
 	}
-	if b, ok := x.(*syntax.BinaryArithm); ok {
-		n, ok := b.Y.(*syntax.Word)
-		if !ok || !is(b.X) {
-			return false
+	b, ok := x.(*syntax.BinaryArithm)
+	if !ok {
+		return name(x)
+	}
+	n, ok := b.Y.(*syntax.Word)
+	if !ok || !positiveTest(b.Op.String(), n.Lit()) {
+		return ""
+	}
+	return name(b.X)
+}
+
+// covers reports whether the guard is about the kill operand op: the same
+// variable or substitution, or `$(cat F)` of the file it tests. An array's
+// `"${pids[@]}"` is empty where its first element, which `[ -n "$pids" ]`
+// tests, is (mapfile of pgrep's lines, as Kubernetes' local-up-cluster.sh
+// kills them).
+func (g guard) covers(op *syntax.Word) bool {
+	if g.file != nil {
+		return readsSameFile(op, g.file)
+	}
+	if pe, ok := solePart(op).(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil && pe.Exp == nil && !pe.Length && !pe.Excl && pe.Slice == nil && pe.Repl == nil {
+		if ix, isWord := pe.Index.(*syntax.Word); isWord && (ix.Lit() == "@" || ix.Lit() == "*") {
+			return pe.Param.Value == g.key
 		}
-		switch b.Op {
-		case syntax.Gtr, syntax.Neq:
-			return n.Lit() == "0"
-		case syntax.Geq:
-			return n.Lit() == "1"
-		}
+	}
+	return g.key != "" && operandKey(op) == g.key
+}
+
+// guardedKill is a kill that runs for sure though it sits after a guard:
+// its one operand is what the guard asks about.
+func guardedKill(g guard, s *syntax.Stmt) bool {
+	if s.Negated || s.Background {
 		return false
 	}
-	return is(x)
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Assigns) > 0 {
+		return false
+	}
+	r := resolve(c.Args)
+	if r.name != "kill" || r.wrapped {
+		return false
+	}
+	sig, ops, list := killArgs(r.args)
+	return !list && terminates(sig) && len(ops) == 1 && g.covers(ops[0])
+}
+
+// condGuard is a guard with the cond its && or || set (see walker.guards).
+type condGuard struct {
+	guard
+	cond int
+}
+
+// guardLifted reports whether the kill with operands ops is one the
+// innermost guard the walk is under covers, with no other condition
+// between: `[[ -n "${PID-}" ]] && stop`, stop's body killing "$PID".
+func (w *walker) guardLifted(ops []*syntax.Word) bool {
+	n := len(w.guards)
+	return n > 0 && len(ops) == 1 && w.guards[n-1].cond == w.cond && w.guards[n-1].covers(ops[0])
+}
+
+// guardsKill reports whether `X && kill P` (and = true) or `X || kill P`
+// kills what `kill P` alone would (see guard).
+func guardsKill(x, y *syntax.Stmt, and bool) bool {
+	g, ok := guardOf(x, and)
+	return ok && guardedKill(g, y)
 }
 
 // guardsKillBlock is guardsKill for `X && { kill P; …; }`: a block whose
@@ -219,13 +298,17 @@ func operandKey(w *syntax.Word) string {
 }
 
 // pidOperand is the name of the variable a word is just the value of
-// (`$pid`, `"${pid}"`, `$!`), a job spec (`%1`), or "".
+// (`$pid`, `"${pid}"`, `$!`, and `${pid-}` or `${pid:-}`, which set -u
+// scripts write for one that may be unset), a job spec (`%1`), or "".
 func pidOperand(w *syntax.Word) string {
 	if t := argText(w); len(t) > 1 && t[0] == '%' {
 		return t
 	}
 	pe, ok := solePart(w).(*syntax.ParamExp)
-	if !ok || pe.Param == nil || pe.Exp != nil || pe.Index != nil || pe.Length || pe.Width || pe.Excl || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 {
+	if !ok || pe.Param == nil || pe.Index != nil || pe.Length || pe.Width || pe.Excl || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 {
+		return ""
+	}
+	if pe.Exp != nil && (pe.Exp.Op != syntax.DefaultUnset && pe.Exp.Op != syntax.DefaultUnsetOrNull || pe.Exp.Word != nil && pe.Exp.Word.Lit() != "") {
 		return ""
 	}
 	return pe.Param.Value

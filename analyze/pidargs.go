@@ -257,7 +257,7 @@ func silentFilter(s *syntax.Stmt) bool {
 }
 
 // readsFile reports whether a statement prints a file the walk can name
-// (see fileName): `cat f` (errors aside) or `< f` (bash's $(< f)).
+// (see wordValue): `cat f` (errors aside) or `< f` (bash's $(< f)).
 func (w *walker) readsFile(s *syntax.Stmt) (string, bool) {
 	f := readFileWord(s)
 	if f == nil {
@@ -327,9 +327,9 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 		}
 		switch rd.Op {
 		case syntax.RdrOut, syntax.ClbOut, syntax.RdrAll:
-			name, appends = w.fileName(rd.Word), false
+			name, appends = w.wordValue(rd.Word), false
 		case syntax.AppOut, syntax.AppAll:
-			name, appends = w.fileName(rd.Word), true
+			name, appends = w.wordValue(rd.Word), true
 		default:
 			continue
 		}
@@ -423,7 +423,7 @@ func (w *walker) stdinFile(s *syntax.Stmt) *syntax.Word {
 			in = rd
 		}
 	}
-	if in == nil || w.fileName(in.Word) == "" {
+	if in == nil || w.wordValue(in.Word) == "" {
 		return nil
 	}
 	cat := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "cat"}}}

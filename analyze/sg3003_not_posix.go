@@ -9,8 +9,9 @@ var NotPOSIX = register(&Rule{
 	Doc: `The shebang (or -s, a directive, .shguardrc) says sh, but the script uses
 syntax that only bash (or zsh, mksh) accepts: arrays, [[ ]], ${x:0:3}, &>...
 Where /bin/sh is dash (Debian, Ubuntu, Alpine) the script fails there at run
-time. shguard analyses it as bash syntax, still modelling what sh does with
-processes, and reports this once, at the first such place. Say #!/bin/bash if
+time: dash runs the lines before it and exits, and so does the analysis.
+Where sh is bash, shguard analyses the rest as bash syntax, still modelling
+what sh does with processes. It reports this once, at the first such place. Say #!/bin/bash if
 it is a bash script, or write it in POSIX sh.`,
 	Shell: LangPOSIX,
 	Wrong: `x=(a b); echo "${x[0]}"`,
@@ -18,7 +19,11 @@ it is a bash script, or write it in POSIX sh.`,
 	check: func(p *pass) {
 		if e := p.notPOSIX; e != nil {
 			off := max(e.offset, 0)
-			p.report(off, off, "sh cannot run this ("+e.Msg+"); analysed as bash: use a bash shebang if it is a bash script")
+			how := "analysed as bash"
+			if p.cfg.lang.dialect().bashSyntaxStops {
+				how = "sh stops here and runs nothing after it"
+			}
+			p.report(off, off, "sh cannot run this ("+e.Msg+"); "+how+": use a bash shebang if it is a bash script")
 		}
 	},
 })

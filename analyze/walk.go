@@ -66,7 +66,11 @@ type walker struct {
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
-	cond    int
+	cond int
+	// guards are the guards (see guard) whose && or || the walk is on
+	// the right of, each with the cond it set: a kill there of what the
+	// guard asks about runs as surely as the guard's command.
+	guards  []condGuard
 	calling map[string]bool
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
@@ -190,7 +194,14 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 		w.cond--
 	case st == 0:
 		w.cond++
+		g, guarded := guardOf(c.X, c.Op == syntax.AndStmt)
+		if guarded {
+			w.guards = append(w.guards, condGuard{g, w.cond})
+		}
 		w.stmt(c.Y, env)
+		if guarded {
+			w.guards = w.guards[:len(w.guards)-1]
+		}
 		w.cond--
 	case (st > 0) == (c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env)

@@ -56,6 +56,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	njobs := len(w.p.jobs)
 	w.words(ce.Args, env)
+	for _, d := range declArgs(ce) {
+		w.p.sawAssign(d.name)
+	}
 	r := resolve(ce.Args)
 	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
@@ -412,6 +415,9 @@ func (w *walker) walkUncalledBody(fn *function) {
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
 // walks substitutions in the value.
 func (w *walker) assign(a *syntax.Assign, env fdTable) {
+	if a.Name != nil {
+		w.p.sawAssign(a.Name.Value)
+	}
 	if a.Value != nil {
 		saved := w.printed
 		w.printed = nil

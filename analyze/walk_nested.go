@@ -218,7 +218,10 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 }
 
 // parsedLines parses the lines of code before the one a parse error
-// (err, from parsing code) is on, or returns nil.
+// (err, from parsing code) is on, or returns nil. An error inside a
+// compound command that starts on an earlier line (`if …; then x=(a b);
+// fi`) stops the shell before that command: the lines before its start
+// are the longest that parse.
 func parsedLines(p *pass, code string, lang syntax.LangVariant, err error) *syntax.File {
 	off := -1
 	var own *ParseError
@@ -236,15 +239,12 @@ func parsedLines(p *pass, code string, lang syntax.LangVariant, err error) *synt
 		return nil
 	}
 	off = min(off, len(code))
-	start := strings.LastIndexByte(code[:off], '\n') + 1
-	if start == 0 {
-		return nil
+	for start := strings.LastIndexByte(code[:off], '\n') + 1; start > 0; start = strings.LastIndexByte(code[:start-1], '\n') + 1 {
+		if f, err := p.parseNested(code[:start], lang); err == nil {
+			return f
+		}
 	}
-	f, err := p.parseNested(code[:start], lang)
-	if err != nil {
-		return nil
-	}
-	return f
+	return nil
 }
 
 // literalWithParams is literal for trap strings: a double-quoted "kill $pid"

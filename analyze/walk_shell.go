@@ -136,6 +136,9 @@ func (w *walker) endShell() {
 		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
 			w.callFunc(name, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
 		}
+		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
+			w.callFunc(name, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
+		}
 	}
 	if sh.kind == shSubshell {
 		for _, j := range sh.jobs {
@@ -250,4 +253,17 @@ func (sh *shell) setEmpty(name string, empty bool) {
 		sh.empty = map[string]bool{}
 	}
 	sh.empty[name] = true
+}
+
+// execsProgramInPlace reports whether the shell may exec a program as the
+// last command of its -c string (a builtin or a function runs in it).
+func (w *walker) execsProgramInPlace() bool {
+	for _, s := range w.p.inPlaceStmts() {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
+			if r := resolve(ce.Args); r.name != "" && !builtins.has(r.name) && w.funcs[r.name] == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
