@@ -238,7 +238,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.runs(r)
-		if (r.name == "find" || r.name == "xargs") && j.fgLong > 1 && len(runCommands(r)) > 0 {
+		if j.fgLong > 1 && runsItsCommands(r) {
 			// find -exec, xargs: the program runs each command as its
 			// child and waits for it; a signal to $! ends the program,
 			// and the command it was running goes on (when one may take

@@ -58,6 +58,10 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		return w.pipeline(b, env, outPipe, last)
 	}
 	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
+	fg := 0
+	if w.job != nil {
+		fg = w.job.fgLong
+	}
 	if last && w.sh.d.lastPipeHere {
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
@@ -100,7 +104,9 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			}
 		}
 		j.fds.hold(own)
-		if s != j.pipeLast {
+		if s != j.pipeLast || j.fgLong-fg > 1 && elemRunsCommands(s) {
+			// (… | xargs -I{} ./worker {} & kill $!: xargs dies, the
+			// worker it runs as its child goes on)
 			j.pipeRest.hold(own)
 		}
 	}
@@ -167,4 +173,18 @@ func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
 		}
 	}
 	return false
+}
+
+// elemRunsCommands reports whether a pipeline element is find -exec or
+// xargs given a command (see runsItsCommands).
+func elemRunsCommands(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && runsItsCommands(resolve(ce.Args))
+}
+
+// runsItsCommands reports whether the program is find -exec or xargs
+// given a command, which it runs as its child and waits for: a signal to
+// the program ends it alone, and the command goes on.
+func runsItsCommands(r resolved) bool {
+	return (r.name == "find" || r.name == "xargs") && len(runCommands(r)) > 0
 }
