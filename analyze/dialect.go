@@ -373,6 +373,13 @@ type saved uint8
 const (
 	savedCompound saved = 1 << iota // ( ), { }, if, for, while, case with redirections
 	savedFuncCall                   // a function called with redirections
+	// savedPipeElem: a { }, if, loop or case with redirections as an
+	// element of a background pipeline: its process runs the body with
+	// the redirections pushed, the replaced descriptors saved, and forks
+	// the body's programs (dash: evalpipe's child evaluates the NREDIR
+	// without EV_EXIT): `{ server; } 2>/dev/null | cat >/dev/null 2>&1
+	// &` keeps the caller's stderr in dash and mksh.
+	savedPipeElem
 )
 
 var (
@@ -390,7 +397,7 @@ var (
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
-		keepsSaved:           savedFuncCall,
+		keepsSaved:           savedFuncCall | savedPipeElem,
 		noDisown:             true,
 		negatedWaits:         true,
 		splitsWords:          true,
@@ -444,7 +451,7 @@ var (
 		specialBuiltinsFirst:   true,
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,
-		keepsSaved:             savedCompound | savedFuncCall,
+		keepsSaved:             savedCompound | savedFuncCall | savedPipeElem,
 		noDisown:               true,
 		execCloexec:            true,
 		negatedWaits:           true,

@@ -106,21 +106,11 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 			}
 			return guard{key: operandKey(xops[0])}, true
 		case "ps":
-			// ps -p PID, with output options (-o pid=): it fails when no
-			// such process exists.
-			if !and || len(a) < 2 || a[0].Lit() != "-p" || pidOperand(a[1]) == "" {
+			pid := psProbe(a)
+			if !and || pid == nil {
 				return g, false
 			}
-			for i := 2; i < len(a); i++ {
-				switch o := a[i].Lit(); {
-				case o == "-o" || o == "--format":
-					i++ // the format
-				case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.has(o):
-				default:
-					return g, false // -u root, -C name…: more processes to find
-				}
-			}
-			return guard{key: operandKey(a[1])}, true
+			return guard{key: operandKey(pid)}, true
 		case "[":
 			if len(a) == 0 || a[len(a)-1].Lit() != "]" {
 				return g, false
@@ -317,3 +307,62 @@ func pidOperand(w *syntax.Word) string {
 // psFormats are options of ps that change only how it prints what it
 // finds.
 var psFormats = setOf(`-f -F -l -j -w -ww -H h --no-headers --no-header`)
+
+// psProbe returns the operand of `ps -p PID` with output options only
+// (-o pid=, h…), which fails when no such process exists; nil for any
+// other ps.
+func psProbe(a []*syntax.Word) *syntax.Word {
+	if len(a) < 2 || a[0].Lit() != "-p" || pidOperand(a[1]) == "" {
+		return nil
+	}
+	for i := 2; i < len(a); i++ {
+		switch o := a[i].Lit(); {
+		case o == "-o" || o == "--format":
+			i++ // the format
+		case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.has(o):
+		default:
+			return nil // -u root, -C name…: more processes to find
+		}
+	}
+	return a[1]
+}
+
+// probesAlive reports whether s asks whether jobs are alive (`kill -0
+// $P`, `ps -p $P`) that all still run as far as the walk knows (it takes
+// a job that may take a while to run on): the probe succeeds. So `if !
+// kill -0 $P; then echo died; exit 1; fi; …; kill $P` reaches the kill
+// (the exit would run only once the server had died).
+func (w *walker) probesAlive(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 || s.Background {
+		return false
+	}
+	r := resolve(ce.Args)
+	if r.wrapped {
+		return false
+	}
+	var pid *syntax.Word
+	switch r.name {
+	case "kill":
+		sig, ops, list := killArgs(r.args)
+		if list || signalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
+			return false
+		}
+		pid = ops[0]
+	case "ps":
+		pid = psProbe(r.args)
+	}
+	if pid == nil {
+		return false
+	}
+	named, all, _ := w.jobsNamed([]*syntax.Word{pid})
+	if all || len(named) == 0 {
+		return false
+	}
+	for _, j := range named {
+		if j.quick || j.resolved() {
+			return false
+		}
+	}
+	return true
+}

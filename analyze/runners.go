@@ -117,6 +117,12 @@ func runsChildren(s *syntax.Stmt, fgLong int) bool {
 	if !ok {
 		return false
 	}
-	r := resolve(ce.Args)
-	return (r.name == "find" || r.name == "xargs") && fgLong > 1 && len(runCommands(r)) > 0
+	return fgLong > 1 && runsItsCommands(resolve(ce.Args))
+}
+
+// runsItsCommands reports whether the program is find -exec or xargs
+// given a command, which it runs as its child and waits for: a signal to
+// the program ends it alone, and the command goes on.
+func runsItsCommands(r resolved) bool {
+	return (r.name == "find" || r.name == "xargs") && len(runCommands(r)) > 0
 }

@@ -75,9 +75,19 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	case *syntax.IfClause:
 		all, any := true, false
 		for ic := c; ic != nil; ic = ic.Else {
-			k := max(w.listExits(ic.Cond, depth), w.listExits(ic.Then, depth))
+			st := 0
+			if n := len(ic.Cond); n > 0 {
+				st = w.status(ic.Cond[n-1]) // (if ! kill -0 $P: known, see probesAlive)
+			}
+			k := w.listExits(ic.Cond, depth)
+			if st >= 0 {
+				k = max(k, w.listExits(ic.Then, depth))
+			}
 			all = all && k == endsSurely
 			any = any || k != endsNever
+			if st > 0 {
+				break // this branch runs: the ones after it never do
+			}
 			if ic.Else == nil && len(ic.Cond) > 0 {
 				all = false // no else: no branch may run
 			}
@@ -154,6 +164,12 @@ func (w *walker) status(s *syntax.Stmt) int {
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
 	st := status(s)
+	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
+		st = 1 // kill -0 $P of a job that runs on
+		if s.Negated {
+			st = -1
+		}
+	}
 	if st != 0 || w.sh.d.waitOptions || s.Background {
 		return st
 	}

@@ -101,14 +101,31 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		// its descriptors for the job; so do the elements before the
 		// last, which is $!, for what a kill of $! leaves.
 		own := el
-		// An element that is a program is exec'd in its child, which
-		// closes the saved copies the shell holds (close-on-exec); any
-		// other element is a forked subshell that keeps them while it
-		// runs (see dialect.childrenKeepSaved).
-		if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
-			for fd, t := range w.heldSaved() {
-				if t != tNone {
-					own[fd] = t
+		if ts, ok := w.elemTails(s, el); ok {
+			// dash, zsh: the element's process becomes the program
+			// its body ends with (as a background job's does), which
+			// holds only its own descriptors.
+			own = fdTable{}
+			for _, t := range ts {
+				own = own.union(t.fds)
+			}
+		} else {
+			// An element that is a program is exec'd in its child, which
+			// closes the saved copies the shell holds (close-on-exec); any
+			// other element is a forked subshell that keeps them while it
+			// runs (see dialect.childrenKeepSaved).
+			if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
+				for fd, t := range w.heldSaved() {
+					if t != tNone {
+						own[fd] = t
+					}
+				}
+			}
+			if len(s.Redirs) > 0 && w.pushesRedirs(s) {
+				for fd := range env {
+					if el[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+						own[fd] = env[fd] // saved while the body runs
+					}
 				}
 			}
 		}
@@ -182,4 +199,36 @@ func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
 		}
 	}
 	return false
+}
+
+// pushesRedirs reports whether an element of a background pipeline,
+// with redirections of its own, runs its body with them pushed (the
+// replaced descriptors saved, to restore after it) in the dialects whose
+// element process does so (dialect.savedPipeElem): a group, if, loop or
+// case, or a function call (savedFuncCall); not a program, which gets
+// them, nor a ( ), whose subshell makes them for good.
+func (w *walker) pushesRedirs(s *syntax.Stmt) bool {
+	switch c := s.Cmd.(type) {
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
+		return w.sh.d.keepsSaved&savedPipeElem != 0
+	case *syntax.CallExpr:
+		return w.sh.d.keepsSaved&savedFuncCall != 0 && w.callsFunc(resolve(c.Args))
+	}
+	return false
+}
+
+// elemTails returns the simple commands a compound element of a
+// background pipeline ends by exec'ing in place of its process (with
+// the descriptors each runs with): what the dialect's background
+// subshells exec (bgTail; dash not through the element's own pushed
+// redirections, see tailRedirected), and an explicit exec in any shell.
+func (w *walker) elemTails(s *syntax.Stmt, fds fdTable) ([]tailExec, bool) {
+	if _, call := s.Cmd.(*syntax.CallExpr); call {
+		return nil, false
+	}
+	via := w.sh.d.bgTail
+	implicit := len(s.Redirs) == 0 || via&tailRedirected != 0
+	cmd, fds := jobBody(s.Cmd, fds)
+	ts, ok := w.execdTails(cmd, via, fds, implicit, nil)
+	return ts, ok && len(ts) > 0
 }
