@@ -299,7 +299,7 @@ func maxWords(words string) int {
 func hasSubst(words []*syntax.Word) bool {
 	found := false
 	for _, w := range words {
-		syntax.Walk(w, func(n syntax.Node) bool {
+		inspect(w, func(n syntax.Node) bool {
 			switch n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				found = true

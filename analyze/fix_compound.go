@@ -241,7 +241,7 @@ func mentionsTrap(j *job) bool {
 
 func hasTrap(s *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
+	inspect(s, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "trap" {
 			found = true
 		}
@@ -326,7 +326,7 @@ func scopeOf(f *syntax.File) *scope {
 			top[ce] = true
 		}
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			if n.Name == nil {

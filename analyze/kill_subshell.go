@@ -130,7 +130,7 @@ func isWait(s *syntax.Stmt) bool {
 // foreground (one that may never end).
 func loops(s *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(s.Cmd, func(n syntax.Node) bool {
+	inspect(s.Cmd, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.WhileClause:
 			found = true

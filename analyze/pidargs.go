@@ -22,10 +22,10 @@ import (
 // follow); empty is true when it expands to nothing for sure.
 func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	empty = true
-	syntax.Walk(a, func(n syntax.Node) bool {
+	inspect(a, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case nil, *syntax.Word, *syntax.DblQuoted:
-			return true // (Walk ends each node with nil)
+		case *syntax.Word, *syntax.DblQuoted:
+			return true
 		case *syntax.Lit:
 			if n.Value != "" {
 				empty = false
@@ -553,7 +553,7 @@ func opaqueAssigns(f *syntax.File) bool {
 		}
 		return false
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			r := resolve(n.Args)

@@ -119,7 +119,7 @@ func mayFailValue(w *syntax.Word) bool {
 		return false
 	}
 	fails := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	inspect(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			fails = true

@@ -354,7 +354,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
 		return
 	}
-	syntax.Walk(fn.body, func(n syntax.Node) bool {
+	inspect(fn.body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
 			return false
@@ -463,7 +463,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 
 func refersToLastPid(n syntax.Node) bool {
 	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
+	inspect(n, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
 			found = true
 		}
@@ -484,7 +484,7 @@ func refersTo(word *syntax.Word, name string) bool {
 	if word == nil {
 		return false
 	}
-	syntax.Walk(word, func(n syntax.Node) bool {
+	inspect(word, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == name {
 			found = true
 		}

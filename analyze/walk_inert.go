@@ -53,7 +53,7 @@ func (w *walker) inertFunc(fn *function) bool {
 		return fn.cost.inert > 0
 	}
 	ok := true
-	syntax.Walk(fn.body, func(n syntax.Node) bool {
+	inspect(fn.body, func(n syntax.Node) bool {
 		if !ok {
 			return false
 		}
