@@ -178,12 +178,12 @@ func jobsPidsToKill(c *syntax.BinaryCmd) bool {
 		return false
 	}
 	x := c.X.Cmd.(*syntax.CallExpr)
-	if len(x.Args) < 2 || x.Args[0].Lit() != "jobs" {
+	if len(x.Args) < 2 || wordLit(x.Args[0]) != "jobs" {
 		return false
 	}
 	pflag := false
 	for _, a := range x.Args[1:] {
-		o := a.Lit()
+		o := wordLit(a)
 		if !strings.HasPrefix(o, "-") {
 			return false // named jobs only
 		}
@@ -238,15 +238,15 @@ func readKillLoop(s *syntax.Stmt) (opts []*syntax.Word, ok bool) {
 		return nil, false
 	}
 	rc, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(rc.Args) < 2 || rc.Args[0].Lit() != "read" {
+	if !ok || len(rc.Args) < 2 || wordLit(rc.Args[0]) != "read" {
 		return nil, false
 	}
 	for _, a := range rc.Args[1 : len(rc.Args)-1] {
-		if a.Lit() != "-r" {
+		if wordLit(a) != "-r" {
 			return nil, false
 		}
 	}
-	name := rc.Args[len(rc.Args)-1].Lit()
+	name := wordLit(rc.Args[len(rc.Args)-1])
 	kc, ok := wc.Do[0].Cmd.(*syntax.CallExpr)
 	if !ok || !isName(name) {
 		return nil, false

@@ -70,11 +70,11 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 		case "ps":
 			// ps -p PID, with output options (-o pid=): it fails when no
 			// such process exists.
-			if !and || len(a) < 2 || a[0].Lit() != "-p" || pidOperand(a[1]) == "" || operandKey(a[1]) != p {
+			if !and || len(a) < 2 || wordLit(a[0]) != "-p" || pidOperand(a[1]) == "" || operandKey(a[1]) != p {
 				return false
 			}
 			for i := 2; i < len(a); i++ {
-				switch o := a[i].Lit(); {
+				switch o := wordLit(a[i]); {
 				case o == "-o" || o == "--format":
 					i++ // the format
 				case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.has(o):
@@ -84,7 +84,7 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 			}
 			return true
 		case "[":
-			if len(a) == 0 || a[len(a)-1].Lit() != "]" {
+			if len(a) == 0 || wordLit(a[len(a)-1]) != "]" {
 				return false
 			}
 			a = a[:len(a)-1]
@@ -94,7 +94,7 @@ func guardsKill(x, y *syntax.Stmt, and bool) bool {
 			case 1:
 				return emptyTest("", a[0])
 			case 2:
-				return emptyTest(a[0].Lit(), a[1])
+				return emptyTest(wordLit(a[0]), a[1])
 			}
 		}
 	}

@@ -28,7 +28,7 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 	}
 	var read []syntax.Pos
 	for _, a := range r.args {
-		if strings.HasPrefix(a.Lit(), "-") {
+		if strings.HasPrefix(wordLit(a), "-") {
 			continue
 		}
 		if len(a.Parts) != 1 {
@@ -160,7 +160,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		w.mark(m)
 	case "set":
-		if w.sh.d.setFails(r.args) && !r.wrapped && r.head.Lit() == "set" {
+		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
 			w.shellEnds() // dash: set -o pipefail
 			break
 		}
@@ -170,7 +170,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.sh.nounset = false
 		}
 		for _, a := range r.args {
-			v := a.Lit()
+			v := wordLit(a)
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
 					if w.sh.d.monitorExits {
@@ -192,7 +192,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.trap(r.args)
 	case "alias":
 		for _, a := range r.args {
-			if name, _, ok := strings.Cut(a.Lit(), "="); ok {
+			if name, _, ok := strings.Cut(wordLit(a), "="); ok {
 				w.p.define(name)
 			}
 		}
@@ -219,7 +219,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
-				if in := stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
+				if in := stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && wordLit(args[0]) == "kill" {
 					w.kill(append(slices.Clip(args[1:]), in)) // xargs kill < run.pid: kill $(< run.pid)
 				}
 			}
@@ -498,7 +498,7 @@ func refersTo(word *syntax.Word, name string) bool {
 // `pid=$(cat run.pid)` the jobs whose pids went into run.pid.
 func (w *walker) substVar(a *syntax.Assign) {
 	name := a.Name.Value
-	if a.Append || a.Array != nil || a.Index != nil || a.Value.Lit() != "" || refersToLastPid(a.Value) {
+	if a.Append || a.Array != nil || a.Index != nil || wordLit(a.Value) != "" || refersToLastPid(a.Value) {
 		w.sh.setEmpty(name, false)
 		return
 	}
@@ -551,7 +551,7 @@ func (w *walker) loopSubsts(l *syntax.WordIter) bool {
 	var named []*job
 	empty := true
 	for _, it := range l.Items {
-		if it.Lit() != "" || refersToLastPid(it) || len(it.Parts) != 1 {
+		if wordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
 			return false
 		}
 		if _, ok := it.Parts[0].(*syntax.CmdSubst); !ok {

@@ -445,7 +445,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.addJob(j)
 	name := "COPROC"
 	if cc.Name != nil {
-		name = cc.Name.Lit()
+		name = wordLit(cc.Name)
 	}
 	if !w.sh.d.coprocPidVar {
 		// zsh: only $! names it; $COPROC_PID is empty and a kill of it
