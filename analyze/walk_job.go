@@ -295,9 +295,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.tail = tailOf(c.Stmts)
 		ts := w.parenTails(c.Stmts, w.sh.d, j.fds)
 		j.execsTail = len(ts) > 0
-		applied := w.watchTails(j, ts)
+		watch := w.watchTails(j, ts)
 		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
-		if after := j.fds; applied() {
+		if after := j.fds; w.tailsApplied(watch) {
 			// bash: the subshell became its last command, which has
 			// the subshell's descriptors (an exec in it changed them).
 			j.fds = after

@@ -204,7 +204,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	}
 	if jobShell != nil && kind != 0xff {
 		w.sh.process, jobShell.procD = jobShell, d
-		defer w.watchJobShell(jobShell, f, d, env)()
+		defer w.jobShellDone(w.watchJobShell(jobShell, f, d, env))
 	}
 	w.stmts(f.Stmts, env)
 	if jobShell != nil && kind != 0xff && len(w.sh.sigTraps) > 0 {
