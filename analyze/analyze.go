@@ -201,13 +201,13 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.file = f
 	p.root.src = source{text: src}
 	rs := &p.root.sh // its tables are kept for the next pass, cleared
-	clear(rs.jobs)
-	clear(rs.pidVars)
-	clear(rs.empty)
-	*rs = shell{kind: shTop, d: d, leads: p.cfg.caller == CallerGroupLeader, jobs: rs.jobs[:0], pidVars: rs.pidVars, empty: rs.empty, traps: rs.traps[:0], sigTraps: rs.sigTraps[:0]}
+	rs.reset(shTop, false, d)
+	rs.leads = p.cfg.caller == CallerGroupLeader
 
-	p.root.w = walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.root.w.free}
-	w := &p.root.w
+	// The walker is run's own (it does not escape): a pooled one paid a
+	// write barrier for each of its pointer fields at every reset while
+	// the collector marked.
+	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
 	env, maybe := callerFDs, 0
 	for _, s := range f.Stmts {
 		p.top = s
@@ -220,6 +220,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.top = nil
 	w.endShell()
 	w.walkUncalled()
+	p.freeShells = w.free
 	for _, r := range sortedRules() {
 		if r.check != nil {
 			p.rule = r
@@ -330,93 +331,6 @@ func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
 	line := 1 + bytes.Count(src[:off], []byte{'\n'})
 	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
 	return &ParseError{Line: line, Col: col, Msg: msg, offset: off, src: src}
-}
-
-// pass holds what the walk found; rules read it and report.
-type pass struct {
-	passState
-	// root is the walk of the top-level shell, set anew by run when the
-	// walk starts (newPass does not clear it twice).
-	root struct {
-		w   walker
-		src source
-		sh  shell
-	}
-}
-
-// passState is what newPass resets for every command.
-type passState struct {
-	// written are the script files the command line writes, by name
-	// (see writtenScript).
-	written  map[string]*script
-	cfg      config
-	src      []byte
-	file     *syntax.File
-	top      *syntax.Stmt // the top-level statement being walked
-	jobs     []*job
-	spare    []*job // jobs of earlier passes, reused by newJob
-	calls    []call
-	marks    []mark
-	findings []Finding
-	lines    []int
-	defined  map[string]bool
-	// scopes of the exec fix (fix_compound.go), computed once per source
-	outerScope   *scope
-	nestedScopes map[*source]*scope
-	rule         *Rule // the rule being checked
-	// inPlace are the statements the shell execs in place of itself (see
-	// markInPlace)
-	inPlace     []*syntax.Stmt
-	inPlaceDone bool
-	// reread: see Result.Reread
-	reread bool
-	// ended: the shell the caller started ends here for sure: it
-	// signalled its own process group (zsh's kill $! before any job), or
-	// refused an option it cannot set (zsh's set -m under -c): nothing
-	// after runs.
-	ended bool
-	// notPOSIX is the error of a sh source that parses as bash only.
-	notPOSIX *ParseError
-	// pidFiles are the files (by literal name) into which the command
-	// wrote pids (see writePids).
-	pidFiles map[string]pidFile
-	// consts are the variables each file assigns one literal value (see
-	// constVars), worked out on first need.
-	consts map[*syntax.File]map[string]string
-	// constSeen are the names the walk has passed an assignment of.
-	constSeen map[string]bool
-	// assigned are the names the source could assign (see mayBeAssigned),
-	// worked out on first need; opaqueFiles the same for nested scripts.
-	assigned    *assignedNames
-	opaqueFiles map[*syntax.File]bool
-	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
-	ampGt []int
-}
-
-var passes = sync.Pool{New: func() any { return new(pass) }}
-
-// newPass returns a cleared pass from the pool. It keeps the buffers that
-// never leave Run (ended subshells, the jobs and marks slices).
-func newPass(src []byte) *pass {
-	p := passes.Get().(*pass)
-	jobs, marks, findings, lines := p.jobs[:0], p.marks[:0], p.findings[:0], p.lines[:0]
-	spare := append(p.spare, p.jobs...)
-	// Only the used part needs clearing: appends fill from the start, and
-	// what shrank them (slices.DeleteFunc, CompactFunc) zeroed the rest.
-	// (Each pointer cleared or assigned costs a write barrier while the
-	// collector runs, which for an analysis is often.)
-	clear(p.jobs)
-	clear(p.findings)
-	p.passState = passState{src: src, jobs: jobs, spare: spare, marks: marks, findings: findings, lines: lines}
-	return p
-}
-
-// release hands the pass back, with its scratch slices (the Result has
-// copies).
-func (p *pass) release() {
-	p.file, p.src, p.defined, p.nestedScopes, p.inPlace, p.ampGt, p.notPOSIX, p.written = nil, nil, nil, nil, nil, nil, nil, nil
-	p.pidFiles, p.assigned, p.opaqueFiles, p.consts, p.constSeen = nil, nil, nil, nil, nil
-	passes.Put(p)
 }
 
 func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }

@@ -59,7 +59,7 @@ func resolve(args []*syntax.Word) resolved {
 	last, before := -1, false         // the last wrapper's word, and r.wrapped before it
 	execer, execerBefore := -1, false // the same for the last wrapper that is a program
 	for i < len(args) {
-		lit := args[i].Lit()
+		lit := wordLit(args[i])
 		if lit == "" {
 			return r
 		}
@@ -68,7 +68,7 @@ func resolve(args []*syntax.Word) resolved {
 			// `timeout 10 wait $!`, `nohup cd app`, `env command -v x`:
 			// a program wrapper execs a program, and none has this name.
 			// The wrapper fails at once (127) and the builtin never runs.
-			return resolved{name: programName(args[execer].Lit()), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore}
+			return resolved{name: programName(wordLit(args[execer])), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore}
 		}
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
@@ -81,7 +81,7 @@ func resolve(args []*syntax.Word) resolved {
 		argOpts := wrapperOpts[name]
 		if name == "command" || name == "builtin" {
 			if i+1 < len(args) {
-				if v := args[i+1].Lit(); v == "-v" || v == "-V" {
+				if v := wordLit(args[i+1]); v == "-v" || v == "-V" {
 					return resolved{} // only looks the name up
 				}
 			}
@@ -104,7 +104,7 @@ func resolve(args []*syntax.Word) resolved {
 		i++
 		// Options of the wrapper.
 		for i < len(args) {
-			o := args[i].Lit()
+			o := wordLit(args[i])
 			if o == "--" {
 				i++
 				break
@@ -152,7 +152,7 @@ func resolve(args []*syntax.Word) resolved {
 			// The duration; 0 means no limit. The smallest of nested
 			// timeouts bounds the command.
 			if i < len(args) {
-				if d, ok := parseDuration(args[i].Lit()); ok && d > 0 && (r.limit == 0 || d < r.limit) {
+				if d, ok := parseDuration(wordLit(args[i])); ok && d > 0 && (r.limit == 0 || d < r.limit) {
 					r.limit = d
 				}
 			}
@@ -164,7 +164,7 @@ func resolve(args []*syntax.Word) resolved {
 		}
 	}
 	if last >= 0 {
-		if name := programName(args[last].Lit()); !builtins.has(name) {
+		if name := programName(wordLit(args[last])); !builtins.has(name) {
 			// A wrapper given nothing to run is itself the program, and
 			// it ends at once: nohup, setsid and timeout with a usage
 			// error, env and nice printing what they would have set.
@@ -203,7 +203,7 @@ func (r *resolved) timeoutOption(o string, next []*syntax.Word) {
 		r.timeoutFg = true
 	case o == "-s" || o == "--signal":
 		if len(next) > 0 {
-			r.timeoutSig = next[0].Lit()
+			r.timeoutSig = wordLit(next[0])
 		}
 	case strings.HasPrefix(o, "--signal="):
 		r.timeoutSig = strings.TrimPrefix(o, "--signal=")
@@ -299,7 +299,7 @@ func maxWords(words string) int {
 func hasSubst(words []*syntax.Word) bool {
 	found := false
 	for _, w := range words {
-		syntax.Walk(w, func(n syntax.Node) bool {
+		inspect(w, func(n syntax.Node) bool {
 			switch n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				found = true

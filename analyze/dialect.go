@@ -528,7 +528,7 @@ func (w *walker) execsTail(ce *syntax.CallExpr) bool {
 	if len(r.all) == 0 || builtins.has(r.name) || w.funcs[r.name] != nil {
 		return false
 	}
-	return plainName(r.head.Lit())
+	return plainName(wordLit(r.head))
 }
 
 // leads reports whether the simple command s (resolved as r) runs as the
@@ -730,13 +730,13 @@ func (d *dialect) killRefused(args []*syntax.Word) bool {
 	if len(args) == 0 {
 		return false
 	}
-	o := args[0].Lit()
+	o := wordLit(args[0])
 	sigPrefixed := func(s string) bool { return len(s) > 3 && strings.EqualFold(s[:3], "SIG") }
 	switch {
 	case o == "-n":
 		return d.killNoNumOption
 	case o == "-s" && len(args) > 1:
-		return d.killNoSigPrefix && sigPrefixed(args[1].Lit()) || d.killSName && isDigits(args[1].Lit())
+		return d.killNoSigPrefix && sigPrefixed(wordLit(args[1])) || d.killSName && isDigits(wordLit(args[1]))
 	case d.killSName && len(o) > 2 && o[1] == 's' && o[0] == '-':
 		// -sTERM is SIGSTERM; only -sEGV, -sTOP, -sYS name a signal
 		switch strings.ToUpper(o[1:]) {

@@ -20,7 +20,7 @@ import (
 // not. A group or subshell around it is valid: `{ x=1; } &`.
 func assignOnlyBackground(f *syntax.File) (syntax.Pos, bool) {
 	var at syntax.Pos
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		if at.IsValid() {
 			return false
 		}

@@ -51,7 +51,7 @@ func trapsSet(list []*syntax.Stmt, d *dialect) bool {
 func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		if s.Background || len(c.Args) < 3 || c.Args[0].Lit() != "trap" {
+		if s.Background || len(c.Args) < 3 || wordLit(c.Args[0]) != "trap" {
 			return
 		}
 		action, _, ok := unquote(c.Args[1], false)
@@ -59,7 +59,7 @@ func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
 			action = "?" // an expansion: some action
 		}
 		for _, a := range c.Args[2:] {
-			sig := normalSignal(a.Lit())
+			sig := normalSignal(wordLit(a))
 			if sig == "" {
 				continue
 			}

@@ -233,7 +233,7 @@ func collectDirectives(f *syntax.File, src []byte) []*directive {
 // bodies it reads, which lie after Stmt.End.
 func stmtEnd(s *syntax.Stmt) int {
 	end := int(s.End().Offset())
-	syntax.Walk(s, func(n syntax.Node) bool {
+	inspect(s, func(n syntax.Node) bool {
 		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
 			end = max(end, int(r.Hdoc.End().Offset()))
 		}

@@ -48,7 +48,7 @@ func sleepFor(args []*syntax.Word) (time.Duration, bool) {
 	}
 	var total time.Duration
 	for _, a := range args {
-		d, ok := parseDuration(a.Lit())
+		d, ok := parseDuration(wordLit(a))
 		if !ok {
 			return 0, false
 		}

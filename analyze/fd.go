@@ -82,7 +82,7 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 	}
 	word := ""
 	if r.Word != nil {
-		word = r.Word.Lit()
+		word = wordLit(r.Word)
 	}
 	switch r.Op {
 	case syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:

@@ -31,7 +31,7 @@ func fedScript(s *syntax.Stmt) *script {
 	case "echo":
 		escapes := false
 		for len(args) > 1 {
-			o := args[0].Lit()
+			o := wordLit(args[0])
 			if o != "-n" && o != "-e" && o != "-E" && o != "-ne" && o != "-en" {
 				break
 			}
@@ -40,7 +40,7 @@ func fedScript(s *syntax.Stmt) *script {
 		}
 		return wordScript(args, escapes)
 	case "printf":
-		if len(args) == 1 && !strings.Contains(args[0].Lit()+value(args[0]), "%") {
+		if len(args) == 1 && !strings.Contains(wordLit(args[0])+value(args[0]), "%") {
 			return wordScript(args, true)
 		}
 	case "cat":
@@ -111,7 +111,7 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 	if !ok || len(s.Redirs) == 0 || s.Background || len(ce.Args) == 0 {
 		return "", nil
 	}
-	switch ce.Args[0].Lit() {
+	switch wordLit(ce.Args[0]) {
 	case "echo", "printf", "cat", "command", "builtin":
 	default:
 		return "", nil // only these print a script (see fedScript)

@@ -64,7 +64,7 @@ func (p *pass) execFix(j *job) (Fix, bool) {
 	if !ok || len(ce.Args) == 0 {
 		return Fix{}, false
 	}
-	name := ce.Args[0].Lit()
+	name := wordLit(ce.Args[0])
 	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
 		return Fix{}, false
 	}
@@ -265,8 +265,8 @@ func mentionsTrap(j *job) bool {
 
 func hasTrap(s *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(s, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "trap" {
+	inspect(s, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "trap" {
 			found = true
 		}
 		return !found
@@ -350,7 +350,7 @@ func scopeOf(f *syntax.File) *scope {
 			top[ce] = true
 		}
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			if n.Name == nil {
@@ -364,7 +364,7 @@ func scopeOf(f *syntax.File) *scope {
 			if len(n.Args) == 0 {
 				return true
 			}
-			switch n.Args[0].Lit() {
+			switch wordLit(n.Args[0]) {
 			case "alias":
 				for _, a := range n.Args[1:] {
 					// alias B='C -x': the name is in the word's first literal part.
@@ -391,7 +391,7 @@ func scopeOf(f *syntax.File) *scope {
 // none of ERR, DEBUG or RETURN, which subshells may inherit.
 func plainTrap(args []*syntax.Word) bool {
 	for i, a := range args {
-		v := a.Lit()
+		v := wordLit(a)
 		if v == "" {
 			if i == 0 {
 				continue // the action

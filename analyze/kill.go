@@ -19,7 +19,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.sh.d.killRefused(args) {
 		return // dash: kill -SIGTERM; dash, mksh: kill -n 9
 	}
-	if w.sh.d.killSigNoDashDash && len(args) > 1 && args[1].Lit() == "--" && isSignal(strings.TrimPrefix(args[0].Lit(), "-")) {
+	if w.sh.d.killSigNoDashDash && len(args) > 1 && wordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(wordLit(args[0]), "-")) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
 	if w.guardLifted(ops) {
@@ -30,7 +30,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	defer func() { w.killSig = "" }()
 	var rest []*syntax.Word
 	for _, a := range ops {
-		if a.Lit() == "0" {
+		if wordLit(a) == "0" {
 			w.killAll() // pid 0: the shell's process group
 			return
 		}

@@ -210,15 +210,15 @@ func readKillLoop(s *syntax.Stmt) (opts []*syntax.Word, ok bool) {
 		return nil, false
 	}
 	rc, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(rc.Args) < 2 || rc.Args[0].Lit() != "read" {
+	if !ok || len(rc.Args) < 2 || wordLit(rc.Args[0]) != "read" {
 		return nil, false
 	}
 	for _, a := range rc.Args[1 : len(rc.Args)-1] {
-		if a.Lit() != "-r" {
+		if wordLit(a) != "-r" {
 			return nil, false
 		}
 	}
-	name := rc.Args[len(rc.Args)-1].Lit()
+	name := wordLit(rc.Args[len(rc.Args)-1])
 	kc, ok := wc.Do[0].Cmd.(*syntax.CallExpr)
 	if !ok || !isName(name) {
 		return nil, false

@@ -113,7 +113,7 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
 	w.slow, w.bounded = slow, bounded
 	for _, s := range f.Stmts {
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "exit" {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "exit" {
 			return true
 		}
 	}
@@ -123,14 +123,14 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 // isWait reports whether s is a call of the wait builtin.
 func isWait(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return ok && len(ce.Args) > 0 && ce.Args[0].Lit() == "wait"
+	return ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "wait"
 }
 
 // loops reports whether s runs a while or until loop in its own shell's
 // foreground (one that may never end).
 func loops(s *syntax.Stmt) bool {
 	found := false
-	syntax.Walk(s.Cmd, func(n syntax.Node) bool {
+	inspect(s.Cmd, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.WhileClause:
 			found = true

@@ -193,3 +193,16 @@ func (s *source) edit(start, end int, text string) (Edit, bool) {
 	}
 	return Edit{Start: s.outer(start), End: s.outer(start) + (end - start), New: text}, true
 }
+
+// wordLit is w.Lit(), without its cost for the usual word of one literal
+// part: Word.Lit builds a slice and joins it for every word, and the
+// analysis asks for the literal of a command's words many times (resolve
+// and the rules).
+func wordLit(w *syntax.Word) string {
+	if len(w.Parts) == 1 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			return l.Value
+		}
+	}
+	return w.Lit()
+}

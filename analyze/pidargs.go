@@ -22,10 +22,10 @@ import (
 // follow); empty is true when it expands to nothing for sure.
 func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	empty = true
-	syntax.Walk(a, func(n syntax.Node) bool {
+	inspect(a, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case nil, *syntax.Word, *syntax.DblQuoted:
-			return true // (Walk ends each node with nil)
+		case *syntax.Word, *syntax.DblQuoted:
+			return true
 		case *syntax.Lit:
 			if n.Value != "" {
 				empty = false
@@ -115,10 +115,10 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		lit := ""
 		switch x := pe.Index.(type) {
 		case *syntax.Word:
-			lit = x.Lit()
+			lit = wordLit(x)
 		case *syntax.UnaryArithm:
 			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.Minus && !x.Post {
-				lit = "-" + w.Lit() // ${pids[-1]}
+				lit = "-" + wordLit(w) // ${pids[-1]}
 			}
 		}
 		if lit == "@" || lit == "*" {
@@ -222,10 +222,10 @@ func listsJobPids(s *syntax.Stmt) bool {
 		s = bc.X
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) < 2 || ce.Args[0].Lit() != "jobs" || s.Background {
+	if !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "jobs" || s.Background {
 		return false
 	}
-	o := ce.Args[1].Lit()
+	o := wordLit(ce.Args[1])
 	return strings.HasPrefix(o, "-") && strings.Contains(o, "p")
 }
 
@@ -247,7 +247,7 @@ func silentFilter(s *syntax.Stmt) bool {
 	}
 	if r.name == "xargs" {
 		for _, a := range r.args {
-			if l := a.Lit(); !strings.HasPrefix(l, "-") {
+			if l := wordLit(a); !strings.HasPrefix(l, "-") {
 				return l == "echo"
 			}
 		}
@@ -353,7 +353,7 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 		}
 	}
 	for _, a := range r.args {
-		if a.Lit() != "" {
+		if wordLit(a) != "" {
 			continue // text, options, a format
 		}
 		js, known, _ := w.argJobs(a)
@@ -551,13 +551,13 @@ func opaqueAssigns(f *syntax.File) bool {
 	opaque := false
 	dynamic := func(ws ...*syntax.Word) bool {
 		for _, w := range ws {
-			if w != nil && w.Lit() == "" && value(w) == "" {
+			if w != nil && wordLit(w) == "" && value(w) == "" {
 				return true
 			}
 		}
 		return false
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			r := resolve(n.Args)
@@ -568,14 +568,14 @@ func opaqueAssigns(f *syntax.File) bool {
 				opaque = opaque || dynamic(r.args...)
 			case "printf", "print":
 				for i, a := range r.args {
-					if a.Lit() == "-v" && (i+1 >= len(r.args) || dynamic(r.args[i+1])) {
+					if wordLit(a) == "-v" && (i+1 >= len(r.args) || dynamic(r.args[i+1])) {
 						opaque = true
 					}
 				}
 			}
 		case *syntax.DeclClause:
 			for _, as := range n.Args {
-				if as.Naked && as.Name == nil && (dynamic(as.Value) || strings.HasPrefix(as.Value.Lit(), "-") && strings.Contains(as.Value.Lit(), "n")) {
+				if as.Naked && as.Name == nil && (dynamic(as.Value) || strings.HasPrefix(wordLit(as.Value), "-") && strings.Contains(wordLit(as.Value), "n")) {
 					opaque = true
 				}
 			}

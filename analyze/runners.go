@@ -23,7 +23,7 @@ func runCommands(r resolved) [][]*syntax.Word {
 	case "find":
 		var cmds [][]*syntax.Word
 		for i := 0; i < len(r.args); i++ {
-			switch r.args[i].Lit() {
+			switch wordLit(r.args[i]) {
 			case "-exec", "-execdir", "-ok", "-okdir":
 				j := i + 1
 				for j < len(r.args) && !endsExec(r.args[j]) {
@@ -38,7 +38,7 @@ func runCommands(r resolved) [][]*syntax.Word {
 		return cmds
 	case "xargs":
 		for i := 0; i < len(r.args); i++ {
-			o := r.args[i].Lit()
+			o := wordLit(r.args[i])
 			switch {
 			case o == "--":
 				return wordsFrom(r.args, i+1)
@@ -54,7 +54,7 @@ func runCommands(r resolved) [][]*syntax.Word {
 		}
 	case "flock":
 		for i := 0; i < len(r.args); i++ {
-			o := r.args[i].Lit()
+			o := wordLit(r.args[i])
 			switch {
 			case o == "-c" || o == "--command":
 				if i+1 < len(r.args) {
@@ -67,7 +67,7 @@ func runCommands(r resolved) [][]*syntax.Word {
 			default:
 				// The lock file, then the command or -c.
 				if i+1 < len(r.args) {
-					if c := r.args[i+1].Lit(); c == "-c" || c == "--command" {
+					if c := wordLit(r.args[i+1]); c == "-c" || c == "--command" {
 						continue
 					}
 				}

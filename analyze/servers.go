@@ -26,14 +26,14 @@ func runnerInner(r resolved) (resolved, bool) {
 		return resolved{}, false
 	}
 	for i, a := range r.args {
-		v := a.Lit()
+		v := wordLit(a)
 		if strings.HasPrefix(v, "-") {
 			continue // the runner's options (uv run --with x … is rare enough)
 		}
 		for _, s := range subs {
 			if v == s {
 				rest := r.args[i+1:]
-				if len(rest) > 0 && rest[0].Lit() == "--" {
+				if len(rest) > 0 && wordLit(rest[0]) == "--" {
 					rest = rest[1:]
 				}
 				inner := resolve(rest)
@@ -70,7 +70,7 @@ func buildGoal(r resolved) string {
 		return ""
 	}
 	for _, a := range r.args {
-		v := a.Lit()
+		v := wordLit(a)
 		for _, g := range goals {
 			if v == g || strings.HasSuffix(v, ":"+g) && name == "gradle" {
 				return "(runs the application until stopped)"

@@ -94,7 +94,7 @@ func (d *dialect) setName(name string) bool {
 // true when it turns it on (-u, -o nounset), off when it turns it off.
 func setsNounset(args []*syntax.Word) (on, off bool) {
 	for i := 0; i < len(args); i++ {
-		a := args[i].Lit()
+		a := wordLit(args[i])
 		if a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
 			break
 		}
@@ -104,7 +104,7 @@ func setsNounset(args []*syntax.Word) (on, off bool) {
 				u = true
 			} else if c == 'o' && i+1 < len(args) {
 				i++
-				n := strings.ToLower(strings.ReplaceAll(args[i].Lit(), "_", ""))
+				n := strings.ToLower(strings.ReplaceAll(wordLit(args[i]), "_", ""))
 				u = n == "nounset"
 			}
 			if u {
@@ -174,7 +174,7 @@ func (w *walker) unsetRead(p *syntax.ParamExp) bool {
 		}
 	}
 	if p.Index != nil {
-		if i, ok := p.Index.(*syntax.Word); ok && (i.Lit() == "@" || i.Lit() == "*") {
+		if i, ok := p.Index.(*syntax.Word); ok && (wordLit(i) == "@" || wordLit(i) == "*") {
 			return false // ${a[@]}: not checked under the shells
 		}
 	}

@@ -12,7 +12,7 @@ import (
 func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
 	i := 0
 	for ; i < len(args); i++ {
-		o := args[i].Lit()
+		o := wordLit(args[i])
 		switch {
 		case o == "--":
 			return sig, args[i+1:], false
@@ -20,7 +20,7 @@ func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
 			return "", nil, true
 		case (o == "-s" || o == "-n") && i+1 < len(args):
 			i++
-			sig = args[i].Lit()
+			sig = wordLit(args[i])
 		case len(o) > 1 && o[0] == '-' && sig == "":
 			sig = o[1:]
 		default:

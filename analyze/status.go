@@ -71,7 +71,7 @@ func safeRedirs(rs []*syntax.Redirect) bool {
 		if r.Word == nil {
 			return false
 		}
-		switch v := r.Word.Lit(); v {
+		switch v := wordLit(r.Word); v {
 		case "-", "0", "1", "2", "/dev/null":
 		default:
 			return false
@@ -110,7 +110,7 @@ func callStatus(c *syntax.CallExpr) int {
 			return 0
 		}
 		for _, a := range r.args[1:] {
-			if !trapSignals.has(strings.TrimPrefix(a.Lit(), "SIG")) {
+			if !trapSignals.has(strings.TrimPrefix(wordLit(a), "SIG")) {
 				return 0
 			}
 		}
@@ -131,7 +131,7 @@ func mayFailValue(w *syntax.Word) bool {
 		return false
 	}
 	fails := false
-	syntax.Walk(w, func(n syntax.Node) bool {
+	inspect(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
 			fails = true

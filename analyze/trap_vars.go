@@ -25,7 +25,7 @@ type trapVar struct {
 func (w *walker) trapVars(word *syntax.Word) []trapVar {
 	var vs []trapVar
 	var before *assignedNames
-	syntax.Walk(word, func(n syntax.Node) bool {
+	inspect(word, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		if !ok || pe.Param == nil || !isName(pe.Param.Value) {
 			return true

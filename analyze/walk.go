@@ -237,7 +237,7 @@ func ends(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) == 0 {
 		return false
 	}
-	switch ce.Args[0].Lit() {
+	switch wordLit(ce.Args[0]) {
 	case "exit", "return":
 		return true
 	case "exec":
@@ -255,7 +255,7 @@ func (w *walker) coprocWord(s *syntax.Stmt) *syntax.CoprocClause {
 		return nil
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || ce.Args[0].Lit() != "coproc" {
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "coproc" {
 		return nil
 	}
 	body := &syntax.Stmt{Position: ce.Args[1].Pos(), Cmd: &syntax.CallExpr{Args: ce.Args[1:]}}
@@ -341,7 +341,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		out = w.compoundStmt(s, env, inner)
 	}
 	w.consumer = savedConsumer
-	if !isCall || len(ce.Args) != 1 || ce.Args[0].Lit() != "exec" {
+	if !isCall || len(ce.Args) != 1 || wordLit(ce.Args[0]) != "exec" {
 		w.outFile = out0 // (exec >f: the shell's stdout is f from now on)
 	}
 	return out
@@ -358,7 +358,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
 	}
-	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(r.head.Lit(), "/")) {
+	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(wordLit(r.head), "/")) {
 		w.sh.replaced = true
 	}
 	if len(r.all) == 0 && execsSomething(ce) {
@@ -635,7 +635,7 @@ func repeats(l syntax.Loop) bool {
 	if len(wi.Items) != 1 {
 		return len(wi.Items) > 1
 	}
-	lit := wi.Items[0].Lit()
+	lit := wordLit(wi.Items[0])
 	return lit == "" || strings.ContainsAny(lit, "*?[")
 }
 
@@ -647,7 +647,7 @@ func runsOnce(l syntax.Loop) bool {
 		return false
 	}
 	for _, it := range wi.Items {
-		if it.Lit() == "" {
+		if wordLit(it) == "" {
 			return false
 		}
 	}
@@ -675,9 +675,9 @@ func neverLoops(c *syntax.WhileClause) bool {
 	if !ok || len(ce.Args) != 1 || s.Background || len(s.Redirs) > 0 {
 		return false
 	}
-	stop := ce.Args[0].Lit() == "false"
+	stop := wordLit(ce.Args[0]) == "false"
 	if c.Until {
-		stop = ce.Args[0].Lit() == "true" || ce.Args[0].Lit() == ":"
+		stop = wordLit(ce.Args[0]) == "true" || wordLit(ce.Args[0]) == ":"
 	}
 	return stop != s.Negated
 }

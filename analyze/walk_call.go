@@ -28,7 +28,7 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 	}
 	var read []syntax.Pos
 	for _, a := range r.args {
-		if strings.HasPrefix(a.Lit(), "-") {
+		if strings.HasPrefix(wordLit(a), "-") {
 			continue
 		}
 		if len(a.Parts) != 1 {
@@ -163,7 +163,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		w.mark(m)
 	case "set":
-		if w.sh.d.setFails(r.args) && !r.wrapped && r.head.Lit() == "set" {
+		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
 			w.shellEnds() // dash: set -o pipefail
 			break
 		}
@@ -173,7 +173,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.sh.nounset = false
 		}
 		for _, a := range r.args {
-			v := a.Lit()
+			v := wordLit(a)
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
 					if w.sh.d.monitorExits {
@@ -195,7 +195,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.trap(r.args)
 	case "alias":
 		for _, a := range r.args {
-			if name, _, ok := strings.Cut(a.Lit(), "="); ok {
+			if name, _, ok := strings.Cut(wordLit(a), "="); ok {
 				w.p.define(name)
 			}
 		}
@@ -357,7 +357,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
 		return
 	}
-	syntax.Walk(fn.body, func(n syntax.Node) bool {
+	inspect(fn.body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
 			return false
@@ -469,7 +469,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 
 func refersToLastPid(n syntax.Node) bool {
 	found := false
-	syntax.Walk(n, func(n syntax.Node) bool {
+	inspect(n, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
 			found = true
 		}
@@ -490,7 +490,7 @@ func refersTo(word *syntax.Word, name string) bool {
 	if word == nil {
 		return false
 	}
-	syntax.Walk(word, func(n syntax.Node) bool {
+	inspect(word, func(n syntax.Node) bool {
 		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == name {
 			found = true
 		}
@@ -504,7 +504,7 @@ func refersTo(word *syntax.Word, name string) bool {
 // `pid=$(cat run.pid)` the jobs whose pids went into run.pid.
 func (w *walker) substVar(a *syntax.Assign) {
 	name := a.Name.Value
-	if a.Append || a.Array != nil || a.Index != nil || a.Value.Lit() != "" || refersToLastPid(a.Value) {
+	if a.Append || a.Array != nil || a.Index != nil || wordLit(a.Value) != "" || refersToLastPid(a.Value) {
 		w.sh.setEmpty(name, false)
 		return
 	}
@@ -557,7 +557,7 @@ func (w *walker) loopSubsts(l *syntax.WordIter) bool {
 	var named []*job
 	empty := true
 	for _, it := range l.Items {
-		if it.Lit() != "" || refersToLastPid(it) || len(it.Parts) != 1 {
+		if wordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
 			return false
 		}
 		if _, ok := it.Parts[0].(*syntax.CmdSubst); !ok {

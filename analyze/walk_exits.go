@@ -35,7 +35,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		return endsNever
 	}
 	if ends(s) {
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && ce.Args[0].Lit() == "return" {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && wordLit(ce.Args[0]) == "return" {
 			return endsNever // the function's, not the shell's (see stmts)
 		}
 		return endsSurely
@@ -136,11 +136,11 @@ func (w *walker) listExits(list []*syntax.Stmt, depth int) exitKind {
 // word, literal or not (`exec "$@"`, the last line of many entrypoints):
 // the shell becomes that program. Bare exec only redirects.
 func execsSomething(c *syntax.CallExpr) bool {
-	if len(c.Args) == 0 || c.Args[0].Lit() != "exec" {
+	if len(c.Args) == 0 || wordLit(c.Args[0]) != "exec" {
 		return false
 	}
 	for _, a := range c.Args[1:] {
-		switch o := a.Lit(); {
+		switch o := wordLit(a); {
 		case o == "--":
 			continue
 		case o == "-a":
@@ -173,8 +173,8 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st != 0 || w.sh.d.waitOptions || s.Background {
 		return st
 	}
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && ce.Args[0].Lit() == "wait" {
-		if o := ce.Args[1].Lit(); len(o) > 1 && o[0] == '-' {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && wordLit(ce.Args[0]) == "wait" {
+		if o := wordLit(ce.Args[1]); len(o) > 1 && o[0] == '-' {
 			st = -1
 			if s.Negated {
 				st = 1

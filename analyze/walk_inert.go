@@ -53,7 +53,7 @@ func (w *walker) inertFunc(fn *function) bool {
 		return fn.cost.inert > 0
 	}
 	ok := true
-	syntax.Walk(fn.body, func(n syntax.Node) bool {
+	inspect(fn.body, func(n syntax.Node) bool {
 		if !ok {
 			return false
 		}
@@ -83,15 +83,15 @@ func (w *walker) inertFunc(fn *function) bool {
 // command that is none of inertBreakers, a shell, a wrapper, a server or a
 // daemonizing program.
 func (w *walker) inertCall(args []*syntax.Word) bool {
-	name := args[0].Lit()
+	name := wordLit(args[0])
 	switch {
 	case name == "":
 		return false // a command that is not a literal
 	case name == "command":
-		return len(args) > 1 && (args[1].Lit() == "-v" || args[1].Lit() == "-V")
+		return len(args) > 1 && (wordLit(args[1]) == "-v" || wordLit(args[1]) == "-V")
 	case name == "set":
 		for _, a := range args[1:] {
-			if o := a.Lit(); o == "" || o == "monitor" || (strings.HasPrefix(o, "-") || strings.HasPrefix(o, "+")) && strings.Contains(o, "m") {
+			if o := wordLit(a); o == "" || o == "monitor" || (strings.HasPrefix(o, "-") || strings.HasPrefix(o, "+")) && strings.Contains(o, "m") {
 				return false // set -m turns job control on
 			}
 		}

@@ -384,9 +384,9 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 		j.tail = tailOf(c.Stmts)
 		ts := w.parenTails(c.Stmts, w.sh.d, j.fds)
 		j.execsTail = len(ts) > 0
-		applied := w.watchTails(j, ts)
+		watch := w.watchTails(j, ts)
 		w.jobSaving(s, env, j.fds, func() { w.stmts(c.Stmts, j.fds) })
-		if after := j.fds; applied() {
+		if after := j.fds; w.tailsApplied(watch) {
 			// bash: the subshell became its last command, which has
 			// the subshell's descriptors (an exec in it changed them).
 			j.fds = after
@@ -469,7 +469,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.addJob(j)
 	name := "COPROC"
 	if cc.Name != nil {
-		name = cc.Name.Lit()
+		name = wordLit(cc.Name)
 	}
 	if !w.sh.d.coprocPidVar {
 		// zsh: only $! names it; $COPROC_PID is empty and a kill of it

@@ -64,10 +64,10 @@ func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
 	for _, a := range args {
-		if o := a.Lit(); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
+		if o := wordLit(a); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
 			return // zsh, dash, mksh: `wait -n` is an error, and waits for nothing
 		}
-		if a.Lit() == "-n" {
+		if wordLit(a) == "-n" {
 			nflag = true
 		}
 	}
@@ -140,7 +140,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 	hOnly := false
 	named, all, any := w.jobsNamed(args)
 	for _, a := range args {
-		switch a.Lit() {
+		switch wordLit(a) {
 		case "-a":
 			all = true
 		case "-h":
@@ -178,7 +178,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 // shell ends; and traps on the signals a kill sends, which run when a kill
 // reaches the job this shell runs (see killed).
 func (w *walker) trap(args []*syntax.Word) {
-	if len(args) == 0 || args[0].Lit() == "--" {
+	if len(args) == 0 || wordLit(args[0]) == "--" {
 		if len(args) > 0 {
 			w.trap(args[1:])
 		}
@@ -195,14 +195,14 @@ func (w *walker) trap(args []*syntax.Word) {
 	exit := false
 	var set sigSet // the signals of sigSet this trap sets or resets
 	for _, a := range sigs {
-		switch strings.ToUpper(a.Lit()) {
+		switch strings.ToUpper(wordLit(a)) {
 		case "EXIT", "0", "SIGEXIT":
 			exit = true
 		case "":
 		default:
 			// trap '' SIG ignores it from now on; any other action or
 			// a reset gives the jobs started after the default again.
-			if b := sigBit(a.Lit()); b != 0 && w.cond == 0 {
+			if b := sigBit(wordLit(a)); b != 0 && w.cond == 0 {
 				set |= b
 				if len(args) > 1 && single && action == "" {
 					w.sh.ignored |= b
@@ -249,7 +249,7 @@ func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
 // listing, a reset to the default, or an empty action, which ignores).
 func trapRuns(args []*syntax.Word) bool {
-	if len(args) > 0 && args[0].Lit() == "--" {
+	if len(args) > 0 && wordLit(args[0]) == "--" {
 		args = args[1:]
 	}
 	if len(args) < 2 {

@@ -38,7 +38,7 @@ func declaresLocal(c syntax.Command) []string {
 		}
 		for _, a := range c.Args {
 			if a.Naked && a.Name == nil && a.Value != nil {
-				if o := a.Value.Lit(); strings.HasPrefix(o, "-") && strings.Contains(o, "g") {
+				if o := wordLit(a.Value); strings.HasPrefix(o, "-") && strings.Contains(o, "g") {
 					return nil // declare -g: the global variable
 				}
 				continue
@@ -48,11 +48,11 @@ func declaresLocal(c syntax.Command) []string {
 			}
 		}
 	case *syntax.CallExpr:
-		if len(c.Args) < 2 || c.Args[0].Lit() != "local" {
+		if len(c.Args) < 2 || wordLit(c.Args[0]) != "local" {
 			return nil
 		}
 		for _, a := range c.Args[1:] {
-			v := a.Lit()
+			v := wordLit(a)
 			if i := strings.IndexByte(v, '='); i >= 0 {
 				v = v[:i]
 			} else if v == "" && len(a.Parts) > 0 {

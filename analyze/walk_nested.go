@@ -33,7 +33,7 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 	defer func() { w.remote-- }()
 	i := 0
 	for ; i < len(r.args); i++ {
-		v := r.args[i].Lit()
+		v := wordLit(r.args[i])
 		if v == "--" {
 			i++
 			break
@@ -204,7 +204,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	}
 	if jobShell != nil && kind != 0xff {
 		w.sh.process, jobShell.procD = jobShell, d
-		defer w.watchJobShell(jobShell, f, d, env)()
+		defer w.jobShellDone(w.watchJobShell(jobShell, f, d, env))
 	}
 	w.stmts(f.Stmts, env)
 	if jobShell != nil && kind != 0xff && len(w.sh.sigTraps) > 0 {
@@ -309,7 +309,7 @@ func runsLiteral(r resolved) bool {
 // reads the script from stdin even with operands.
 func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
 	for i := 0; i < len(args); i++ {
-		v := args[i].Lit()
+		v := wordLit(args[i])
 		if v == "--" || v == "-" {
 			if i+1 < len(args) {
 				operand = args[i+1]
@@ -363,7 +363,7 @@ func (w *walker) jobShell(s *syntax.Stmt) *job {
 // wrote) as its shebang's shell runs it; without one, the current shell
 // runs it (bash, zsh and mksh in a child of their own; dash through sh).
 func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
-	head := r.head.Lit()
+	head := wordLit(r.head)
 	if w.p.written == nil || !strings.Contains(head, "/") {
 		return false
 	}

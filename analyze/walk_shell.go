@@ -210,10 +210,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 	if n := len(w.free); n > 0 {
 		sh = w.free[n-1]
 		w.free = w.free[:n-1]
-		clear(sh.jobs)
-		clear(sh.pidVars)
-		clear(sh.empty)
-		*sh = shell{kind: kind, async: async, d: d, jobs: sh.jobs[:0], pidVars: sh.pidVars, empty: sh.empty, traps: sh.traps[:0], sigTraps: sh.sigTraps[:0]}
+		sh.reset(kind, async, d)
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
@@ -241,6 +238,36 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		}
 	}
 	return sh
+}
+
+// reset empties a shell for reuse, keeping the memory of its job list and
+// tables. Its fields are cleared one by one, and only those still set (see
+// pass.reset for why); TestShellReset fails for a field added to shell
+// until it is cleared here.
+func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
+	if len(sh.jobs) > 0 {
+		clear(sh.jobs)
+		sh.jobs = sh.jobs[:0]
+	}
+	clear(sh.pidVars)
+	clear(sh.empty)
+	if len(sh.traps) > 0 {
+		sh.traps = sh.traps[:0]
+	}
+	if len(sh.sigTraps) > 0 {
+		sh.sigTraps = sh.sigTraps[:0]
+	}
+	zero(&sh.last)
+	zeroSlice(&sh.alt)
+	zeroMap(&sh.arrays)
+	zeroMap(&sh.joined)
+	zero(&sh.process)
+	if sh.d != d {
+		sh.d = d
+	}
+	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads = kind, async, false, 0, 0, false
+	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
+	sh.keep, sh.nounset, sh.skipTraps, sh.execsElem = false, false, false, false
 }
 
 // setEmpty records whether the variable name holds nothing for sure.

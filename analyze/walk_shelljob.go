@@ -71,37 +71,56 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 }
 
 // watchJobShell starts watching the tails of the script f that the job j's
-// own shell runs (see shellJob); done applies what was seen to j.
-func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) (done func()) {
-	applied := w.watchTails(j, w.shellTails(f.Stmts, d, env))
-	return func() {
-		if !applied() {
-			j.runsChildren = true
-		}
+// own shell runs (see shellJob); jobShellDone applies what was seen to j.
+func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) tailWatchEnd {
+	return w.watchTails(j, w.shellTails(f.Stmts, d, env))
+}
+
+// jobShellDone ends what watchJobShell started.
+func (w *walker) jobShellDone(e tailWatchEnd) {
+	if !w.tailsApplied(e) {
+		e.j.runsChildren = true
 	}
 }
 
+// tailWatchEnd is what a watch of a job's tails (watchTails) restores and
+// compares once the job's body has been walked: a value, not a closure
+// over the walker, so that the walker stays on run's stack.
+type tailWatchEnd struct {
+	j       *job
+	ts      []tailExec
+	tw      *tailWatch // nil: no tails, nothing watched
+	saved   *tailWatch
+	slow    int
+	bounded time.Duration
+}
+
 // watchTails starts watching the tails ts of the job j's process while its
-// body is walked; applied reports whether what runs before them was
+// body is walked; tailsApplied reports whether what ran before them was
 // brief, and then gives j only what the tails hold.
-func (w *walker) watchTails(j *job, ts []tailExec) (applied func() bool) {
+func (w *walker) watchTails(j *job, ts []tailExec) tailWatchEnd {
 	if len(ts) == 0 {
-		return func() bool { return false }
+		return tailWatchEnd{j: j}
 	}
-	saved, slow, bounded := w.tailWatch, w.slow, w.bounded
-	tw := &tailWatch{tails: ts}
-	w.tailWatch = tw
-	return func() bool {
-		w.tailWatch = saved
-		if w.slow-slow > tw.slow || w.bounded-bounded-tw.bounded >= briefJob {
-			return false // the process holds the job's descriptors a while first
-		}
-		j.fds = fdTable{}
-		for _, t := range ts {
-			j.fds = j.fds.union(t.fds)
-		}
-		return true
+	e := tailWatchEnd{j: j, ts: ts, tw: &tailWatch{tails: ts}, saved: w.tailWatch, slow: w.slow, bounded: w.bounded}
+	w.tailWatch = e.tw
+	return e
+}
+
+// tailsApplied ends the watch e (see watchTails).
+func (w *walker) tailsApplied(e tailWatchEnd) bool {
+	if e.tw == nil {
+		return false
 	}
+	w.tailWatch = e.saved
+	if w.slow-e.slow > e.tw.slow || w.bounded-e.bounded-e.tw.bounded >= briefJob {
+		return false // the process holds the job's descriptors a while first
+	}
+	e.j.fds = fdTable{}
+	for _, t := range e.ts {
+		e.j.fds = e.j.fds.union(t.fds)
+	}
+	return true
 }
 
 // parenTails returns the commands bash execs in place of an explicit ( )
