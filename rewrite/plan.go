@@ -38,9 +38,10 @@ import (
 // text uses `$$`, `$!` or positional or dynamic parameters (they differ in
 // the manager's shell), a job with a here-document, a coproc, `setsid -f`,
 // any statement nested in a function, loop, group or `bash -c` string,
-// and a zsh background and-or list that is not the last statement (zsh
-// runs its first commands in the foreground: `cd app && npm run dev &`
-// changes the directory of what follows).
+// and a zsh background and-or list that is not the last statement unless
+// its first command is state-only and joined by && (zsh runs the first
+// commands in its foreground: `cd app && npm run dev &` changes the
+// directory of what follows; see zshListKeep).
 type Promotion struct {
 	// Foreground is the source with the promoted jobs taken out, every
 	// other byte as written. It is "" when nothing but the jobs' preludes
@@ -95,6 +96,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 		plan    Promotion
 		prelude strings.Builder
 		inPrel  []*syntax.Stmt // state statements that went into a prelude
+		keeps   []string       // what stays in the foreground of each job's statement
 	)
 	for _, s := range res.File.Stmts {
 		start := int(s.Pos().Offset())
@@ -103,15 +105,13 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 			if !ok || j.Resolved || j.Brief || after(start) || !promotable(s) {
 				break
 			}
-			if j.Head != j.Start && s != res.File.Stmts[len(res.File.Stmts)-1] {
-				// zsh ran the list's first commands in its foreground
-				// (`cd app && npm run dev &`); promoted, they run in the
-				// job's shell, which is the same only when nothing
-				// after the list could see the difference.
+			keep, ok := zshListKeep(src, s, j, s == res.File.Stmts[len(res.File.Stmts)-1])
+			if !ok {
 				break
 			}
 			cmd := trimBlanks(src[j.Head:j.Amp])
 			plan.Jobs = append(plan.Jobs, Job{Command: string(cmd), Prelude: prelude.String(), Start: j.Head, End: j.End, Holds: j.HoldsOutput})
+			keeps = append(keeps, keep)
 			continue
 		}
 		if !stateOnly(s) {
@@ -127,8 +127,9 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 
 	var fg []byte
 	last := 0
-	for _, j := range plan.Jobs {
+	for i, j := range plan.Jobs {
 		fg = append(fg, src[last:j.Start]...)
+		fg = append(fg, keeps[i]...)
 		last = j.End
 	}
 	fg = append(fg, src[last:]...)
@@ -150,6 +151,27 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 		plan.Foreground = string(fg)
 	}
 	return &plan, nil
+}
+
+// zshListKeep says whether the job of a zsh background and-or list (the
+// last pipeline, Job.Head before its Start) can be promoted, and what of
+// the statement stays in the foreground. zsh ran the list's first
+// commands in its own foreground (`cd app && npm run dev &` changes the
+// directory of what follows), so promoted whole they would run in the
+// job's shell only: that is the same when nothing follows the list, or
+// when the first command is state-only and joined by && (`cd app`, which
+// then stays in the foreground too: `cd app && npm run dev & sleep 5`
+// gives the job `cd app && npm run dev` and the foreground `cd app;
+// sleep 5`). Any other job keeps nothing.
+func zshListKeep(src []byte, s *syntax.Stmt, j analyze.Job, last bool) (string, bool) {
+	if j.Head == j.Start || last {
+		return "", true
+	}
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.AndStmt || !stateOnly(b.X) {
+		return "", false
+	}
+	return string(src[b.X.Pos().Offset():b.X.End().Offset()]) + ";", true
 }
 
 // trimBlanks drops the blanks and line continuations before a job's &.
