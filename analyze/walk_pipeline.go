@@ -30,10 +30,20 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 	}
 	j := w.job
 	var rest fdTable
+	fgLong := 0
 	if j != nil {
-		rest = j.pipeRest
+		rest, fgLong = j.pipeRest, j.fgLong
 	}
 	longX, feedsX := w.pipeElem(c.X, left, outPipe, false, false)
+	// Every element that may take a while runs on after a kill of the
+	// job's subshell, not only the last (see fgLong): `cd app && server
+	// | cat >/dev/null 2>&1 &` then kill $! leaves the server holding the
+	// caller's stderr.
+	var fgX fdTable
+	xLong := j != nil && j.fgLong != fgLong
+	if xLong {
+		fgX = j.fgFds
+	}
 	if j != nil && j.kind == jobPipeline && c.Y == j.pipeLast && followsIntoPipe(c.X, left, outPipe) {
 		j.pipeRest = rest // tail -f ends with $!, its reader
 	}
@@ -43,6 +53,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 		w.fed = fedScript(c.X)
 	}
 	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX, here)
+	if xLong {
+		j.fgFds = j.fgFds.union(fgX)
+	}
 	w.fed = nil
 	return longX || longY, feedsY
 }
