@@ -152,7 +152,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 // *maybe counts it for the caller to undo at the end of the list). A
 // return ends the list (a function body) without ending the shell.
 func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
-	if w.p.ended || ends(s) || w.dupEnds(s) {
+	if w.p.ended || ends(s) {
 		return true
 	}
 	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) {
