@@ -24,34 +24,53 @@ import (
 )
 
 // The default (exec) fix must not change what a program does, apart from
-// the removed wait: the differential test generates programs from harmless
-// commands, runs each as written and as fixed under bash, and compares
-// what they print, the parent's $?, cwd and variables after the program,
-// the exit status of `wait $!`, how long the parent took (did it wait for
-// something it did not wait for before?), and the files every command
-// left behind once all of them, orphans included, are done.
+// the removed wait, in the shell that runs it: the differential test
+// generates programs from harmless commands, runs each as written and as
+// fixed for that shell under bash, zsh, dash and mksh, and compares what
+// they print, the parent's $?, cwd and variables (and which are exported)
+// after the program, the exit status of `wait $!`, how long the parent
+// took (did it wait for something it did not wait for before?), and the
+// files every command left behind once all of them, orphans included, are
+// done. The styles' tails are not the same in every shell (zsh and dash
+// already run a subshell's last command in place), which is why each
+// shell checks its own fixes.
 //
-// SHGUARD_DIFF_N sets the number of programs (default 20, a few seconds: eight run at once, mostly sleeping),
-// SHGUARD_DIFF_SEED the first seed.
+// SHGUARD_DIFF_N sets the number of programs per shell (default 20, a few
+// seconds: eight run at once, mostly sleeping), SHGUARD_DIFF_SEED the
+// first seed.
 func TestDifferentialExecFix(t *testing.T) {
-	bash := needBash(t)
 	n := envInt("SHGUARD_DIFF_N", 20)
 	seed := int64(envInt("SHGUARD_DIFF_SEED", 1))
+	for _, name := range []string{"bash", "zsh", "dash", "mksh"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sh := needShell(t, name)
+			differential(t, sh, n, seed)
+		})
+	}
+}
+
+// differential fixes n generated programs for sh's language and compares
+// each with its fix under sh.
+func differential(t *testing.T, sh shell, n int, seed int64) {
 	type result struct {
 		seed       int64
 		prog, diff string
 		err        error
 	}
 	results := make(chan result)
-	sem := make(chan struct{}, 8) // most of the time is spent in sleep
 	var wg sync.WaitGroup
-	changed := 0
-	for i := 0; i < n; i++ {
-		s := seed + int64(i)
+	// Programs are generated until n of them are changed by the fix: fewer
+	// need one in zsh and dash, which run a subshell's last command in
+	// place, and zsh refuses a background command of only assignments.
+	changed, tried, invalid := 0, 0, 0
+	for s := seed; changed < n && tried < 100*n; s++ {
+		tried++
 		prog := genProgram(rand.New(rand.NewSource(s)))
-		res, err := rewrite.Fix([]byte(prog))
+		res, err := rewrite.Fix([]byte(prog), analyze.WithLang(sh.lang))
 		if err != nil {
-			t.Fatalf("seed %d: generated program does not parse: %v\n%s", s, err, prog)
+			invalid++
+			continue
 		}
 		fixed := string(res.Out)
 		if fixed == prog {
@@ -61,9 +80,9 @@ func TestDifferentialExecFix(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sem <- struct{}{}
-			d, err := compareRuns(bash, prog, fixed)
-			<-sem
+			runSlots <- struct{}{}
+			d, err := compareRuns(sh, prog, fixed)
+			<-runSlots
 			results <- result{s, prog + "\n--- fixed\n" + fixed, d, err}
 		}()
 	}
@@ -76,22 +95,25 @@ func TestDifferentialExecFix(t *testing.T) {
 		} else if r.err != nil {
 			t.Errorf("seed %d: %v", r.seed, r.err)
 		} else if r.diff != "" {
-			t.Errorf("seed %d: the exec fix changes what the program does (%s)\n--- original\n%s", r.seed, r.diff, r.prog)
+			t.Errorf("seed %d: the exec fix changes what the program does under %s (%s)\n--- original\n%s", r.seed, sh.name, r.diff, r.prog)
 		}
 	}
-	if changed < n/4 {
-		t.Errorf("only %d of %d generated programs were changed by the fix: the generator no longer exercises it", changed, n)
+	if changed < n {
+		t.Errorf("only %d of %d generated programs were changed by the fix for %s: the generator no longer exercises it", changed, tried, sh.name)
+	}
+	if invalid > tried/4 {
+		t.Errorf("%d of %d generated programs are not valid %s: the generator no longer writes that shell", invalid, tried, sh.name)
 	}
 	if skipped > changed/4 {
-		t.Errorf("%d of %d programs behave differently from run to run: the comparison is too noisy", skipped, changed)
+		t.Errorf("%d of %d programs behave differently from run to run under %s: the comparison is too noisy", skipped, changed, sh.name)
 	}
-	t.Logf("%d of %d programs fixed and compared under bash (%d skipped as nondeterministic)", changed-skipped, n, skipped)
+	t.Logf("%d of %d programs fixed and compared under %s (%d skipped as nondeterministic, %d not valid there)", changed-skipped, tried, sh.name, skipped, invalid)
 }
 
 // The comparison can fail: the brace fix runs A in the parent shell, so a
 // `cd` in A changes the parent's directory, and the harness must see it.
 func TestDifferentialDetectsBraceChange(t *testing.T) {
-	bash := needBash(t)
+	bash := needShell(t, "bash")
 	prog := "cd \"$R/d1\" && cp /dev/null f1 &\nV1=1 && sleep $NAP &"
 	res, err := rewrite.Fix([]byte(prog), analyze.WithStyle(analyze.StyleBrace))
 	if err != nil || string(res.Out) == prog {
@@ -113,16 +135,21 @@ var errNondeterministic = errors.New("the program as written behaves differently
 
 // compareRuns runs both programs and returns "" when they behave the same,
 // or what differs. A difference is confirmed by running both again, and
-// the original a third time to rule out a program that differs from
-// itself.
-func compareRuns(bash, a, b string) (string, error) {
-	var first string
+// the original a third time: a program whose runs as written differ from
+// one another cannot be compared.
+func compareRuns(sh shell, a, b string) (string, error) {
+	var first, ra0 string
 	for try := 0; try < 2; try++ {
-		ra, ta, err := runObserved(bash, a)
+		ra, ta, err := runObserved(sh, a)
 		if err != nil {
 			return "", err
 		}
-		rb, tb, err := runObserved(bash, b)
+		if try == 0 {
+			ra0 = ra
+		} else if ra != ra0 {
+			return "", errNondeterministic
+		}
+		rb, tb, err := runObserved(sh, b)
 		if err != nil {
 			return "", err
 		}
@@ -133,11 +160,11 @@ func compareRuns(bash, a, b string) (string, error) {
 			// A busy machine (the fuzzers run alongside) makes single
 			// runs slow: compare the fastest of three on each side.
 			for k := 0; k < 2; k++ {
-				_, ta2, err := runObserved(bash, a)
+				_, ta2, err := runObserved(sh, a)
 				if err != nil {
 					return "", err
 				}
-				_, tb2, err := runObserved(bash, b)
+				_, tb2, err := runObserved(sh, b)
 				if err != nil {
 					return "", err
 				}
@@ -154,7 +181,7 @@ func compareRuns(bash, a, b string) (string, error) {
 			first = d
 			continue
 		}
-		if ra2, _, err := runObserved(bash, a); err != nil {
+		if ra2, _, err := runObserved(sh, a); err != nil {
 			return "", err
 		} else if ra2 != ra {
 			return "", errNondeterministic
@@ -196,20 +223,51 @@ func diffLines(a, b string) string {
 
 var pidRe = regexp.MustCompile(`pid [0-9]+`)
 
+// The prologue and epilogue are in the syntax all four shells share: the
+// clock is date(1)'s (mksh's arithmetic is 32-bit), the times are
+// subtracted here.
+const prologue = `NAP=0.1; cd "$R"; echo "t0=$(date +%s%N)"
+`
+
 const epilogue = `
-__rc=$? __t1=$EPOCHREALTIME
+__rc=$?
+echo "t1=$(date +%s%N)"
 echo "rc=$__rc"
 echo "cwd=${PWD#"$R"}"
-for __v in V1 V2 V3; do declare -p $__v 2>/dev/null || echo "$__v unset"; done
+for __v in V1 V2 V3; do eval "echo \"$__v=\${$__v-unset}\""; done
+env | grep '^V[123]=' | sed 's/^/exported /'
 if [ -n "${!-}" ]; then wait $!; echo "wait-bang=$?"; else echo "wait-bang=none"; fi
 wait
-echo "us=$(( ${__t1/./} - ${__t0/./} ))"
 `
+
+// runSlots bounds the programs running at once, over all shells: most of
+// their time is spent in sleep, but the timing comparison needs a machine
+// that is not swamped.
+var runSlots = make(chan struct{}, 8)
+
+// shell is a shell under test and the language its fixes are made for.
+type shell struct {
+	name, path string
+	lang       analyze.Lang
+}
+
+func needShell(t *testing.T, name string) shell {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed", name)
+	}
+	lang, err := analyze.ParseLang(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return shell{name, p, lang}
+}
 
 // runObserved runs a program in a fresh directory and returns what it did
 // (sorted output lines: background jobs print in any order) and how long
 // the parent took up to the end of the program.
-func runObserved(bash, prog string) (string, time.Duration, error) {
+func runObserved(sh shell, prog string) (string, time.Duration, error) {
 	top, err := os.MkdirTemp("", "shguard-diff-")
 	if err != nil {
 		return "", 0, err
@@ -226,13 +284,13 @@ func runObserved(bash, prog string) (string, time.Duration, error) {
 		return "", 0, err
 	}
 	defer outFile.Close()
-	script := "R=" + root + "; export R; NAP=0.1; cd \"$R\"; __t0=$EPOCHREALTIME\n" + prog + "\n" + epilogue
+	script := prologue + prog + "\n" + epilogue
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bash, "-c", script)
+	cmd := exec.CommandContext(ctx, sh.path, "-c", script)
 	cmd.Stdout, cmd.Stderr = outFile, outFile
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "LC_ALL=C", "R="+root)
 	if err := cmd.Start(); err != nil {
 		return "", 0, err
 	}
@@ -259,11 +317,14 @@ func runObserved(bash, prog string) (string, time.Duration, error) {
 		return "", 0, err
 	}
 	var lines []string
-	var took time.Duration
+	var t0, t1 int64
 	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		if us, ok := strings.CutPrefix(l, "us="); ok {
-			n, _ := strconv.Atoi(us)
-			took = time.Duration(n) * time.Microsecond
+		if ns, ok := strings.CutPrefix(l, "t0="); ok {
+			t0, _ = strconv.ParseInt(ns, 10, 64)
+			continue
+		}
+		if ns, ok := strings.CutPrefix(l, "t1="); ok {
+			t1, _ = strconv.ParseInt(ns, 10, 64)
 			continue
 		}
 		l = pidRe.ReplaceAllString(strings.ReplaceAll(l, root, "$R"), "pid N")
@@ -281,7 +342,7 @@ func runObserved(bash, prog string) (string, time.Duration, error) {
 		return nil
 	})
 	lines = append(lines, fmt.Sprintf("exit=%d", cmd.ProcessState.ExitCode()))
-	return strings.Join(lines, "\n"), took, nil
+	return strings.Join(lines, "\n"), time.Duration(t1 - t0), nil
 }
 
 // genProgram builds a random program from harmless commands. Every command
@@ -339,7 +400,23 @@ func (g *gen) list(depth int) string {
 	return strings.TrimSuffix(strings.Join(parts, ""), " ")
 }
 
+// command is a simple or compound command, sometimes with its output
+// sent elsewhere: what a job holds of the caller's output is what the fix
+// is about.
 func (g *gen) command(depth int) string {
+	c := g.bare(depth)
+	switch g.r.Intn(10) {
+	case 0:
+		c += " >/dev/null"
+	case 1:
+		c += " 2>/dev/null"
+	case 2:
+		c += " >/dev/null 2>&1"
+	}
+	return c
+}
+
+func (g *gen) bare(depth int) string {
 	if depth < 2 {
 		switch g.r.Intn(8) {
 		case 0:
@@ -379,14 +456,6 @@ func (g *gen) command(depth int) string {
 		return "wait"
 	}
 	return "cp /dev/null " + f
-}
-
-func needBash(t *testing.T) string {
-	p, err := exec.LookPath("bash")
-	if err != nil {
-		t.Skip("no bash")
-	}
-	return p
 }
 
 func envInt(name string, def int) int {

@@ -3,8 +3,8 @@
 // fixing once, a fix adds, drops and reorders no command, the finding a fix
 // claims to remove is gone, promotion plans split a command without losing
 // any of it, and nothing panics. A differential test runs generated
-// programs before and after the default fix under bash and compares what
-// they do.
+// programs before and after the default fix for each shell (bash, zsh,
+// dash, mksh) under that shell and compares what they do.
 //
 // CI runs each target for a short time:
 //
