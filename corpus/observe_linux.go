@@ -200,6 +200,23 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		}
 	}
 	kill(procs, bashPid)
+	// A process the look above missed (forked meanwhile by one it saw, or
+	// exec'ing, its environment unreadable, while the look was taken) is
+	// a leftover of the run too: it is killed and counted.
+	for range 5 {
+		late := runProcs(mark, markFile.Name(), bashPid)
+		n := 0
+		for _, p := range late {
+			if p.Pid != bashPid {
+				o.Survivors = append(o.Survivors, p)
+				n++
+			}
+		}
+		if n == 0 {
+			break
+		}
+		kill(late, bashPid)
+	}
 	<-exited // bash was among the killed if it was still running
 	r.Close()
 	<-eof
@@ -276,10 +293,22 @@ func sameExe(pid int) bool {
 
 // pipeName is what /proc/PID/fd shows for a descriptor of the pipe f
 // belongs to ("pipe:[INODE]"); both ends show the same name.
+//
+// The descriptor is reached through SyscallConn, not Fd: Fd puts the file
+// in blocking mode, and then closing it no longer ends a read that is
+// waiting on a writer nobody killed.
 func pipeName(f *os.File) (string, error) {
-	var st unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &st); err != nil {
+	rc, err := f.SyscallConn()
+	if err != nil {
 		return "", err
+	}
+	var st unix.Stat_t
+	var serr error
+	if err := rc.Control(func(fd uintptr) { serr = unix.Fstat(int(fd), &st) }); err != nil {
+		return "", err
+	}
+	if serr != nil {
+		return "", serr
 	}
 	return "pipe:[" + strconv.FormatUint(st.Ino, 10) + "]", nil
 }
