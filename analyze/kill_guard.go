@@ -261,11 +261,11 @@ func readsSameFile(op, f *syntax.Word) bool {
 // quotes: `"$dir/run.pid"` and `$dir/run.pid` name the same file where a
 // directory has no blanks.
 func wordSource(w *syntax.Word) string {
-	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, w); err != nil {
+	src, ok := printed(w)
+	if !ok {
 		return ""
 	}
-	return strings.ReplaceAll(b.String(), `"`, "")
+	return strings.ReplaceAll(src, `"`, "")
 }
 
 // operandKey is what a kill operand or test operand expands, for telling
@@ -280,11 +280,8 @@ func operandKey(w *syntax.Word) string {
 	if !ok {
 		return ""
 	}
-	var b strings.Builder
-	if err := syntax.NewPrinter().Print(&b, cs); err != nil {
-		return ""
-	}
-	return b.String()
+	src, _ := printed(cs)
+	return src
 }
 
 // pidOperand is the name of the variable a word is just the value of

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -205,4 +206,18 @@ func wordLit(w *syntax.Word) string {
 		}
 	}
 	return w.Lit()
+}
+
+// printers are reused: a new one allocates a 4 KB buffer, far more than
+// printing the word it is made for.
+var printers = sync.Pool{New: func() any { return syntax.NewPrinter() }}
+
+// printed is a node as mvdan.cc/sh prints it (the same spelling for the
+// same code, however the source spaced it); ok is false if it cannot be.
+func printed(n syntax.Node) (src string, ok bool) {
+	pr := printers.Get().(*syntax.Printer)
+	var b strings.Builder
+	err := pr.Print(&b, n)
+	printers.Put(pr)
+	return b.String(), err == nil
 }

@@ -266,17 +266,16 @@ func literalWithParams(w *syntax.Word) (string, []int, bool) {
 	// Reconstruct the code from the parts' source text.
 	var b strings.Builder
 	offs := make([]int, 0, end-start+1)
-	printer := syntax.NewPrinter()
 	for _, p := range dq.Parts {
-		var sb strings.Builder
-		if err := printer.Print(&sb, p); err != nil {
+		src, ok := printed(p)
+		if !ok {
 			return "", nil, false
 		}
 		base := int(p.Pos().Offset())
-		for i := 0; i < sb.Len(); i++ {
+		for i := 0; i < len(src); i++ {
 			offs = append(offs, base+i)
 		}
-		b.WriteString(sb.String())
+		b.WriteString(src)
 	}
 	offs = append(offs, end)
 	return b.String(), offs, true
