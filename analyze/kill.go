@@ -328,12 +328,12 @@ func (w *walker) killEachJob(pipe pipeProcs) {
 }
 
 // laterElemsRead reports whether every element of the pipeline s after its
-// first reads its input to the end (cat, grep, tee…): when the first
-// ends, they all do.
+// first reads its input to the end (cat, grep, tee…) or ends at once by
+// itself (`server | true`): when the first ends, they all have.
 func laterElemsRead(s *syntax.Stmt) bool {
 	elems := pipeElems(s)
 	for _, e := range elems[1:] {
-		if !stmtReadsToEnd(e) {
+		if !stmtReadsToEnd(e) && !endsAtOnce(e) {
 			return false
 		}
 	}
