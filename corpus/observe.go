@@ -21,8 +21,11 @@ type Options struct {
 	// Shell is the shell program, run as `SHELL -c script` (default bash).
 	Shell string
 	// Leader starts the shell as the leader of its own process group, as
-	// agent tools and shexec do. By default it runs in the caller's group,
-	// as Python's subprocess and make start it.
+	// agent tools and shexec do. By default it runs in a group it does not
+	// lead, as when Python's subprocess and make start it in theirs; the
+	// group is led by a placeholder process, not by the observer, so that
+	// a `kill 0` in the script (zsh's `kill $!` before any job) stops the
+	// run, not the tests.
 	Leader bool
 	// Exit is how long the shell may run before it counts as blocked
 	// (default 2.5s). Stand-ins are short, so a shell still running after

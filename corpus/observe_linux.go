@@ -115,6 +115,14 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	cmd := exec.Command(opts.Shell, "-c", script)
 	if opts.Leader {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	} else {
+		leader, err := startGroupLeader()
+		if err != nil {
+			w.Close()
+			return Outcome{}, err
+		}
+		defer leader.stop()
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: leader.pid}
 	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), MarkVar+"="+mark)
@@ -225,6 +233,38 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return o, err
 	}
 	return o, nil
+}
+
+// groupLeader is a process that leads the process group a shell not
+// leading its own joins (Options.Leader false): cat reading a pipe only
+// the observer writes, with no output, no mark and no tie to the run. It
+// ends when the observer closes the pipe, or dies with the observer.
+type groupLeader struct {
+	pid  int
+	cmd  *exec.Cmd
+	feed *os.File
+}
+
+func startGroupLeader() (*groupLeader, error) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("cat")
+	cmd.Stdin = r // an *os.File: handed over as is, no copying goroutine
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	return &groupLeader{cmd.Process.Pid, cmd, w}, nil
+}
+
+func (g *groupLeader) stop() {
+	g.feed.Close()
+	g.cmd.Wait()
 }
 
 func randomMark() string {

@@ -20,9 +20,9 @@ import (
 // One command per line (lines starting with # are skipped); a file that
 // contains a line "----" holds multi-line commands separated by such
 // lines. Use `sleep N` with distinct N as the long-running program.
-// $SHGUARD_PROBE_CALLER=group runs the shells in the caller's process
-// group (as make and Python do) instead of as group leaders (as agent
-// tools do). A command the shell does not finish within Observe's limit
+// $SHGUARD_PROBE_CALLER=group runs the shells in a process group they do
+// not lead (as make and Python start them) instead of as group leaders
+// (as agent tools do). A command the shell does not finish within Observe's limit
 // (a long foreground command, a wait) is logged, not compared: how long
 // the foreground takes is not a hang. Without $SHGUARD_PROBE the test is
 // skipped.

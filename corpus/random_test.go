@@ -35,7 +35,8 @@ import (
 // SHGUARD_RANDOM_N sets the number of programs per shell (default 40, a
 // few seconds), SHGUARD_RANDOM_SEED the seed (default: a new one each run
 // for bash, a fixed one for the others; "new" for a new one everywhere;
-// printed on failure).
+// printed on failure), SHGUARD_RANDOM_CALLER=group the caller (default:
+// the shell leads its own process group, as under an agent tool).
 func TestRandomPrograms(t *testing.T) {
 	n := 40
 	if v, err := strconv.Atoi(os.Getenv("SHGUARD_RANDOM_N")); err == nil {
@@ -82,7 +83,13 @@ func randomPrograms(t *testing.T, shell string, n int, seed int64) {
 	// Each shell leads its own process group, as under an agent tool: a
 	// stray `kill 0` (zsh's $! is 0 before the first job) then stops the
 	// program's own processes, not the test's.
-	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithCaller(analyze.CallerGroupLeader)}
+	// SHGUARD_RANDOM_CALLER=group runs them in a group they do not lead
+	// instead, as make and Python start a shell (Options.Leader).
+	caller, leader := analyze.CallerGroupLeader, true
+	if os.Getenv("SHGUARD_RANDOM_CALLER") == "group" {
+		caller, leader = analyze.CallerInGroup, false
+	}
+	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithCaller(caller)}
 	g := &progGen{r: rand.New(rand.NewSource(seed)), shell: shell}
 	var progs []string
 	for len(progs) < n {
@@ -92,7 +99,7 @@ func randomPrograms(t *testing.T, shell string, n int, seed int64) {
 			progs = append(progs, p)
 		}
 	}
-	run := Options{Shell: shell, Leader: true}
+	run := Options{Shell: shell, Leader: leader}
 	first := ObserveAll(progs, run, 16, 15*time.Second)
 	var again []string
 	var idx []int
