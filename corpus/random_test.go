@@ -18,7 +18,9 @@ import (
 // short sleeps, redirections, ( ), { }, if, for, && and ||, pipelines,
 // $( ), <(…) and >(…), exec redirections, nested bash -c, nohup, setsid
 // in the foreground and the background, traps, functions, kill $!/%1/%%,
-// kill then wait, disown, nested bash, sh, zsh, dash and mksh -c) run
+// kill then wait, disown, pids kept in a variable or a pid file and
+// killed from there (guarded, from an EXIT trap), jobs -p | xargs kill,
+// pkill -P $$, nested bash, sh, zsh, dash and mksh -c) run
 // under the shell by Observe, and the analyzer's verdict for that shell
 // must be the shell's. A program whose verdict under bash
 // changes from one run to the next (a race) is skipped.
@@ -284,7 +286,13 @@ func (g *progGen) item(depth int, bg bool) string {
 			// After a pause longer than any nested list takes, so
 			// that what the killed job does before it dies is settled.
 			return g.pick("sleep 1; kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
-				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null")
+				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null",
+				g.killSaved())
+		}
+	case 7:
+		if depth == 0 {
+			// Where agents keep a job's pid: a variable, a pid file.
+			return g.pick("P=$!", "echo $! > p.pid", "echo $! >> p.pid")
 		}
 	case 6:
 		if depth == 0 && !g.fn {
@@ -308,6 +316,23 @@ func (g *progGen) list(depth int, bg bool) string {
 		b.WriteString(g.item(depth, bg))
 	}
 	return b.String()
+}
+
+// killSaved stops the jobs whose pids the program kept (see item): by the
+// variable, with a guard, from the pid file, or by what lists the shell's
+// children.
+func (g *progGen) killSaved() string {
+	return "sleep 1; " + g.pick(
+		"kill $P 2>/dev/null",
+		`[ -n "$P" ] && kill $P 2>/dev/null`,
+		"kill -0 $P 2>/dev/null && kill $P 2>/dev/null",
+		"kill $(cat p.pid) 2>/dev/null",
+		"[ -f p.pid ] && kill $(cat p.pid) 2>/dev/null",
+		"jobs -p | xargs -r kill 2>/dev/null",
+		"pkill -P $$ 2>/dev/null",
+		"trap 'kill $P 2>/dev/null' EXIT",
+		"trap 'kill $(cat p.pid) 2>/dev/null' EXIT",
+	)
 }
 
 // disownAll is bash's disown -a; zsh has no -a, dash and mksh no disown
