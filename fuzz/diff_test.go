@@ -3,6 +3,7 @@
 package fuzz
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -299,7 +300,7 @@ func runObserved(sh shell, prog string) (string, time.Duration, error) {
 	// Orphans of the program stay in its process group: let them finish
 	// before looking at the files they write.
 	deadline := time.Now().Add(10 * time.Second)
-	for syscall.Kill(-pgid, 0) == nil {
+	for groupRuns(pgid) {
 		if time.Now().After(deadline) {
 			syscall.Kill(-pgid, syscall.SIGKILL)
 			return "", 0, fmt.Errorf("processes of %q still running after 10s", prog)
@@ -343,6 +344,35 @@ func runObserved(sh shell, prog string) (string, time.Duration, error) {
 	})
 	lines = append(lines, fmt.Sprintf("exit=%d", cmd.ProcessState.ExitCode()))
 	return strings.Join(lines, "\n"), time.Duration(t1 - t0), nil
+}
+
+// groupRuns reports whether a process of the group pgid is still
+// running. A zombie is not: it has finished, and whoever inherited it may
+// never reap it (a PID namespace's init that is not a shell, like
+// `unshare -p -f go test`).
+func groupRuns(pgid int) bool {
+	if syscall.Kill(-pgid, 0) != nil {
+		return false
+	}
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	for _, e := range ents {
+		if _, err := strconv.Atoi(e.Name()); err != nil {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid pgrp …: comm may hold spaces and parens.
+		f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+1:]))
+		if len(f) > 2 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+			return true
+		}
+	}
+	return false
 }
 
 // genProgram builds a random program from harmless commands. Every command
