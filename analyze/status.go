@@ -133,7 +133,12 @@ func mayFailValue(w *syntax.Word) bool {
 	fails := false
 	inspect(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+		case *syntax.CmdSubst:
+			if !substSucceeds(n) {
+				fails = true
+			}
+			return false
+		case *syntax.ArithmExp, *syntax.ProcSubst:
 			fails = true
 		case *syntax.ParamExp:
 			if n.Exp != nil && (n.Exp.Op == syntax.ErrorUnset || n.Exp.Op == syntax.ErrorUnsetOrNull) {
@@ -143,4 +148,25 @@ func mayFailValue(w *syntax.Word) bool {
 		return !fails
 	})
 	return fails
+}
+
+// substSucceeds reports whether a command substitution's status is known to
+// be success: its last command cannot fail, or it is an echo, or a printf
+// of a literal format, into the substitution's pipe, which the shell reads to
+// the end (`pid=$(server >log 2>&1 & echo $!) && kill $pid` kills).
+func substSucceeds(cs *syntax.CmdSubst) bool {
+	n := len(cs.Stmts)
+	if n == 0 {
+		return true
+	}
+	last := cs.Stmts[n-1]
+	if ce, ok := last.Cmd.(*syntax.CallExpr); ok && len(last.Redirs) == 0 && !last.Negated && !last.Background && len(ce.Assigns) == 0 && len(ce.Args) > 0 {
+		switch wordLit(ce.Args[0]) {
+		case "echo":
+			return true
+		case "printf":
+			return len(ce.Args) > 1 && plainWord(ce.Args[1])
+		}
+	}
+	return status(last) > 0
 }
