@@ -174,7 +174,9 @@ type dialect struct {
 	currentSkipsDone bool
 	// specsKeepReaped: %% and %- name the jobs last started even once the
 	// shell reaped them and gave their numbers away (mksh: after `server &
-	// : & sleep 0.2`, kill %% fails and kill %- ends the server).
+	// : & sleep 0.2`, kill %% fails and kill %- ends the server). A job
+	// waited for leaves them: after `server & b & wait %2`, %% is the
+	// server and %- is no job.
 	specsKeepReaped bool
 	// coprocWord: `coproc cmd` is a coprocess though mvdan.cc/sh parses
 	// it as a call of a command named coproc (zsh).

@@ -110,13 +110,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		if j.ignores(sig) {
 			continue
 		}
-		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) && slices.Contains(w.sh.jobs, j) {
-			// mksh: the signal can arrive before the job is set up, and
-			// be lost. A job another shell started (in a $(…), a
-			// subshell, a nested sh -c) had the time that shell took to
-			// end and be reaped, as long as a program run takes:
-			// `x=$(server >/dev/null & echo $!); kill $x` was never lost
-			// in 70 runs under mksh, `server & kill $!` in half of them.
+		if w.killLost(j, sig) {
 			continue
 		}
 		if j.timeoutGroup {
@@ -132,6 +126,9 @@ func (w *walker) kill(args []*syntax.Word) {
 		if strings.HasPrefix(argText(a), "%") || w.sh.monitor && negatedPid(a) {
 			js, _, _ := w.jobsNamed([]*syntax.Word{a})
 			for _, j := range js {
+				if w.killLost(j, sig) {
+					continue // under set -m too: `set -m; server & kill %1`
+				}
 				if w.sh.monitor && !j.ignores(sig) {
 					w.killGroup(j, false)
 				} else if j.kind == jobPipeline {
@@ -140,6 +137,16 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 	}
+}
+
+// killLost reports whether a kill of the job j with sig, right after the
+// job started, is lost (mksh: the signal can arrive before the job is set
+// up). A job another shell started (in a $(…), a subshell, a nested sh -c)
+// had the time that shell took to end and be reaped, as long as a program
+// run takes: `x=$(server >/dev/null & echo $!); kill $x` was never lost in
+// 70 runs under mksh, `server & kill $!` in half of them.
+func (w *walker) killLost(j *job, sig string) bool {
+	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) && slices.Contains(w.sh.jobs, j)
 }
 
 // dropDeadPipeSpecs drops the job specs that signal nothing in bash: a
