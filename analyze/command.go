@@ -252,10 +252,12 @@ column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 
 // quick builtins finish at once whatever their arguments; a background job
 // of one of them holds nothing worth reporting. (print is a builtin of zsh
-// and mksh; bash and dash find no such command, which ends at once too.)
+// and mksh; bash and dash find no such command, which ends at once too.
+// fg and bg fail at once without job control; under set -m fg waits for
+// its job, which the walk counts as a wait: see walker.call.)
 var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
 local declare typeset readonly alias unalias hash type kill disown jobs trap exit return
-break continue let getopts times print`)
+break continue let getopts times print fg bg`)
 
 // instant programs end at once whatever their arguments: they print a
 // fact or make one change to the file system. A background job of one of
