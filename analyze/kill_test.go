@@ -62,7 +62,7 @@ func TestKillRaceUnderMonitor(t *testing.T) {
 		{"set -m; srv & kill %1", analyze.Error},
 		{"set -m; srv & kill -- -$!", analyze.Error},
 		{"set -m; srv & sleep 0.1; kill %1", 0},
-		{"set -m; srv & kill -9 %1", 0}, // KILL is never lost
+		{"set -m; srv & kill -9 %1", 0},                  // KILL is never lost
 		{"srv & fg 2>/dev/null; kill $!", analyze.Error}, // fg fails at once: no time for the job
 	} {
 		fs, err := analyze.Analyze([]byte(c.cmd), analyze.WithLang(analyze.LangMksh))
