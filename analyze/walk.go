@@ -450,33 +450,29 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		w.branching++ // the first round may not run
-		w.stmts(c.Do, env)
-		w.branching--
+		w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_loops.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
-		w.again++
-		w.stmts(c.Cond, env)
-		w.stmts(c.Do, env)
-		w.again--
+		w.laterRound(c.Cond, c.Do, env)
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
-		maybe := !runsOnce(c.Loop)
-		if maybe {
-			w.branching++ // the first round may not run
+		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
+			n, known := cLoopRounds(cl)
+			if known && n == 0 {
+				break // for ((i=5; i<2; i++)): the body never runs
+			}
+			if known {
+				sure, again = true, n > 1
+			}
 		}
-		w.stmts(c.Do, env)
-		if maybe {
-			w.branching--
-		}
-		if repeats(c.Loop) {
+		w.firstRound(c.Do, env, sure)
+		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
 			// kill $!` leaves a). Rounds after it repeat the second, and
 			// what it saves in a pid variable replaces the first's.
-			w.again++
-			w.stmts(c.Do, env)
-			w.again--
+			w.laterRound(nil, c.Do, env)
 		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
