@@ -127,7 +127,8 @@ type dialect struct {
 	// keep them, a forked subshell does.
 	execCloexec bool
 	// negatedWaits: `! cmd &` runs cmd in a subshell that waits for it to
-	// negate its status (dash, mksh); bash and zsh run cmd as the job.
+	// negate its status (dash, mksh); bash and zsh run cmd as the job. So
+	// does `! a | b &`, whose subshell waits for every element.
 	negatedWaits bool
 	// subshellDefersTerm: the subshell of a background compound job does
 	// not act on SIGTERM or SIGINT while a foreground child runs (mksh):

@@ -300,10 +300,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.quick = true
 		}
 	}
-	if s.Negated && j.kind == jobSimple && saved.d.negatedWaits {
-		// dash, mksh: a subshell runs the program and waits to negate
-		// its status; the redirections are the program's, the subshell
-		// keeps the descriptors it was started with.
+	if s.Negated && (j.kind == jobSimple || j.kind == jobPipeline) && saved.d.negatedWaits {
+		// dash, mksh: a subshell runs the program (or pipeline) and
+		// waits to negate its status; the redirections are the
+		// program's, the subshell keeps the descriptors it was started
+		// with.
 		j.kind, j.tail = jobCompound, nil
 		j.fds = env
 	}
