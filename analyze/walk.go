@@ -450,7 +450,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_loops.go)
+		w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, env)
@@ -476,9 +476,9 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
-		if it, known := caseBranch(c); known {
-			if it != nil {
-				w.stmts(it.Stmts, env) // the one branch that runs
+		if its, known := caseBranch(c); known {
+			for _, it := range its {
+				w.stmts(it.Stmts, env) // the branch that runs, and those it falls through to
 			}
 			break
 		}
@@ -538,16 +538,17 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	}
 }
 
-// caseBranch picks the branch a case runs when that is known: the word and
-// the patterns before the match are literals (`*` matches anything), and
-// the matching branch ends with ;; (no fall-through). known is false
-// otherwise; a nil item with known true means no branch runs.
-func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
+// caseBranch picks the branches a case runs when that is known: the word
+// and the patterns before the match are literals (`*` matches anything):
+// the matching branch, and after it each branch a ;& falls through to, up
+// to one that ends with ;; (;;& goes on matching: not known). known is
+// false otherwise; no items with known true means no branch runs.
+func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
 	word := value(c.Word)
 	if word == "" || strings.ContainsAny(word, "*?[") {
 		return nil, false
 	}
-	for _, it := range c.Items {
+	for i, it := range c.Items {
 		for _, pat := range it.Patterns {
 			switch p := value(pat); {
 			case p == "" || p != "*" && strings.ContainsAny(p, "*?["):
@@ -555,10 +556,7 @@ func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
 			case p != "*" && p != word:
 				continue
 			}
-			if it.Op != syntax.Break {
-				return nil, false // ;& and ;;& go on to other branches
-			}
-			return it, true
+			return fallsThrough(c.Items[i:])
 		}
 	}
 	return nil, true

@@ -7,14 +7,15 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// How much of a loop runs, as far as the text says. A loop whose
+// How much of a loop or case runs, as far as the text says. A loop whose
 // condition is known to let it in (`while true`, `while sleep 1`, `until
 // false`, `for ((i = 0; i < 3; i++))`, a for over literal words) runs its
 // first round for sure, up to the first statement that may leave the round
 // (a break or continue, also behind && or in an if): `while true; do
 // server & break; done; kill $!` stops the server in every shell. A plain
 // break or continue ends the round, and a plain break ends the loop: no
-// second round follows it.
+// second round follows it. A case whose branch is known runs the branches
+// that branch falls through to with ;& as well (see caseBranch).
 
 // entersLoop reports whether a while or until loop's condition lets it
 // into its first round for sure.
@@ -179,4 +180,19 @@ func mayLeaveRound(s *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// fallsThrough is the branches that run from the first of items on: each
+// that ends with ;& runs the next (bash, zsh, mksh).
+func fallsThrough(items []*syntax.CaseItem) ([]*syntax.CaseItem, bool) {
+	for i, it := range items {
+		switch it.Op {
+		case syntax.Break:
+			return items[:i+1], true
+		case syntax.Fallthrough:
+		default:
+			return nil, false // ;;& and mksh's ;| go on matching
+		}
+	}
+	return items, true
 }
