@@ -213,6 +213,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			w.nestedShell(r, d, inner, s)
 			if w.timesOut(r, slow, bounded) {
+				w.timeoutCuts(w.p.jobs[n:], r.timeoutSig)
 				w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
 			}
 		} else if w.runWrittenFile(s, r, inner) {
@@ -270,6 +271,18 @@ func (w *walker) timeoutKills(jobs []*job, sig string) {
 	for _, j := range jobs {
 		if !j.setsid && !j.ignores(sig) {
 			w.end(j)
+		}
+	}
+}
+
+// timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60
+// sh -c 'server & wait'`) for the jobs its signal does not reach: the wait
+// ended with the shell, not with them. A job that left the group (setsid),
+// or ignores the signal (background jobs SIGINT and SIGQUIT), runs on.
+func (w *walker) timeoutCuts(jobs []*job, sig string) {
+	for _, j := range jobs {
+		if j.waited && !j.quick && (j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
+			j.waited = false
 		}
 	}
 }
