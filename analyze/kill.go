@@ -23,8 +23,9 @@ func (w *walker) kill(args []*syntax.Word) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
 	if w.guardLifted(ops) {
-		w.cond--
-		defer func() { w.cond++ }()
+		top := w.scope()
+		w.condOut()
+		defer func() { w.cond++; w.scopes = append(w.scopes, top) }()
 	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
@@ -254,7 +255,7 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc || j.kind == jobForked) && !j.forks && !j.runsChildren:
 		w.end(j)
-	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellDefers(j):
+	case j.callsFunc && j.forks && w.sureFor(j) && !w.subshellDefers(j):
 		// The function's subshell dies with the copies of the caller's
 		// descriptors it saved; the command it was running goes on. A
 		// body with only brief commands in its foreground (`spin() {
@@ -265,7 +266,7 @@ func (w *walker) killed(j *job) {
 		} else {
 			j.fds = j.bodyFds
 		}
-	case j.kind == jobPipeline && w.cond == 0:
+	case j.kind == jobPipeline && w.sureFor(j):
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).
 		j.fds = j.pipeRest
@@ -276,7 +277,7 @@ func (w *walker) killed(j *job) {
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.cond == 0:
+	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.sureFor(j):
 		// (A shell given a script that it does not end by exec'ing dies
 		// as a subshell does, leaving what it runs; so does bash's
 		// coproc of a { } body.)
@@ -290,7 +291,7 @@ func (w *walker) end(j *job) {
 	if slices.Contains(w.apart, j) {
 		return // started by another branch of the if or case
 	}
-	if w.cond > 0 {
+	if !w.sureFor(j) {
 		j.condEnd = true
 		return
 	}

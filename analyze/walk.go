@@ -67,6 +67,10 @@ type walker struct {
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
 	cond int
+	// scopes are the ids of the maybes cond counts, innermost last, and
+	// scopeGen the last id given (see walk_scope.go).
+	scopes   []int
+	scopeGen int
 	// guards are the guards (see guard) whose && or || the walk is on
 	// the right of, each with the cond it set: a kill there of what the
 	// guard asks about runs as surely as the guard's command.
@@ -143,7 +147,9 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 			break // the shell never runs what follows
 		}
 	}
-	w.cond -= maybe
+	if maybe > 0 {
+		w.condOut()
+	}
 	return env
 }
 
@@ -164,7 +170,9 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	case endsMaybe:
 		if *maybe == 0 {
 			*maybe = 1
-			w.cond++
+			w.condIn()
+		} else {
+			w.condRenew()
 		}
 	}
 	return false
@@ -177,6 +185,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 // redirected the shell (the descriptors before it are kept: they are the
 // ones that can hang the caller).
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
+	n := len(w.p.jobs)
 	env = w.stmt(c.X, env)
 	if w.p.ended || w.dupEnds(c.X) {
 		return env // X ended the shell: Y never runs
@@ -193,7 +202,12 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 		w.stmts(b.Stmts[1:], env)
 		w.cond--
 	case st == 0:
-		w.cond++
+		w.condIn()
+		if c.Op == syntax.AndStmt && len(w.p.jobs) > n && w.failsWithoutJobs(c.X) {
+			for _, j := range w.p.jobs[n:] {
+				j.scope = w.scope() // Y runs whenever X's jobs exist
+			}
+		}
 		g, guarded := guardOf(c.X, c.Op == syntax.AndStmt)
 		if guarded {
 			w.guards = append(w.guards, condGuard{g, w.cond})
@@ -202,7 +216,7 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 		if guarded {
 			w.guards = w.guards[:len(w.guards)-1]
 		}
-		w.cond--
+		w.condOut()
 	case (st > 0) == (c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env)
 	}

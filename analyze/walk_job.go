@@ -80,6 +80,9 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// scope is the maybe the job runs under (see walk_scope.go): a kill
+	// or wait under the same one ends it whenever it runs.
+	scope int
 	// ignored are the signals the job ignores from the start (see
 	// shell.ignored).
 	ignored sigSet
@@ -504,6 +507,7 @@ func (p *pass) newJob(v job) *job {
 }
 
 func (w *walker) addJob(j *job) {
+	j.scope = w.scope()
 	j.num = w.nextJobNum()
 	w.sh.maxNum = max(w.sh.maxNum, j.num)
 	w.p.jobs = append(w.p.jobs, j)

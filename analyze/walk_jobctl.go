@@ -108,7 +108,7 @@ func (w *walker) waitedFor(j *job) {
 	if j.subshellGone || slices.Contains(w.apart, j) {
 		return // the subshell is dead; its last command runs on unwaited
 	}
-	if w.cond > 0 {
+	if !w.sureFor(j) {
 		j.condEnd = true
 		return
 	}
