@@ -29,6 +29,10 @@ type resolved struct {
 	timeoutSig string
 	timeoutFg  bool
 	wrapped    bool     // at least one wrapper was looked through
+	// viaProgram: a program wrapper (env, nohup, nice, timeout, sudo…)
+	// runs it, so it is the program of its name, never the builtin;
+	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
+	viaProgram, viaCommand bool
 	kind       progKind // what the program's name is known for
 }
 
@@ -73,8 +77,10 @@ func resolve(args []*syntax.Word) resolved {
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
+			r.viaProgram = execer >= 0
 			return r
 		}
+		r.viaCommand = r.viaCommand || name == "command"
 		if !builtins.has(name) {
 			execer, execerBefore = i, r.wrapped
 		}

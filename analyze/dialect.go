@@ -218,6 +218,10 @@ type dialect struct {
 	// every shell, and no EXIT trap runs: `server & trap 'kill $!' EXIT;
 	// exec pytest` leaves the server holding the caller's output.
 	execBuiltinRuns bool
+	// commandSkipsBuiltins: `command name` runs the program name, never
+	// the builtin (zsh, without POSIX_BUILTINS): `command kill %1` is
+	// procps kill, which knows no job specs.
+	commandSkipsBuiltins bool
 	// monitorExits: `set -m` (or `set -o monitor`) in a non-interactive
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
@@ -417,31 +421,32 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
-		bgLastPipeline:    true,
-		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
-		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
-		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
-		trapsForkTail:     trapsZsh,
-		tailKeepsRedirs:   true,
-		waitsOutSubst:     true,
-		multios:           true,
-		lastPipeHere:      true,
-		exitTrapFunc:      "TRAPEXIT",
-		exitHook:          "zshexit",
-		bangZero:          true,
-		waitPidOnly:       true,
-		coprocWord:        true,
-		compoundHoldsJob:  true,
-		assignBgRefused:   true,
-		funcRedirsApplied: true,
-		monitorExits:      true,
-		funcExitTraps:     true,
-		arraysFromOne:     true,
-		parsesWholeC:      true,
-		emptyArgIgnored:   true,
-		substReadsFile:    true,
-		nounsetSkipsTraps: true,
-		killSName:         true,
+		bgLastPipeline:       true,
+		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		substTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		cTail:                tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
+		trapsForkTail:        trapsZsh,
+		tailKeepsRedirs:      true,
+		waitsOutSubst:        true,
+		multios:              true,
+		lastPipeHere:         true,
+		exitTrapFunc:         "TRAPEXIT",
+		exitHook:             "zshexit",
+		bangZero:             true,
+		waitPidOnly:          true,
+		coprocWord:           true,
+		compoundHoldsJob:     true,
+		assignBgRefused:      true,
+		funcRedirsApplied:    true,
+		monitorExits:         true,
+		funcExitTraps:        true,
+		arraysFromOne:        true,
+		parsesWholeC:         true,
+		emptyArgIgnored:      true,
+		substReadsFile:       true,
+		nounsetSkipsTraps:    true,
+		killSName:            true,
+		commandSkipsBuiltins: true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
 		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",

@@ -138,6 +138,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "wait":
 		w.wait(r.args)
 	case "kill":
+		if w.killProgram(r) {
+			// procps kill signals its arguments in order and stops at
+			// the first it cannot parse, a job spec: `env kill %1`,
+			// `/bin/kill %1 $P` end nothing.
+			args := r.args
+			if i := slices.IndexFunc(args, func(a *syntax.Word) bool { return strings.HasPrefix(argText(a), "%") }); i >= 0 {
+				args = args[:i]
+			}
+			w.kill(args)
+			break
+		}
 		w.kill(r.args)
 	case "pkill", "killall":
 		w.killByName(r)
@@ -273,6 +284,13 @@ func (w *walker) timeoutKills(jobs []*job, sig string) {
 			w.end(j)
 		}
 	}
+}
+
+// killProgram reports whether the kill r runs is the program, not the
+// shell's builtin: named by a path, run by a program wrapper, or by zsh's
+// command.
+func (w *walker) killProgram(r resolved) bool {
+	return strings.Contains(wordLit(r.head), "/") || r.viaProgram || r.viaCommand && w.sh.d.commandSkipsBuiltins
 }
 
 // timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60
