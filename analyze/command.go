@@ -28,12 +28,12 @@ type resolved struct {
 	// the process group timeout puts it in.
 	timeoutSig string
 	timeoutFg  bool
-	wrapped    bool     // at least one wrapper was looked through
+	wrapped    bool // at least one wrapper was looked through
 	// viaProgram: a program wrapper (env, nohup, nice, timeout, sudo…)
 	// runs it, so it is the program of its name, never the builtin;
 	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
 	viaProgram, viaCommand bool
-	kind       progKind // what the program's name is known for
+	kind                   progKind // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
