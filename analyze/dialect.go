@@ -218,6 +218,10 @@ type dialect struct {
 	// every shell, and no EXIT trap runs: `server & trap 'kill $!' EXIT;
 	// exec pytest` leaves the server holding the caller's output.
 	execBuiltinRuns bool
+	// bracesTransparent: `{ list; }` without redirections is the list
+	// itself (dash's parser returns it): `{ a | b; } &` is the pipeline job
+	// `a | b &`, both elements the shell's children and $! the last.
+	bracesTransparent bool
 	// commandSkipsBuiltins: `command name` runs the program name, never
 	// the builtin (zsh, without POSIX_BUILTINS): `command kill %1` is
 	// procps kill, which knows no job specs.
@@ -407,6 +411,7 @@ var (
 		keepsSaved:           savedFuncCall | savedPipeElem,
 		noDisown:             true,
 		negatedWaits:         true,
+		bracesTransparent:    true,
 		splitsWords:          true,
 		childrenKeepSaved:    true,
 		jobFuncSaved:         true,

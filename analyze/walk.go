@@ -298,6 +298,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.bgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
 			return w.andOrLastInBackground(s, c, env)
 		}
+		if inner := w.bareBraces(s); inner != nil {
+			return w.stmt(inner, env)
+		}
 		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
 			// A job writes its pids asynchronously: no pid file of its own
 			// is followed (see outFile).

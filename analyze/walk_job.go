@@ -860,3 +860,21 @@ func readsToEnd(ce *syntax.CallExpr) bool {
 	r := resolve(ce.Args)
 	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)
 }
+
+// bareBraces is the statement a background `{ cmd; } &` runs as, in a
+// shell whose braces without redirections are no command of their own
+// (dash: its parser returns the list inside): `{ a | b; } &` is the
+// pipeline job `a | b &`, whose $! is b. nil when s is no such job.
+func (w *walker) bareBraces(s *syntax.Stmt) *syntax.Stmt {
+	b, ok := s.Cmd.(*syntax.Block)
+	if !ok || !w.sh.d.bracesTransparent || !s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 || len(b.Stmts) != 1 {
+		return nil
+	}
+	in := b.Stmts[0]
+	if in.Background || in.Coprocess {
+		return nil
+	}
+	job := *in
+	job.Background, job.Semicolon = true, syntax.Pos{}
+	return &job
+}
