@@ -277,20 +277,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.keepSaved(j, s, env, saved.d)
 	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
-		// mksh: what exec opened above fd 2 is closed when the job's
-		// program starts; what the job's own redirections open (`3>&1`,
-		// a dup of the caller's pipe) is not.
-		var own [len(fdTable{})]bool
-		for _, r := range s.Redirs {
-			if fd := redirFD(r); fd >= 0 && fd < len(own) {
-				own[fd] = true
-			}
-		}
-		for fd := 3; fd < len(j.fds); fd++ {
-			if !own[fd] {
-				j.fds[fd] = tNone
-			}
-		}
+		j.fds.closeExecFds(s.Redirs)
 	}
 	if s.Coprocess {
 		// mksh's `cmd |&`; a compound stays one (its subshell waits
