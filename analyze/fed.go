@@ -172,3 +172,18 @@ func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
 	}
 	return w.fed != nil
 }
+
+// readsScript reports whether s is a shell that reads its script from its
+// stdin (`… | sh`, `sh -s`, `bash <<'EOF'`), not from -c or a file.
+func readsScript(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	r := resolve(ce.Args)
+	if dialectOfProgram(r.name) == nil {
+		return false
+	}
+	script, cflag, sflag, operand := shellArgs(r.args)
+	return script == nil && !cflag && (operand == nil || sflag)
+}

@@ -132,8 +132,8 @@ func (w *walker) kill(args []*syntax.Word) {
 				}
 				if w.sh.monitor && !j.ignores(sig) {
 					w.killGroup(j, false)
-				} else if j.kind == jobPipeline {
-					w.end(j)
+				} else if j.kind == jobPipeline && !j.pipeChildren {
+					w.end(j) // (a last element's children run on: see killed)
 				}
 			}
 		}

@@ -71,6 +71,9 @@ type walker struct {
 	// scopeGen the last id given (see walk_scope.go).
 	scopes   []int
 	scopeGen int
+	// nestedExecs: the script of the nested shell walked last ends in an
+	// explicit exec, which replaces that shell (see readsScript).
+	nestedExecs bool
 	// guards are the guards (see guard) whose && or || the walk is on
 	// the right of, each with the cond it set: a kill there of what the
 	// guard asks about runs as surely as the guard's command.
