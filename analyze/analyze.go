@@ -216,7 +216,9 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 			break
 		}
 	}
-	w.cond -= maybe
+	if maybe > 0 {
+		w.condOut()
+	}
 	p.top = nil
 	w.endShell()
 	w.walkUncalled()

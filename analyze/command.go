@@ -28,8 +28,12 @@ type resolved struct {
 	// the process group timeout puts it in.
 	timeoutSig string
 	timeoutFg  bool
-	wrapped    bool     // at least one wrapper was looked through
-	kind       progKind // what the program's name is known for
+	wrapped    bool // at least one wrapper was looked through
+	// viaProgram: a program wrapper (env, nohup, nice, timeout, sudo…)
+	// runs it, so it is the program of its name, never the builtin;
+	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
+	viaProgram, viaCommand bool
+	kind                   progKind // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -73,8 +77,10 @@ func resolve(args []*syntax.Word) resolved {
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
+			r.viaProgram = execer >= 0
 			return r
 		}
+		r.viaCommand = r.viaCommand || name == "command"
 		if !builtins.has(name) {
 			execer, execerBefore = i, r.wrapped
 		}
@@ -252,10 +258,12 @@ column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 
 // quick builtins finish at once whatever their arguments; a background job
 // of one of them holds nothing worth reporting. (print is a builtin of zsh
-// and mksh; bash and dash find no such command, which ends at once too.)
+// and mksh; bash and dash find no such command, which ends at once too.
+// fg and bg fail at once without job control; under set -m fg waits for
+// its job, which the walk counts as a wait: see walker.call.)
 var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
 local declare typeset readonly alias unalias hash type kill disown jobs trap exit return
-break continue let getopts times print`)
+break continue let getopts times print fg bg`)
 
 // instant programs end at once whatever their arguments: they print a
 // fact or make one change to the file system. A background job of one of

@@ -127,7 +127,8 @@ type dialect struct {
 	// keep them, a forked subshell does.
 	execCloexec bool
 	// negatedWaits: `! cmd &` runs cmd in a subshell that waits for it to
-	// negate its status (dash, mksh); bash and zsh run cmd as the job.
+	// negate its status (dash, mksh); bash and zsh run cmd as the job. So
+	// does `! a | b &`, whose subshell waits for every element.
 	negatedWaits bool
 	// subshellDefersTerm: the subshell of a background compound job does
 	// not act on SIGTERM or SIGINT while a foreground child runs (mksh):
@@ -174,7 +175,9 @@ type dialect struct {
 	currentSkipsDone bool
 	// specsKeepReaped: %% and %- name the jobs last started even once the
 	// shell reaped them and gave their numbers away (mksh: after `server &
-	// : & sleep 0.2`, kill %% fails and kill %- ends the server).
+	// : & sleep 0.2`, kill %% fails and kill %- ends the server). A job
+	// waited for leaves them: after `server & b & wait %2`, %% is the
+	// server and %- is no job.
 	specsKeepReaped bool
 	// coprocWord: `coproc cmd` is a coprocess though mvdan.cc/sh parses
 	// it as a call of a command named coproc (zsh).
@@ -215,6 +218,14 @@ type dialect struct {
 	// every shell, and no EXIT trap runs: `server & trap 'kill $!' EXIT;
 	// exec pytest` leaves the server holding the caller's output.
 	execBuiltinRuns bool
+	// bracesTransparent: `{ list; }` without redirections is the list
+	// itself (dash's parser returns it): `{ a | b; } &` is the pipeline job
+	// `a | b &`, both elements the shell's children and $! the last.
+	bracesTransparent bool
+	// commandSkipsBuiltins: `command name` runs the program name, never
+	// the builtin (zsh, without POSIX_BUILTINS): `command kill %1` is
+	// procps kill, which knows no job specs.
+	commandSkipsBuiltins bool
 	// monitorExits: `set -m` (or `set -o monitor`) in a non-interactive
 	// shell is an error that ends it (zsh: "can't change option: -m",
 	// even behind ||); `setopt monitor` only complains.
@@ -400,6 +411,7 @@ var (
 		keepsSaved:           savedFuncCall | savedPipeElem,
 		noDisown:             true,
 		negatedWaits:         true,
+		bracesTransparent:    true,
 		splitsWords:          true,
 		childrenKeepSaved:    true,
 		jobFuncSaved:         true,
@@ -414,31 +426,32 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
-		bgLastPipeline:    true,
-		bgTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
-		substTail:         tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
-		cTail:             tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
-		trapsForkTail:     trapsZsh,
-		tailKeepsRedirs:   true,
-		waitsOutSubst:     true,
-		multios:           true,
-		lastPipeHere:      true,
-		exitTrapFunc:      "TRAPEXIT",
-		exitHook:          "zshexit",
-		bangZero:          true,
-		waitPidOnly:       true,
-		coprocWord:        true,
-		compoundHoldsJob:  true,
-		assignBgRefused:   true,
-		funcRedirsApplied: true,
-		monitorExits:      true,
-		funcExitTraps:     true,
-		arraysFromOne:     true,
-		parsesWholeC:      true,
-		emptyArgIgnored:   true,
-		substReadsFile:    true,
-		nounsetSkipsTraps: true,
-		killSName:         true,
+		bgLastPipeline:       true,
+		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		substTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		cTail:                tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
+		trapsForkTail:        trapsZsh,
+		tailKeepsRedirs:      true,
+		waitsOutSubst:        true,
+		multios:              true,
+		lastPipeHere:         true,
+		exitTrapFunc:         "TRAPEXIT",
+		exitHook:             "zshexit",
+		bangZero:             true,
+		waitPidOnly:          true,
+		coprocWord:           true,
+		compoundHoldsJob:     true,
+		assignBgRefused:      true,
+		funcRedirsApplied:    true,
+		monitorExits:         true,
+		funcExitTraps:        true,
+		arraysFromOne:        true,
+		parsesWholeC:         true,
+		emptyArgIgnored:      true,
+		substReadsFile:       true,
+		nounsetSkipsTraps:    true,
+		killSName:            true,
+		commandSkipsBuiltins: true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
 		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",

@@ -246,3 +246,21 @@ func redirFD(r *syntax.Redirect) int {
 	}
 	return 1
 }
+
+// closeExecFds closes what exec opened above fd 2 in the table of a
+// program the shell starts with the redirections redirs (mksh, whose exec
+// makes them close-on-exec: see dialect.execCloexec); what redirs open
+// (`3>&1`, a dup of the caller's pipe) stays.
+func (t *fdTable) closeExecFds(redirs []*syntax.Redirect) {
+	var own [len(fdTable{})]bool
+	for _, r := range redirs {
+		if fd := redirFD(r); fd >= 0 && fd < len(own) {
+			own[fd] = true
+		}
+	}
+	for fd := 3; fd < len(t); fd++ {
+		if !own[fd] {
+			t[fd] = tNone
+		}
+	}
+}

@@ -134,3 +134,56 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 	}
 	return path.Clean(name), sc
 }
+
+// runsCode reports whether the command is a shell or eval whose code the
+// walk goes through (see nestedShell, runWrittenFile): a literal -c string
+// or eval (runsLiteral), a literal here-document or here-string on its
+// stdin, a script a pipeline's left side prints to it (w.fed), or a script
+// file the command line wrote. It lasts as long as that code, which the
+// walk counts, and no longer: `bash -s <<'EOF' & … EOF` whose script only
+// starts a redirected job is bash for a moment, not a job that holds the
+// caller's output.
+func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
+	if runsLiteral(r) {
+		return true
+	}
+	if r.timeout || w.depth >= maxNested {
+		return false
+	}
+	if r.head == nil {
+		return false
+	}
+	if head := wordLit(r.head); strings.Contains(head, "/") && w.p.written[path.Clean(head)] != nil {
+		return true // ./run.sh
+	}
+	if dialectOfProgram(r.name) == nil {
+		return false
+	}
+	script, cflag, sflag, operand := shellArgs(r.args)
+	switch {
+	case script != nil || cflag:
+		return false // a -c string that is not a literal
+	case operand != nil && !sflag:
+		return w.p.written[path.Clean(value(operand))] != nil // sh run.sh
+	}
+	if doc := stdinDoc(s.Redirs); doc != nil {
+		_, _, ok := literal(doc)
+		return ok
+	}
+	return w.fed != nil
+}
+
+// readsScript reports whether s is a shell that reads its script from its
+// stdin (`… | sh`, `sh -s`, `bash <<'EOF'`), not from -c or a file.
+func readsScript(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	r := resolve(ce.Args)
+	if dialectOfProgram(r.name) == nil {
+		return false
+	}
+	script, cflag, sflag, operand := shellArgs(r.args)
+	return script == nil && !cflag && (operand == nil || sflag)
+}

@@ -23,8 +23,9 @@ func (w *walker) kill(args []*syntax.Word) {
 		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
 	if w.guardLifted(ops) {
-		w.cond--
-		defer func() { w.cond++ }()
+		top := w.scope()
+		w.condOut()
+		defer func() { w.cond++; w.scopes = append(w.scopes, top) }()
 	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
@@ -110,13 +111,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		if j.ignores(sig) {
 			continue
 		}
-		if w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) && slices.Contains(w.sh.jobs, j) {
-			// mksh: the signal can arrive before the job is set up, and
-			// be lost. A job another shell started (in a $(…), a
-			// subshell, a nested sh -c) had the time that shell took to
-			// end and be reaped, as long as a program run takes:
-			// `x=$(server >/dev/null & echo $!); kill $x` was never lost
-			// in 70 runs under mksh, `server & kill $!` in half of them.
+		if w.killLost(j, sig) {
 			continue
 		}
 		if j.timeoutGroup {
@@ -132,14 +127,27 @@ func (w *walker) kill(args []*syntax.Word) {
 		if strings.HasPrefix(argText(a), "%") || w.sh.monitor && negatedPid(a) {
 			js, _, _ := w.jobsNamed([]*syntax.Word{a})
 			for _, j := range js {
+				if w.killLost(j, sig) {
+					continue // under set -m too: `set -m; server & kill %1`
+				}
 				if w.sh.monitor && !j.ignores(sig) {
 					w.killGroup(j, false)
-				} else if j.kind == jobPipeline {
-					w.end(j)
+				} else if j.kind == jobPipeline && !j.pipeChildren {
+					w.end(j) // (a last element's children run on: see killed)
 				}
 			}
 		}
 	}
+}
+
+// killLost reports whether a kill of the job j with sig, right after the
+// job started, is lost (mksh: the signal can arrive before the job is set
+// up). A job another shell started (in a $(…), a subshell, a nested sh -c)
+// had the time that shell took to end and be reaped, as long as a program
+// run takes: `x=$(server >/dev/null & echo $!); kill $x` was never lost in
+// 70 runs under mksh, `server & kill $!` in half of them.
+func (w *walker) killLost(j *job, sig string) bool {
+	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && !uncatchable(sig) && slices.Contains(w.sh.jobs, j)
 }
 
 // dropDeadPipeSpecs drops the job specs that signal nothing in bash: a
@@ -247,7 +255,7 @@ func (w *walker) killed(j *job) {
 	switch {
 	case (j.kind == jobSimple || j.kind == jobCoproc || j.kind == jobForked) && !j.forks && !j.runsChildren:
 		w.end(j)
-	case j.callsFunc && j.forks && w.cond == 0 && !w.subshellDefers(j):
+	case j.callsFunc && j.forks && w.sureFor(j) && !w.subshellDefers(j):
 		// The function's subshell dies with the copies of the caller's
 		// descriptors it saved; the command it was running goes on. A
 		// body with only brief commands in its foreground (`spin() {
@@ -258,7 +266,7 @@ func (w *walker) killed(j *job) {
 		} else {
 			j.fds = j.bodyFds
 		}
-	case j.kind == jobPipeline && w.cond == 0:
+	case j.kind == jobPipeline && w.sureFor(j):
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).
 		j.fds = j.pipeRest
@@ -269,7 +277,7 @@ func (w *walker) killed(j *job) {
 		// `x=$(server 2>&1 &) & … kill $!`: the reader dies; the server
 		// holds only the substitution's pipe.
 		w.end(j)
-	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.cond == 0:
+	case (j.kind == jobCompound || j.runsChildren || j.kind == jobCoproc && j.forks) && !j.subshellGone && w.sureFor(j):
 		// (A shell given a script that it does not end by exec'ing dies
 		// as a subshell does, leaving what it runs; so does bash's
 		// coproc of a { } body.)
@@ -283,7 +291,7 @@ func (w *walker) end(j *job) {
 	if slices.Contains(w.apart, j) {
 		return // started by another branch of the if or case
 	}
-	if w.cond > 0 {
+	if !w.sureFor(j) {
 		j.condEnd = true
 		return
 	}

@@ -25,6 +25,9 @@ func (w *walker) killByName(r resolved) {
 	for _, j := range m.tails {
 		w.end(j)
 	}
+	for _, j := range m.parents {
+		w.killChildren(j)
+	}
 	if w.selfMatch(m) && w.shellEnds() && w.sh.d.selfTermTakesJobs && w.sh.leads {
 		// pkill -f finds the shell's own command line: it signals the
 		// jobs it finds and the shell, which dies there (mksh leading its
@@ -43,6 +46,7 @@ type nameMatch struct {
 	patterns     []*regexp.Regexp
 	kills, tails []*job
 	every        bool
+	parents      []*job // pkill -P $!: the children of these jobs' processes
 }
 
 // byName finds the jobs pkill, killall or pgrep r names. They match their
@@ -98,6 +102,9 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
 			i++
 			children = true // pkill -P $$: the shell's children, its jobs
+		case r.name == "pkill" && (a == "-P" || a == "--parent") && i+1 < len(args) && w.namesJobs(args[i+1]):
+			i++
+			m.parents, _, _ = w.jobsNamed(args[i : i+1]) // pkill -P $!: see killChildren
 		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && w.wordValue(args[i+1]) != "":
 			i++
 			pidfile = w.cleanName(args[i]) // pkill -F run.pid
@@ -108,6 +115,9 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 		case r.name != "pgrep" && len(a) > 1 && isSignal(a[1:]):
 			m.sig = a[1:]
 		}
+	}
+	if len(m.parents) > 0 {
+		return m, len(patterns) == 0 && pidfile == "" && !children
 	}
 	if pidfile != "" {
 		js, known := w.pidFileJobs(pidfile)

@@ -11,7 +11,7 @@ import (
 // cannot fail (true, :, a literal sleep, a trap of known signals) and
 // false are known;
 // anything that touches the world (cd, curl, a test) depends.
-func status(s *syntax.Stmt) int { return statusIn(s, 0) }
+func status(s *syntax.Stmt) int { return statusIn(s, 0, nil) }
 
 // maxStatusDepth bounds how deep status looks into and-or lists and
 // groups: the walk asks for the status of every prefix of a list (`a &&
@@ -19,28 +19,36 @@ func status(s *syntax.Stmt) int { return statusIn(s, 0) }
 // the status depends.
 const maxStatusDepth = 64
 
-func statusIn(s *syntax.Stmt, depth int) int {
+// statusIn is status with calls, which knows the status of a call that
+// callStatus does not (a function the script defines), if not nil.
+func statusIn(s *syntax.Stmt, depth int, calls func(*syntax.CallExpr) int) int {
 	st := 0
 	if depth > maxStatusDepth {
 		return 0
 	}
 	depth++
-	if !safeRedirs(s.Redirs) || s.Background {
-		return 0 // a redirection can fail; a job's status is not its own
+	if s.Background {
+		return 1 // starting a job succeeds, whatever the job does
+	}
+	if !safeRedirs(s.Redirs) {
+		return 0 // a redirection can fail
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		st = callStatus(c)
+		if st == 0 && calls != nil {
+			st = calls(c)
+		}
 	case *syntax.Block:
 		if n := len(c.Stmts); n > 0 {
-			st = statusIn(c.Stmts[n-1], depth)
+			st = statusIn(c.Stmts[n-1], depth, calls)
 		}
 	case *syntax.Subshell:
 		if n := len(c.Stmts); n > 0 {
-			st = statusIn(c.Stmts[n-1], depth)
+			st = statusIn(c.Stmts[n-1], depth, calls)
 		}
 	case *syntax.BinaryCmd:
-		x, y := statusIn(c.X, depth), statusIn(c.Y, depth)
+		x, y := statusIn(c.X, depth, calls), statusIn(c.Y, depth, calls)
 		switch c.Op {
 		case syntax.AndStmt: // fails if either fails; succeeds if both do
 			switch {
@@ -133,7 +141,12 @@ func mayFailValue(w *syntax.Word) bool {
 	fails := false
 	inspect(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
-		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst:
+		case *syntax.CmdSubst:
+			if !substSucceeds(n) {
+				fails = true
+			}
+			return false
+		case *syntax.ArithmExp, *syntax.ProcSubst:
 			fails = true
 		case *syntax.ParamExp:
 			if n.Exp != nil && (n.Exp.Op == syntax.ErrorUnset || n.Exp.Op == syntax.ErrorUnsetOrNull) {
@@ -143,4 +156,25 @@ func mayFailValue(w *syntax.Word) bool {
 		return !fails
 	})
 	return fails
+}
+
+// substSucceeds reports whether a command substitution's status is known to
+// be success: its last command cannot fail, or it is an echo, or a printf
+// of a literal format, into the substitution's pipe, which the shell reads to
+// the end (`pid=$(server >log 2>&1 & echo $!) && kill $pid` kills).
+func substSucceeds(cs *syntax.CmdSubst) bool {
+	n := len(cs.Stmts)
+	if n == 0 {
+		return true
+	}
+	last := cs.Stmts[n-1]
+	if ce, ok := last.Cmd.(*syntax.CallExpr); ok && len(last.Redirs) == 0 && !last.Negated && !last.Background && len(ce.Assigns) == 0 && len(ce.Args) > 0 {
+		switch wordLit(ce.Args[0]) {
+		case "echo":
+			return true
+		case "printf":
+			return len(ce.Args) > 1 && plainWord(ce.Args[1])
+		}
+	}
+	return status(last) > 0
 }

@@ -67,6 +67,13 @@ type walker struct {
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
 	cond int
+	// scopes are the ids of the maybes cond counts, innermost last, and
+	// scopeGen the last id given (see walk_scope.go).
+	scopes   []int
+	scopeGen int
+	// nestedExecs: the script of the nested shell walked last ends in an
+	// explicit exec, which replaces that shell (see readsScript).
+	nestedExecs bool
 	// guards are the guards (see guard) whose && or || the walk is on
 	// the right of, each with the cond it set: a kill there of what the
 	// guard asks about runs as surely as the guard's command.
@@ -143,7 +150,9 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 			break // the shell never runs what follows
 		}
 	}
-	w.cond -= maybe
+	if maybe > 0 {
+		w.condOut()
+	}
 	return env
 }
 
@@ -164,7 +173,9 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	case endsMaybe:
 		if *maybe == 0 {
 			*maybe = 1
-			w.cond++
+			w.condIn()
+		} else {
+			w.condRenew()
 		}
 	}
 	return false
@@ -177,6 +188,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 // redirected the shell (the descriptors before it are kept: they are the
 // ones that can hang the caller).
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
+	n := len(w.p.jobs)
 	env = w.stmt(c.X, env)
 	if w.p.ended || w.dupEnds(c.X) {
 		return env // X ended the shell: Y never runs
@@ -193,7 +205,12 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 		w.stmts(b.Stmts[1:], env)
 		w.cond--
 	case st == 0:
-		w.cond++
+		w.condIn()
+		if c.Op == syntax.AndStmt && len(w.p.jobs) > n && w.failsWithoutJobs(c.X) {
+			for _, j := range w.p.jobs[n:] {
+				j.scope = w.scope() // Y runs whenever X's jobs exist
+			}
+		}
 		g, guarded := guardOf(c.X, c.Op == syntax.AndStmt)
 		if guarded {
 			w.guards = append(w.guards, condGuard{g, w.cond})
@@ -202,7 +219,7 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 		if guarded {
 			w.guards = w.guards[:len(w.guards)-1]
 		}
-		w.cond--
+		w.condOut()
 	case (st > 0) == (c.Op == syntax.AndStmt):
 		env = w.stmt(c.Y, env)
 	}
@@ -283,6 +300,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	if s.Background || s.Coprocess || s.Disown {
 		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.bgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
 			return w.andOrLastInBackground(s, c, env)
+		}
+		if inner := w.bareBraces(s); inner != nil {
+			return w.stmt(inner, env)
 		}
 		if out := w.outFile; out != "" && len(s.Redirs) > 0 {
 			// A job writes its pids asynchronously: no pid file of its own
@@ -450,39 +470,35 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		w.branching++ // the first round may not run
-		w.stmts(c.Do, env)
-		w.branching--
+		w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
-		w.again++
-		w.stmts(c.Cond, env)
-		w.stmts(c.Do, env)
-		w.again--
+		w.laterRound(c.Cond, c.Do, env)
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
-		maybe := !runsOnce(c.Loop)
-		if maybe {
-			w.branching++ // the first round may not run
+		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
+			n, known := cLoopRounds(cl)
+			if known && n == 0 {
+				break // for ((i=5; i<2; i++)): the body never runs
+			}
+			if known {
+				sure, again = true, n > 1
+			}
 		}
-		w.stmts(c.Do, env)
-		if maybe {
-			w.branching--
-		}
-		if repeats(c.Loop) {
+		w.firstRound(c.Do, env, sure)
+		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
 			// kill $!` leaves a). Rounds after it repeat the second, and
 			// what it saves in a pid variable replaces the first's.
-			w.again++
-			w.stmts(c.Do, env)
-			w.again--
+			w.laterRound(nil, c.Do, env)
 		}
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
-		if it, known := caseBranch(c); known {
-			if it != nil {
-				w.stmts(it.Stmts, env) // the one branch that runs
+		if its, known := caseBranch(c); known {
+			for _, it := range its {
+				w.stmts(it.Stmts, env) // the branch that runs, and those it falls through to
 			}
 			break
 		}
@@ -542,16 +558,17 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	}
 }
 
-// caseBranch picks the branch a case runs when that is known: the word and
-// the patterns before the match are literals (`*` matches anything), and
-// the matching branch ends with ;; (no fall-through). known is false
-// otherwise; a nil item with known true means no branch runs.
-func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
+// caseBranch picks the branches a case runs when that is known: the word
+// and the patterns before the match are literals (`*` matches anything):
+// the matching branch, and after it each branch a ;& falls through to, up
+// to one that ends with ;; (;;& goes on matching: not known). known is
+// false otherwise; no items with known true means no branch runs.
+func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
 	word := value(c.Word)
 	if word == "" || strings.ContainsAny(word, "*?[") {
 		return nil, false
 	}
-	for _, it := range c.Items {
+	for i, it := range c.Items {
 		for _, pat := range it.Patterns {
 			switch p := value(pat); {
 			case p == "" || p != "*" && strings.ContainsAny(p, "*?["):
@@ -559,10 +576,7 @@ func caseBranch(c *syntax.CaseClause) (item *syntax.CaseItem, known bool) {
 			case p != "*" && p != word:
 				continue
 			}
-			if it.Op != syntax.Break {
-				return nil, false // ;& and ;;& go on to other branches
-			}
-			return it, true
+			return fallsThrough(c.Items[i:])
 		}
 	}
 	return nil, true

@@ -60,7 +60,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.p.sawAssign(d.name)
 	}
 	r := resolve(ce.Args)
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped) && r.name != "wait" && !runsLiteral(r) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
@@ -138,6 +138,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "wait":
 		w.wait(r.args)
 	case "kill":
+		if w.killProgram(r) {
+			// procps kill signals its arguments in order and stops at
+			// the first it cannot parse, a job spec: `env kill %1`,
+			// `/bin/kill %1 $P` end nothing.
+			args := r.args
+			if i := slices.IndexFunc(args, func(a *syntax.Word) bool { return strings.HasPrefix(argText(a), "%") }); i >= 0 {
+				args = args[:i]
+			}
+			w.kill(args)
+			break
+		}
 		w.kill(r.args)
 	case "pkill", "killall":
 		w.killByName(r)
@@ -213,6 +224,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			w.nestedShell(r, d, inner, s)
 			if w.timesOut(r, slow, bounded) {
+				w.timeoutCuts(w.p.jobs[n:], r.timeoutSig)
 				w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
 			}
 		} else if w.runWrittenFile(s, r, inner) {
@@ -270,6 +282,25 @@ func (w *walker) timeoutKills(jobs []*job, sig string) {
 	for _, j := range jobs {
 		if !j.setsid && !j.ignores(sig) {
 			w.end(j)
+		}
+	}
+}
+
+// killProgram reports whether the kill r runs is the program, not the
+// shell's builtin: named by a path, run by a program wrapper, or by zsh's
+// command.
+func (w *walker) killProgram(r resolved) bool {
+	return strings.Contains(wordLit(r.head), "/") || r.viaProgram || r.viaCommand && w.sh.d.commandSkipsBuiltins
+}
+
+// timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60
+// sh -c 'server & wait'`) for the jobs its signal does not reach: the wait
+// ended with the shell, not with them. A job that left the group (setsid),
+// or ignores the signal (background jobs SIGINT and SIGQUIT), runs on.
+func (w *walker) timeoutCuts(jobs []*job, sig string) {
+	for _, j := range jobs {
+		if j.waited && !j.quick && (j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
+			j.waited = false
 		}
 	}
 }

@@ -163,7 +163,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 		}
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
-	st := status(s)
+	st := statusIn(s, 0, w.callStatus)
 	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
 		st = 1 // kill -0 $P of a job that runs on
 		if s.Negated {
@@ -182,4 +182,69 @@ func (w *walker) status(s *syntax.Stmt) int {
 		}
 	}
 	return st
+}
+
+// callStatus is the status of a call of a function the script defines
+// for sure (no other definition may be in force), as its body says:
+// `start() { server & }; start && kill $!` kills.
+func (w *walker) callStatus(ce *syntax.CallExpr) int {
+	if len(ce.Args) == 0 || len(ce.Assigns) > 0 {
+		return 0
+	}
+	if r := resolve(ce.Args); w.callsFunc(r) && w.funcs[r.name].other == nil {
+		return funcStatus(w.funcs[r.name].body)
+	}
+	return 0
+}
+
+// funcStatus is a function's status as far as its body says (see status):
+// that of its last command, or of the literal return that ends it (a bare
+// return has the status of the command before it), when no return before
+// it may end the call.
+func funcStatus(body *syntax.Stmt) int {
+	b, ok := body.Cmd.(*syntax.Block)
+	if !ok || len(body.Redirs) > 0 {
+		return 0
+	}
+	list := b.Stmts
+	n := len(list)
+	if n == 0 {
+		return 0
+	}
+	for _, s := range list[:n-1] {
+		if returnsEarly(s) {
+			return 0 // `if …; then return 1; fi; server &`: either
+		}
+	}
+	last := list[n-1]
+	ce, ok := last.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || wordLit(ce.Args[0]) != "return" || last.Background {
+		return status(last)
+	}
+	st := 0
+	switch {
+	case len(ce.Args) == 1 && n > 1:
+		st = status(list[n-2])
+	case len(ce.Args) == 2 && isDigits(wordLit(ce.Args[1])):
+		st = -1
+		if wordLit(ce.Args[1]) == "0" {
+			st = 1
+		}
+	}
+	if last.Negated {
+		st = -st
+	}
+	return st
+}
+
+// returnsEarly reports whether s holds a return anywhere.
+func returnsEarly(s *syntax.Stmt) bool {
+	found := false
+	inspect(s, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "return" {
+			found = true
+		}
+		return !found
+	})
+	return found
 }

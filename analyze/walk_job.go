@@ -79,6 +79,9 @@ type job struct {
 	// condEnd: a kill or wait that would end it runs only if an earlier
 	// command succeeds (or fails): `curl … && kill $!`.
 	condEnd bool
+	// scope is the maybe the job runs under (see walk_scope.go): a kill
+	// or wait under the same one ends it whenever it runs.
+	scope int
 	// ignored are the signals the job ignores from the start (see
 	// shell.ignored).
 	ignored sigSet
@@ -273,20 +276,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.keepSaved(j, s, env, saved.d)
 	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
-		// mksh: what exec opened above fd 2 is closed when the job's
-		// program starts; what the job's own redirections open (`3>&1`,
-		// a dup of the caller's pipe) is not.
-		var own [len(fdTable{})]bool
-		for _, r := range s.Redirs {
-			if fd := redirFD(r); fd >= 0 && fd < len(own) {
-				own[fd] = true
-			}
-		}
-		for fd := 3; fd < len(j.fds); fd++ {
-			if !own[fd] {
-				j.fds[fd] = tNone
-			}
-		}
+		j.fds.closeExecFds(s.Redirs)
 	}
 	if s.Coprocess {
 		// mksh's `cmd |&`; a compound stays one (its subshell waits
@@ -299,10 +289,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			j.quick = true
 		}
 	}
-	if s.Negated && j.kind == jobSimple && saved.d.negatedWaits {
-		// dash, mksh: a subshell runs the program and waits to negate
-		// its status; the redirections are the program's, the subshell
-		// keeps the descriptors it was started with.
+	if s.Negated && (j.kind == jobSimple || j.kind == jobPipeline) && saved.d.negatedWaits {
+		// dash, mksh: a subshell runs the program (or pipeline) and
+		// waits to negate its status; the redirections are the
+		// program's, the subshell keeps the descriptors it was started
+		// with.
 		j.kind, j.tail = jobCompound, nil
 		j.fds = env
 	}
@@ -502,6 +493,7 @@ func (p *pass) newJob(v job) *job {
 }
 
 func (w *walker) addJob(j *job) {
+	j.scope = w.scope()
 	j.num = w.nextJobNum()
 	w.sh.maxNum = max(w.sh.maxNum, j.num)
 	w.p.jobs = append(w.p.jobs, j)
@@ -594,4 +586,22 @@ func stmtReadsToEnd(s *syntax.Stmt) bool {
 func readsToEnd(ce *syntax.CallExpr) bool {
 	r := resolve(ce.Args)
 	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)
+}
+
+// bareBraces is the statement a background `{ cmd; } &` runs as, in a
+// shell whose braces without redirections are no command of their own
+// (dash: its parser returns the list inside): `{ a | b; } &` is the
+// pipeline job `a | b &`, whose $! is b. nil when s is no such job.
+func (w *walker) bareBraces(s *syntax.Stmt) *syntax.Stmt {
+	b, ok := s.Cmd.(*syntax.Block)
+	if !ok || !w.sh.d.bracesTransparent || !s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 || len(b.Stmts) != 1 {
+		return nil
+	}
+	in := b.Stmts[0]
+	if in.Background || in.Coprocess {
+		return nil
+	}
+	job := *in
+	job.Background, job.Semicolon = true, syntax.Pos{}
+	return &job
 }

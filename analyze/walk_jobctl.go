@@ -108,7 +108,7 @@ func (w *walker) waitedFor(j *job) {
 	if j.subshellGone || slices.Contains(w.apart, j) {
 		return // the subshell is dead; its last command runs on unwaited
 	}
-	if w.cond > 0 {
+	if !w.sureFor(j) {
 		j.condEnd = true
 		return
 	}
@@ -419,7 +419,8 @@ func (w *walker) inTable(j *job) bool {
 }
 
 // specSees reports whether the job specs %% and %- see j (see
-// dialect.specsKeepReaped).
+// dialect.specsKeepReaped): a job waited for is gone from them in every
+// shell (mksh: `a & b & wait %2; kill %-` finds no previous job).
 func (w *walker) specSees(j *job) bool {
-	return w.inTable(j) || w.sh.d.specsKeepReaped && !j.disowned
+	return w.inTable(j) || w.sh.d.specsKeepReaped && !j.disowned && !j.waited
 }

@@ -188,6 +188,11 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 			}
 		}
 	}
+	w.nestedExecs = false
+	if n := len(f.Stmts); n > 0 {
+		ce, ok := f.Stmts[n-1].Cmd.(*syntax.CallExpr)
+		w.nestedExecs = ok && !f.Stmts[n-1].Background && execsSomething(ce)
+	}
 	src := &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
 	if w.src.offs == nil {
 		src.quote = quote

@@ -133,6 +133,8 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 						own[fd] = t
 					}
 				}
+			} else if w.sh.d.execCloexec {
+				own.closeExecFds(s.Redirs) // mksh: `exec 3>&1; a | b >&3 &`
 			}
 			if len(s.Redirs) > 0 && w.pushesRedirs(s) {
 				for fd := range env {
@@ -143,8 +145,10 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			}
 		}
 		j.fds.hold(own)
-		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) {
-			// (find -exec or xargs as $!: the command it runs goes on)
+		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
+			// (find -exec or xargs as $!: the command it runs goes on;
+			// so does what a shell reading its script from the pipe runs:
+			// it execs none of it in place, unless told to with exec)
 			j.pipeRest.hold(own)
 			j.pipeChildren = j.pipeChildren || s == j.pipeLast
 		}

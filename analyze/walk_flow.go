@@ -1,0 +1,198 @@
+package analyze
+
+import (
+	"slices"
+	"strconv"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// How much of a loop or case runs, as far as the text says. A loop whose
+// condition is known to let it in (`while true`, `while sleep 1`, `until
+// false`, `for ((i = 0; i < 3; i++))`, a for over literal words) runs its
+// first round for sure, up to the first statement that may leave the round
+// (a break or continue, also behind && or in an if): `while true; do
+// server & break; done; kill $!` stops the server in every shell. A plain
+// break or continue ends the round, and a plain break ends the loop: no
+// second round follows it. A case whose branch is known runs the branches
+// that branch falls through to with ;& as well (see caseBranch).
+
+// entersLoop reports whether a while or until loop's condition lets it
+// into its first round for sure.
+func (w *walker) entersLoop(c *syntax.WhileClause) bool {
+	n := len(c.Cond)
+	if n == 0 {
+		return false
+	}
+	st := w.status(c.Cond[n-1])
+	if c.Until {
+		return st < 0
+	}
+	return st > 0
+}
+
+// cLoopRounds is how many rounds a C-style for loop runs, counted up to
+// two (more are as a second), when its header says it: a variable set to
+// a number, compared with a number, and stepped by a constant
+// (`for ((i=0; i<3; i++))`). known is false otherwise.
+func cLoopRounds(l *syntax.CStyleLoop) (n int, known bool) {
+	init, ok := l.Init.(*syntax.BinaryArithm)
+	if !ok || init.Op != syntax.Assgn {
+		return 0, false
+	}
+	cond, ok := l.Cond.(*syntax.BinaryArithm)
+	if !ok {
+		return 0, false
+	}
+	name := arithLit(init.X)
+	i, err1 := strconv.Atoi(arithLit(init.Y))
+	limit, err2 := strconv.Atoi(arithLit(cond.Y))
+	step, ok := cLoopStep(l.Post, name)
+	if name == "" || arithLit(cond.X) != name || err1 != nil || err2 != nil || !ok {
+		return 0, false
+	}
+	for n = 0; n < 2; n++ {
+		switch cond.Op {
+		case syntax.Lss:
+			ok = i < limit
+		case syntax.Leq:
+			ok = i <= limit
+		case syntax.Gtr:
+			ok = i > limit
+		case syntax.Geq:
+			ok = i >= limit
+		case syntax.Neq:
+			ok = i != limit
+		default:
+			return 0, false
+		}
+		if !ok {
+			break
+		}
+		i += step
+	}
+	return n, true
+}
+
+// cLoopStep is what a C-style loop's step adds to the variable name:
+// i++, ++i, i--, --i, i+=N, i-=N.
+func cLoopStep(post syntax.ArithmExpr, name string) (int, bool) {
+	switch p := post.(type) {
+	case *syntax.UnaryArithm:
+		if arithLit(p.X) != name {
+			return 0, false
+		}
+		switch p.Op {
+		case syntax.Inc:
+			return 1, true
+		case syntax.Dec:
+			return -1, true
+		}
+	case *syntax.BinaryArithm:
+		d, err := strconv.Atoi(arithLit(p.Y))
+		if arithLit(p.X) != name || err != nil {
+			return 0, false
+		}
+		switch p.Op {
+		case syntax.AddAssgn:
+			return d, true
+		case syntax.SubAssgn:
+			return -d, true
+		}
+	}
+	return 0, false
+}
+
+// arithLit is the literal text of an arithmetic operand, or "".
+func arithLit(x syntax.ArithmExpr) string {
+	if wd, ok := x.(*syntax.Word); ok {
+		return wordLit(wd)
+	}
+	return ""
+}
+
+// firstRound walks the first round of a loop's body; sure: the loop is
+// entered for sure (see entersLoop).
+func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) {
+	body = roundRuns(body)
+	i := len(body)
+	if sure {
+		i = slices.IndexFunc(body, mayLeaveRound)
+		if i < 0 {
+			i = len(body)
+		}
+	}
+	env = w.stmts(body[:i], env)
+	if i < len(body) {
+		w.branching++ // the first round may not run, or may be left early
+		w.stmts(body[i:], env)
+		w.branching--
+	}
+}
+
+// laterRound walks a round after the first (see repeats): unless a plain
+// break ends the first round, and with it the loop.
+func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable) {
+	if i := plainLeave(body); i >= 0 && leaveWord(body[i]) == "break" {
+		return
+	}
+	w.again++
+	w.stmts(cond, env)
+	w.stmts(roundRuns(body), env)
+	w.again--
+}
+
+// roundRuns is the part of a round's body before a plain break or
+// continue, which ends the round: nothing after it runs.
+func roundRuns(body []*syntax.Stmt) []*syntax.Stmt {
+	if i := plainLeave(body); i >= 0 {
+		return body[:i]
+	}
+	return body
+}
+
+// plainLeave is the index of the first statement of body that is a plain
+// break or continue, or -1.
+func plainLeave(body []*syntax.Stmt) int {
+	return slices.IndexFunc(body, func(s *syntax.Stmt) bool { return leaveWord(s) != "" })
+}
+
+// leaveWord is "break" or "continue" for such a statement, else "".
+func leaveWord(s *syntax.Stmt) string {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || s.Background || s.Negated {
+		return ""
+	}
+	switch v := wordLit(ce.Args[0]); v {
+	case "break", "continue":
+		return v
+	}
+	return ""
+}
+
+// mayLeaveRound reports whether s holds a break or continue anywhere.
+func mayLeaveRound(s *syntax.Stmt) bool {
+	found := false
+	inspect(s, func(n syntax.Node) bool {
+		if st, ok := n.(*syntax.Stmt); ok && leaveWord(st) != "" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// fallsThrough is the branches that run from the first of items on: each
+// that ends with ;& runs the next (bash, zsh, mksh).
+func fallsThrough(items []*syntax.CaseItem) ([]*syntax.CaseItem, bool) {
+	for i, it := range items {
+		switch it.Op {
+		case syntax.Break:
+			return items[:i+1], true
+		case syntax.Fallthrough:
+		default:
+			return nil, false // ;;& and mksh's ;| go on matching
+		}
+	}
+	return items, true
+}

@@ -1,0 +1,86 @@
+package analyze
+
+import "mvdan.cc/sh/v3/syntax"
+
+// A kill or wait that runs only if an earlier command succeeds (or fails)
+// is a maybe (walker.cond), unless the job it ends exists only under that
+// same condition: `cd app || exit 1; server & …; kill $!` and `cd app &&
+// { server & } && sleep 2 && kill $!` stop the server whenever there is
+// one. Each maybe the walk enters gets a scope of its own; a job
+// remembers the innermost scope it was started in, and a kill or wait in
+// that same scope is as sure as the job. The right of `X && Y` takes over
+// the jobs X started when X fails only where it started none (see
+// failsWithoutJobs): Y runs whenever they exist.
+
+// condIn enters a new maybe.
+func (w *walker) condIn() {
+	w.cond++
+	w.scopeGen++
+	w.scopes = append(w.scopes, w.scopeGen)
+}
+
+// condOut leaves the innermost maybe.
+func (w *walker) condOut() {
+	w.cond--
+	w.scopes = w.scopes[:len(w.scopes)-1]
+}
+
+// condRenew makes the innermost maybe a new one, without going deeper: a
+// second `|| exit 1` in the same list is a condition of its own.
+func (w *walker) condRenew() {
+	if n := len(w.scopes); n > 0 {
+		w.scopeGen++
+		w.scopes[n-1] = w.scopeGen
+	}
+}
+
+// scope is the innermost maybe's id, 0 outside any.
+func (w *walker) scope() int {
+	if n := len(w.scopes); n > 0 {
+		return w.scopes[n-1]
+	}
+	return 0
+}
+
+// sureFor reports whether a kill or wait walked now ends j whenever j
+// runs: it runs for sure, or under the very condition j was started in.
+func (w *walker) sureFor(j *job) bool {
+	return w.cond == 0 || j.scope != 0 && j.scope == w.scope()
+}
+
+// failsWithoutJobs reports whether s, when it fails, has started no
+// background job. In `a1 && … && ak` only an element that may fail ends
+// the list early, so every element up to the last such one must start no
+// job (the ones after it, which never fail, may: `cd app && { server & }
+// && sleep 2`). The look back along the list is bounded, as status's is.
+func (w *walker) failsWithoutJobs(s *syntax.Stmt) bool {
+	for range maxStatusDepth {
+		if w.status(s) > 0 {
+			return true
+		}
+		b, ok := s.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt || s.Negated || len(s.Redirs) > 0 || w.status(b.Y) <= 0 {
+			return !w.startsJobs(s, 0)
+		}
+		s = b.X
+	}
+	return false
+}
+
+// startsJobs reports whether s holds a background statement, also in the
+// body of a function it calls (depth bounds the look, against recursion).
+func (w *walker) startsJobs(s *syntax.Stmt, depth int) bool {
+	found := depth > maxNested
+	inspect(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			found = found || n.Background || n.Coprocess
+		case *syntax.CallExpr:
+			if r := resolve(n.Args); len(n.Args) > 0 && w.callsFunc(r) {
+				found = found || w.startsJobs(w.funcs[r.name].body, depth+1)
+			}
+		}
+		return !found
+	})
+	return found
+}
