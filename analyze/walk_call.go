@@ -403,13 +403,17 @@ func (w *walker) walkUncalledBody(fn *function) {
 		return
 	}
 	fn.walked = maxFuncWalks
-	saved, src := w.sh, w.src
+	saved, src, apart := w.sh, w.src, w.apart
 	w.sh = w.newShell(shNested, false)
 	w.sh.leads = saved.leads
 	w.src = fn.src
+	// Nor does a kill by a pid file or by name, which would reach any
+	// process: `stop() { kill $(cat app.pid); }` or `{ pkill -f server; }`
+	// never runs, so the jobs started before stay as they are.
+	w.apart = append(slices.Clip(w.apart), w.p.jobs...)
 	w.stmt(fn.body, fn.env)
 	w.endShell()
-	w.sh, w.src = saved, src
+	w.sh, w.src, w.apart = saved, src, apart
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
