@@ -313,6 +313,12 @@ type dialect struct {
 	// (dash: `kill -SIGTERM $!` says "Illegal option -S", `kill -s
 	// SIGTERM $!` "invalid signal number or name"), and nothing is killed.
 	killNoSigPrefix bool
+	// trapStopsAtSigPrefix: trap reads its signal names as kill does and
+	// stops at the first it refuses ("bad trap"), a SIG-prefixed one or
+	// one of bash's pseudo-signals: the names before it are set, the
+	// rest are not (dash's trapcmd returns there: `trap cleanup SIGINT
+	// SIGTERM EXIT` sets no EXIT trap, `trap cleanup EXIT SIGINT` does).
+	trapStopsAtSigPrefix bool
 	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
 	// fails and kills nothing.
 	killNoNumOption bool
@@ -405,6 +411,7 @@ var (
 		jobFuncSaved:         true,
 		killSigNoDashDash:    true,
 		killNoSigPrefix:      true,
+		trapStopsAtSigPrefix: true,
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
@@ -721,6 +728,26 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 			j.fds[fd] = t
 		}
 	}
+}
+
+// trapSets returns the signal words of a trap command that the shell
+// sets: all of them, or in dash those before the first it refuses (see
+// dialect.trapStopsAtSigPrefix).
+func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
+	if !d.trapStopsAtSigPrefix {
+		return sigs
+	}
+	for i, a := range sigs {
+		n := wordLit(a)
+		switch strings.ToUpper(n) {
+		case "ERR", "DEBUG", "RETURN":
+			return sigs[:i]
+		}
+		if len(n) > 3 && strings.EqualFold(n[:3], "SIG") {
+			return sigs[:i]
+		}
+	}
+	return sigs
 }
 
 // killRefused reports whether the shell's kill builtin refuses the signal

@@ -189,7 +189,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 	case "trap":
-		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args) {
+		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
 			w.job.trap = true
 		}
 		w.trap(r.args)

@@ -184,7 +184,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		}
 		return
 	}
-	sigs := args[1:]
+	sigs := w.sh.d.trapSets(args[1:])
 	if len(args) == 1 {
 		sigs = args // `trap EXIT`: a lone signal is reset
 	}
@@ -248,11 +248,11 @@ func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) 
 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
 // listing, a reset to the default, or an empty action, which ignores).
-func trapRuns(args []*syntax.Word) bool {
+func trapRuns(args []*syntax.Word, d *dialect) bool {
 	if len(args) > 0 && wordLit(args[0]) == "--" {
 		args = args[1:]
 	}
-	if len(args) < 2 {
+	if len(args) < 2 || len(d.trapSets(args[1:])) == 0 {
 		return false
 	}
 	action, _, single := unquote(args[0], false)
