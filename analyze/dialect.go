@@ -241,8 +241,15 @@ type dialect struct {
 	// end the shell there too.
 	funcErrorReturns bool
 	// nounsetSkipsTraps: a shell that ends on an unset variable under set
-	// -u runs no EXIT trap (zsh); bash, dash and mksh run it.
+	// -u, or on an assignment to a read-only parameter, runs no EXIT trap
+	// (zsh); bash, dash and mksh run it.
 	nounsetSkipsTraps bool
+	// readonlyParams are parameters the shell keeps read-only whose
+	// assignment is an error that ends the shell, in a function too (zsh:
+	// `status=$?`, whose $status is $?; `status=1 cmd`, `local status`,
+	// `for status in …` as well). bash's `UID=0` discards only the rest of
+	// its line and goes on.
+	readonlyParams *wordSet
 	// selfTermTakesJobs: a shell leading its process group that a
 	// foreground `pkill -f` signals (its pattern finds the shell's own -c
 	// command line) takes its jobs with it as it dies (mksh); in the
@@ -445,6 +452,7 @@ var (
 		emptyArgIgnored:   true,
 		substReadsFile:    true,
 		nounsetSkipsTraps: true,
+		readonlyParams:    setOf(`status ARGC PPID HISTCMD LINENO`),
 		killSName:         true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")

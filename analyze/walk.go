@@ -303,6 +303,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
+	if w.assignsReadonly(s) && w.shellEnds() {
+		// status=$? in zsh: the shell ends there (zsh without its EXIT
+		// traps)
+		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		return env
+	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
 	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.shellEnds() {
 		// set -u: the command never runs, the shell ends (zsh without
