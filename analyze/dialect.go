@@ -250,6 +250,11 @@ type dialect struct {
 	// `for status in …` as well). bash's `UID=0` discards only the rest of
 	// its line and goes on.
 	readonlyParams *wordSet
+	// equalsExpands: an unquoted word that starts with `=` is the path of
+	// the command it names, and an error that ends the shell when there
+	// is none (zsh's EQUALS option: `[ "$1" == ci ]` looks for a command
+	// `=`); see walker.equalsFails.
+	equalsExpands bool
 	// selfTermTakesJobs: a shell leading its process group that a
 	// foreground `pkill -f` signals (its pattern finds the shell's own -c
 	// command line) takes its jobs with it as it dies (mksh); in the
@@ -453,6 +458,7 @@ var (
 		substReadsFile:    true,
 		nounsetSkipsTraps: true,
 		readonlyParams:    setOf(`status ARGC PPID HISTCMD LINENO`),
+		equalsExpands:     true,
 		killSName:         true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")

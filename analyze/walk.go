@@ -303,9 +303,9 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
-	if w.assignsReadonly(s) && w.shellEnds() {
-		// status=$? in zsh: the shell ends there (zsh without its EXIT
-		// traps)
+	if (w.assignsReadonly(s) || w.equalsFails(s)) && w.shellEnds() {
+		// status=$?, [ "$1" == ci ] in zsh: the shell ends there (zsh
+		// without its EXIT traps)
 		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
 		return env
 	}
