@@ -73,9 +73,22 @@ func (w *walker) wait(args []*syntax.Word) {
 	}
 	pending := w.pending()
 	switch {
-	case nflag && !any:
+	case nflag && (!any || all):
 		if len(pending) == 1 {
 			w.waitedFor(pending[0])
+		}
+	case nflag:
+		// wait -n "$SERVER_PID" "$LOADER_PID": the first of them to end
+		// returns it, and which one that is is not known unless the pids
+		// name one job the shell can wait for.
+		var reach []*job
+		for _, j := range named {
+			if slices.Contains(pending, j) {
+				reach = append(reach, j)
+			}
+		}
+		if len(reach) == 1 {
+			w.waitedFor(reach[0])
 		}
 	case !any || all:
 		for _, j := range pending {
