@@ -209,13 +209,18 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// the collector marked.
 	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
 	env, maybe := callerFDs, 0
+	var prev *syntax.Stmt // ($? of the statement before: see prevStatus)
 	for _, s := range f.Stmts {
 		p.top = s
+		w.prev = prev
 		env = w.stmt(s, env)
+		w.prev = prev
 		if w.afterExit(s, &maybe) {
 			break
 		}
+		prev = s
 	}
+	w.prev = nil
 	w.cond -= maybe
 	p.top = nil
 	w.endShell()

@@ -113,6 +113,9 @@ type walker struct {
 	// call's begin (see walk_locals.go).
 	locals     []localVar
 	localsFrom int
+	// prev is the statement walked before the current one in its list,
+	// whose status $? holds (see prevStatus); nil at a list's start.
+	prev *syntax.Stmt
 }
 
 const maxNested = 8
@@ -137,12 +140,18 @@ func hasExitWord(text []byte, d *dialect) bool {
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe := 0
+	outer := w.prev
+	var prev *syntax.Stmt
 	for _, s := range list {
+		w.prev = prev
 		env = w.stmt(s, env)
+		w.prev = prev
 		if w.afterExit(s, &maybe) {
 			break // the shell never runs what follows
 		}
+		prev = s
 	}
+	w.prev = outer
 	w.cond -= maybe
 	return env
 }
@@ -590,7 +599,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
 			w.stmts(ic.Cond, env)
-			st = w.status(ic.Cond[len(ic.Cond)-1])
+			st = w.condStatus(ic.Cond)
 		}
 		if st < 0 {
 			continue // the branch never runs

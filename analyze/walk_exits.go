@@ -77,7 +77,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		for ic := c; ic != nil; ic = ic.Else {
 			st := 0
 			if n := len(ic.Cond); n > 0 {
-				st = w.status(ic.Cond[n-1]) // (if ! kill -0 $P: known, see probesAlive)
+				st = w.condStatus(ic.Cond) // (if ! kill -0 $P: known, see probesAlive)
 			}
 			k := w.listExits(ic.Cond, depth)
 			if st >= 0 {
@@ -164,6 +164,9 @@ func (w *walker) status(s *syntax.Stmt) int {
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
 	st := status(s)
+	if st == 0 && !s.Background {
+		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
+	}
 	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
 		st = 1 // kill -0 $P of a job that runs on
 		if s.Negated {
