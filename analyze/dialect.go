@@ -331,6 +331,11 @@ type dialect struct {
 	// rest are not (dash's trapcmd returns there: `trap cleanup SIGINT
 	// SIGTERM EXIT` sets no EXIT trap, `trap cleanup EXIT SIGINT` does).
 	trapStopsAtSigPrefix bool
+	// noDoubleBracket: `[[` is no keyword but a command name, and no such
+	// command exists (dash: "[[: not found", status 127), so `if [[ $x ==
+	// y ]]; then …` never runs its branch and `[[ … ]] || …` always runs
+	// what follows.
+	noDoubleBracket bool
 	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
 	// fails and kills nothing.
 	killNoNumOption bool
@@ -424,6 +429,7 @@ var (
 		killSigNoDashDash:    true,
 		killNoSigPrefix:      true,
 		trapStopsAtSigPrefix: true,
+		noDoubleBracket:      true,
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,

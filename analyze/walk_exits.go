@@ -164,6 +164,14 @@ func (w *walker) status(s *syntax.Stmt) int {
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
 	st := status(s)
+	if st == 0 && w.sh.d.noDoubleBracket && !s.Background {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "[[" {
+			st = -1 // dash: "[[: not found"
+			if s.Negated {
+				st = 1
+			}
+		}
+	}
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
