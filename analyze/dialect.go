@@ -325,12 +325,14 @@ type dialect struct {
 	// (dash: `kill -SIGTERM $!` says "Illegal option -S", `kill -s
 	// SIGTERM $!` "invalid signal number or name"), and nothing is killed.
 	killNoSigPrefix bool
-	// trapStopsAtSigPrefix: trap reads its signal names as kill does and
-	// stops at the first it refuses ("bad trap"), a SIG-prefixed one or
-	// one of bash's pseudo-signals: the names before it are set, the
-	// rest are not (dash's trapcmd returns there: `trap cleanup SIGINT
-	// SIGTERM EXIT` sets no EXIT trap, `trap cleanup EXIT SIGINT` does).
-	trapStopsAtSigPrefix bool
+	// trapRefuses are the signal names the shell's trap refuses: it stops
+	// at the first ("bad trap", "undefined signal"), the names before it
+	// are set and the rest are not. dash reads them as kill does and
+	// refuses a SIG prefix and bash's pseudo-signals (its trapcmd returns
+	// there: `trap cleanup SIGINT SIGTERM EXIT` sets no EXIT trap, `trap
+	// cleanup EXIT SIGINT` does); zsh takes names in upper case only
+	// (`trap cleanup exit` sets nothing).
+	trapRefuses trapNames
 	// noDoubleBracket: `[[` is no keyword but a command name, and no such
 	// command exists (dash: "[[: not found", status 127), so `if [[ $x ==
 	// y ]]; then …` never runs its branch and `[[ … ]] || …` always runs
@@ -428,7 +430,7 @@ var (
 		jobFuncSaved:         true,
 		killSigNoDashDash:    true,
 		killNoSigPrefix:      true,
-		trapStopsAtSigPrefix: true,
+		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
 		noDoubleBracket:      true,
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
@@ -464,6 +466,7 @@ var (
 		substReadsFile:    true,
 		nounsetSkipsTraps: true,
 		readonlyParams:    setOf(`status ARGC PPID HISTCMD LINENO`),
+		trapRefuses:       trapUpperOnly,
 		equalsExpands:     true,
 		killSName:         true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
@@ -750,24 +753,43 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 	}
 }
 
+// trapNames are the kinds of signal names a shell's trap may refuse (see
+// dialect.trapRefuses).
+type trapNames uint8
+
+const (
+	trapNoSigPrefix trapNames = 1 << iota // SIGINT
+	trapNoPseudo                          // ERR, DEBUG, RETURN
+	trapUpperOnly                         // exit, int
+)
+
 // trapSets returns the signal words of a trap command that the shell
-// sets: all of them, or in dash those before the first it refuses (see
-// dialect.trapStopsAtSigPrefix).
+// sets: all of them, or those before the first it refuses (see
+// dialect.trapRefuses).
 func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
-	if !d.trapStopsAtSigPrefix {
+	if d.trapRefuses == 0 {
 		return sigs
 	}
 	for i, a := range sigs {
-		n := wordLit(a)
-		switch strings.ToUpper(n) {
-		case "ERR", "DEBUG", "RETURN":
-			return sigs[:i]
-		}
-		if len(n) > 3 && strings.EqualFold(n[:3], "SIG") {
+		if d.trapRefused(wordLit(a)) {
 			return sigs[:i]
 		}
 	}
 	return sigs
+}
+
+// trapRefused reports whether the shell's trap refuses the signal name n.
+func (d *dialect) trapRefused(n string) bool {
+	r := d.trapRefuses
+	switch {
+	case r&trapNoPseudo != 0 && (strings.EqualFold(n, "ERR") || strings.EqualFold(n, "DEBUG") || strings.EqualFold(n, "RETURN")):
+		return true
+	case r&trapNoSigPrefix != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+		return true
+	case r&trapUpperOnly != 0 && strings.ToUpper(n) != n:
+		return true
+	}
+	return false
 }
 
 // killRefused reports whether the shell's kill builtin refuses the signal
