@@ -175,6 +175,12 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
+	if st == 0 && !s.Background && w.groupKillFails(s) {
+		st = -1
+		if s.Negated {
+			st = 1
+		}
+	}
 	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
 		st = 1 // kill -0 $P of a job that runs on
 		if s.Negated {
@@ -193,4 +199,35 @@ func (w *walker) status(s *syntax.Stmt) int {
 		}
 	}
 	return st
+}
+
+// groupKillFails reports whether s is a kill of process groups (`kill --
+// -$PID`) none of which exists: the jobs its operands name lead no group
+// (no setsid, no GNU timeout, no set -m), so kill finds no such process
+// and fails. `kill -- -$api_pid 2>/dev/null || kill $api_pid` then always
+// runs its plain kill.
+func (w *walker) groupKillFails(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+		return false
+	}
+	_, ops, list := killArgs(ce.Args[1:])
+	if list || len(ops) == 0 {
+		return false
+	}
+	for _, a := range ops {
+		if !negatedPid(a) || isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
+			return false
+		}
+		named, all, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
+		if all || len(named) == 0 {
+			return false
+		}
+		for _, j := range named {
+			if j.setsid || j.timeoutGroup || j.leadsGroup {
+				return false
+			}
+		}
+	}
+	return true
 }
