@@ -215,7 +215,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		w.prev = prev
 		env = w.stmt(s, env)
 		w.prev = prev
-		if w.afterExit(s, &maybe) {
+		if w.afterExit(s, &maybe) || w.errexitEnds(s) {
 			break
 		}
 		prev = s

@@ -93,6 +93,13 @@ func (d *dialect) setName(name string) bool {
 // setsNounset reports how `set ARGS` changes the nounset option: on is
 // true when it turns it on (-u, -o nounset), off when it turns it off.
 func setsNounset(args []*syntax.Word) (on, off bool) {
+	return setsOption(args, 'u', "nounset")
+}
+
+// setsOption reports how `set ARGS` changes the option of the letter and
+// the long name: on is true when it turns it on (-u, -o nounset), off when
+// it turns it off.
+func setsOption(args []*syntax.Word, letter rune, name string) (on, off bool) {
 	for i := 0; i < len(args); i++ {
 		a := wordLit(args[i])
 		if a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
@@ -100,12 +107,12 @@ func setsNounset(args []*syntax.Word) (on, off bool) {
 		}
 		for _, c := range a[1:] {
 			u := false
-			if c == 'u' {
+			if c == letter {
 				u = true
 			} else if c == 'o' && i+1 < len(args) {
 				i++
 				n := strings.ToLower(strings.ReplaceAll(wordLit(args[i]), "_", ""))
-				u = n == "nounset"
+				u = n == name
 			}
 			if u {
 				on, off = a[0] == '-', a[0] == '+'

@@ -172,6 +172,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else if off {
 			w.sh.nounset = false
 		}
+		if on, off := setsOption(r.args, 'e', "errexit"); on && w.cond == 0 {
+			w.sh.errexit = true
+		} else if off {
+			w.sh.errexit = false
+		}
 		for _, a := range r.args {
 			v := wordLit(a)
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {

@@ -164,6 +164,12 @@ func (w *walker) status(s *syntax.Stmt) int {
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
 	st := status(s)
+	if w.trapRefused(s) {
+		st = -1 // dash: trap … SIGINT EXIT says "bad trap"
+		if s.Negated {
+			st = 1
+		}
+	}
 	if st == 0 && w.sh.d.noDoubleBracket && !s.Background {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "[[" {
 			st = -1 // dash: "[[: not found"
@@ -230,4 +236,18 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 		}
 	}
 	return true
+}
+
+// trapRefused reports whether s is a trap command that fails, naming a
+// signal the shell refuses (see dialect.trapRefuses).
+func (w *walker) trapRefused(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background || w.sh.d.trapRefuses == 0 || len(ce.Args) < 3 || wordLit(ce.Args[0]) != "trap" {
+		return false
+	}
+	args := ce.Args[1:]
+	if wordLit(args[0]) == "--" {
+		args = args[1:]
+	}
+	return len(args) > 1 && len(w.sh.d.trapSets(args[1:])) < len(args)-1
 }
