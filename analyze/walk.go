@@ -113,6 +113,10 @@ type walker struct {
 	// call's begin (see walk_locals.go).
 	locals     []localVar
 	localsFrom int
+	// forks counts the forks the shells walked wait for in their
+	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
+	// started before it the time to set up its signals (see job.startForks).
+	forks int
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
@@ -443,6 +447,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.Block:
 		w.stmts(c.Stmts, env)
 	case *syntax.Subshell:
+		w.forks++
 		w.subshell(c.Stmts, env)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
@@ -456,6 +461,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		if w.sh.async {
 			reader = tJobRead
 		}
+		w.forks++
 		w.pipeline(c, env, reader, true)
 	case *syntax.IfClause:
 		w.ifClause(c, env)
