@@ -232,6 +232,11 @@ type dialect struct {
 	// starts nothing there. Empty setLetters: set only complains (bash).
 	setLetters string
 	setNames   *wordSet
+	// exportLetters are the option letters export and readonly know;
+	// any other makes that special builtin fail and end the shell (dash:
+	// `export -f start_server` says "Illegal option -f"; mksh "-f: unknown
+	// option"). Empty: not checked (bash takes -f, -n; zsh only complains).
+	exportLetters string
 	// setNamesLoose: option names ignore case and underscores, and take a
 	// "no" in front (zsh: `set -o NO_UNSET`).
 	setNamesLoose bool
@@ -437,6 +442,7 @@ var (
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
 		setLetters:           "abefimnpsuvxCEIV",
+		exportLetters:        "p",
 		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
 	}
 	dialectZsh = &dialect{
@@ -500,6 +506,7 @@ var (
 		funcErrorReturns:       true,
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
+		exportLetters:          "p",
 		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}
 )

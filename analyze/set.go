@@ -230,3 +230,36 @@ no_proxy all_proxy ALL_PROXY EPOCHREALTIME EPOCHSECONDS FUNCNAME PIPESTATUS REPL
 COMP_WORDS DIRSTACK status pipestatus path cdpath fpath manpath mailpath argv
 psvar prompt PROMPT RPROMPT USERNAME HOST VENDOR CPUTYPE OSTYPE TTY TTYIDLE ERRNO
 LINENO KEYTIMEOUT WORDCHARS FCEDIT HISTSIZE SAVEHIST KSH_VERSION PATHSEP`)
+
+// exportFails reports whether export or readonly with the option words
+// opts fails for an option the shell does not know (see
+// dialect.exportLetters): the special builtin's error ends the shell.
+func (d *dialect) exportFails(opts []*syntax.Word) bool {
+	if d.exportLetters == "" {
+		return false
+	}
+	for _, o := range opts {
+		a, _, ok := literal(o)
+		if !ok || a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			return false
+		}
+		for _, c := range a[1:] {
+			if !strings.ContainsRune(d.exportLetters, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declOptions returns the option words of a declaration (`export -f f`
+// parses as one in mksh and bash).
+func declOptions(c *syntax.DeclClause) []*syntax.Word {
+	var opts []*syntax.Word
+	for _, a := range c.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			opts = append(opts, a.Value)
+		}
+	}
+	return opts
+}

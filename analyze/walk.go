@@ -554,6 +554,9 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
+		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.exportFails(declOptions(c)) && w.shellEnds() {
+			break // mksh: export -f f
+		}
 		w.declareLocal(c)
 		for _, a := range c.Args {
 			w.assign(a, env)

@@ -162,6 +162,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 		w.mark(m)
+	case "export", "readonly":
+		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
+			w.shellEnds() // dash: export -f f
+		}
 	case "set":
 		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
 			w.shellEnds() // dash: set -o pipefail
