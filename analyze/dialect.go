@@ -343,6 +343,10 @@ type dialect struct {
 	// y ]]; then …` never runs its branch and `[[ … ]] || …` always runs
 	// what follows.
 	noDoubleBracket bool
+	// testNoDoubleEquals: test and [ know = but not ==, and fail on it
+	// (dash: `[ "$CI" == true ]` says "unexpected operator", status 2),
+	// so `if [ "$x" == y ]; then …` never runs its branch.
+	testNoDoubleEquals bool
 	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
 	// fails and kills nothing.
 	killNoNumOption bool
@@ -437,6 +441,7 @@ var (
 		killNoSigPrefix:      true,
 		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
 		noDoubleBracket:      true,
+		testNoDoubleEquals:   true,
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,

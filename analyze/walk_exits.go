@@ -170,12 +170,10 @@ func (w *walker) status(s *syntax.Stmt) int {
 			st = 1
 		}
 	}
-	if st == 0 && w.sh.d.noDoubleBracket && !s.Background {
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "[[" {
-			st = -1 // dash: "[[: not found"
-			if s.Negated {
-				st = 1
-			}
+	if st == 0 && !s.Background && w.testRefused(s) {
+		st = -1 // dash: "[[: not found", "[: a: unexpected operator"
+		if s.Negated {
+			st = 1
 		}
 	}
 	if st == 0 && !s.Background {
@@ -250,4 +248,25 @@ func (w *walker) trapRefused(s *syntax.Stmt) bool {
 		args = args[1:]
 	}
 	return len(args) > 1 && len(w.sh.d.trapSets(args[1:])) < len(args)-1
+}
+
+// testRefused reports whether s is a test the shell cannot run and so
+// fails for sure: `[[ … ]]` where [[ is no keyword, `[ a == b ]` and
+// `test a == b` where test knows no == (see dialect.noDoubleBracket and
+// testNoDoubleEquals).
+func (w *walker) testRefused(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	a, d := ce.Args, w.sh.d
+	switch wordLit(a[0]) {
+	case "[[":
+		return d.noDoubleBracket
+	case "[":
+		return d.testNoDoubleEquals && len(a) == 5 && wordLit(a[2]) == "==" && wordLit(a[4]) == "]"
+	case "test":
+		return d.testNoDoubleEquals && len(a) == 4 && wordLit(a[2]) == "=="
+	}
+	return false
 }
