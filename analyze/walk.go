@@ -467,7 +467,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.ifClause(c, env)
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, env)
-		if neverLoops(c) {
+		if neverLoops(c) || w.p.ended {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
@@ -608,6 +608,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
 			w.stmts(ic.Cond, env)
+			if w.p.ended {
+				break // the condition ended the shell ([ "$x" == y ] in zsh)
+			}
 			st = w.condStatus(ic.Cond)
 		}
 		if st < 0 {
