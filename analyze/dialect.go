@@ -270,6 +270,12 @@ type dialect struct {
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
 	// at once.
 	funcExitTraps bool
+	// signalRunsExitTrap: a subshell that a signal kills (one it does
+	// not trap) runs its EXIT trap before it dies (bash: sig.c's
+	// termsig_handler calls run_exit_trap): `(trap 'kill $(jobs -p)'
+	// EXIT; server & wait) & … kill $!` stops the server. dash, zsh and
+	// mksh die without it.
+	signalRunsExitTrap bool
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
@@ -423,6 +429,7 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
+		signalRunsExitTrap: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

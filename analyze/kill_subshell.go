@@ -43,6 +43,8 @@ func (w *walker) killSubshell(j *job) {
 		if !w.runSigTrap(j, t) && loops(j.stmt) {
 			return
 		}
+	} else if x := j.exitTrapOnSignal(w.killSig); t == nil && x != nil {
+		w.runSigTrap(j, x) // bash: the EXIT trap, and then it dies
 	}
 	for _, k := range j.innerWaited {
 		if !k.killed {
@@ -83,6 +85,15 @@ func (j *job) sigTrap(sig string) *sigTrap {
 		}
 	}
 	return nil
+}
+
+// exitTrapOnSignal is the EXIT trap that j's own shell runs when sig
+// kills it (see dialect.signalRunsExitTrap), or nil.
+func (j *job) exitTrapOnSignal(sig string) *sigTrap {
+	if j.trapSh == nil || uncatchable(sig) || j.trapRan || !j.trapSh.d.signalRunsExitTrap || len(j.trapSh.traps) == 0 {
+		return nil
+	}
+	return &sigTrap{trapBody: j.trapSh.traps[len(j.trapSh.traps)-1]}
 }
 
 // runSigTrap walks the action of a signal trap in the shell of j, the

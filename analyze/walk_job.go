@@ -247,7 +247,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	} else {
 		w.jobBody(j, s, env, saved.d)
 	}
-	if len(w.sh.sigTraps) > 0 {
+	if len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && saved.d.signalRunsExitTrap {
 		j.trapSh, w.sh.keep = w.sh, true
 	}
 	// `( trap '' TERM; … ) &`: the job's own shell ignores it too.
