@@ -40,7 +40,13 @@ func (w *walker) killSubshell(j *job) {
 		// The trap interrupts the wait and runs; then the subshell goes
 		// on with what follows, which is brief (fg is false), unless it
 		// loops and the trap does not exit.
-		if !w.runSigTrap(j, t) && loops(j.stmt) {
+		exits := w.runSigTrap(j, t)
+		if exits && len(j.trapSh.traps) > 0 {
+			// `trap 'exit 0' TERM`: the exit runs the EXIT trap
+			// (`trap 'kill $(jobs -p)' EXIT` stops what it waited for).
+			w.runSigTrap(j, &sigTrap{trapBody: j.trapSh.traps[len(j.trapSh.traps)-1]})
+		}
+		if !exits && loops(j.stmt) {
 			return
 		}
 	} else if x := j.exitTrapOnSignal(w.killSig); t == nil && x != nil {
