@@ -209,13 +209,18 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// the collector marked.
 	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
 	env, maybe := callerFDs, 0
+	var prev *syntax.Stmt // ($? of the statement before: see prevStatus)
 	for _, s := range f.Stmts {
 		p.top = s
+		w.prev = prev
 		env = w.stmt(s, env)
-		if w.afterExit(s, &maybe) {
+		w.prev = prev
+		if w.afterExit(s, &maybe) || w.errexitEnds(s) {
 			break
 		}
+		prev = s
 	}
+	w.prev = nil
 	if maybe > 0 {
 		w.condOut()
 	}

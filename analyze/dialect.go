@@ -243,6 +243,11 @@ type dialect struct {
 	// starts nothing there. Empty setLetters: set only complains (bash).
 	setLetters string
 	setNames   *wordSet
+	// exportLetters are the option letters export and readonly know;
+	// any other makes that special builtin fail and end the shell (dash:
+	// `export -f start_server` says "Illegal option -f"; mksh "-f: unknown
+	// option"). Empty: not checked (bash takes -f, -n; zsh only complains).
+	exportLetters string
 	// setNamesLoose: option names ignore case and underscores, and take a
 	// "no" in front (zsh: `set -o NO_UNSET`).
 	setNamesLoose bool
@@ -252,8 +257,20 @@ type dialect struct {
 	// end the shell there too.
 	funcErrorReturns bool
 	// nounsetSkipsTraps: a shell that ends on an unset variable under set
-	// -u runs no EXIT trap (zsh); bash, dash and mksh run it.
+	// -u, or on an assignment to a read-only parameter, runs no EXIT trap
+	// (zsh); bash, dash and mksh run it.
 	nounsetSkipsTraps bool
+	// readonlyParams are parameters the shell keeps read-only whose
+	// assignment is an error that ends the shell, in a function too (zsh:
+	// `status=$?`, whose $status is $?; `status=1 cmd`, `local status`,
+	// `for status in …` as well). bash's `UID=0` discards only the rest of
+	// its line and goes on.
+	readonlyParams *wordSet
+	// equalsExpands: an unquoted word that starts with `=` is the path of
+	// the command it names, and an error that ends the shell when there
+	// is none (zsh's EQUALS option: `[ "$1" == ci ]` looks for a command
+	// `=`); see walker.equalsFails.
+	equalsExpands bool
 	// selfTermTakesJobs: a shell leading its process group that a
 	// foreground `pkill -f` signals (its pattern finds the shell's own -c
 	// command line) takes its jobs with it as it dies (mksh); in the
@@ -264,6 +281,12 @@ type dialect struct {
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
 	// at once.
 	funcExitTraps bool
+	// signalRunsExitTrap: a subshell that a signal kills (one it does
+	// not trap) runs its EXIT trap before it dies (bash: sig.c's
+	// termsig_handler calls run_exit_trap): `(trap 'kill $(jobs -p)'
+	// EXIT; server & wait) & … kill $!` stops the server. dash, zsh and
+	// mksh die without it.
+	signalRunsExitTrap bool
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
@@ -324,6 +347,23 @@ type dialect struct {
 	// (dash: `kill -SIGTERM $!` says "Illegal option -S", `kill -s
 	// SIGTERM $!` "invalid signal number or name"), and nothing is killed.
 	killNoSigPrefix bool
+	// trapRefuses are the signal names the shell's trap refuses: it stops
+	// at the first ("bad trap", "undefined signal"), the names before it
+	// are set and the rest are not. dash reads them as kill does and
+	// refuses a SIG prefix and bash's pseudo-signals (its trapcmd returns
+	// there: `trap cleanup SIGINT SIGTERM EXIT` sets no EXIT trap, `trap
+	// cleanup EXIT SIGINT` does); zsh takes names in upper case only
+	// (`trap cleanup exit` sets nothing).
+	trapRefuses trapNames
+	// noDoubleBracket: `[[` is no keyword but a command name, and no such
+	// command exists (dash: "[[: not found", status 127), so `if [[ $x ==
+	// y ]]; then …` never runs its branch and `[[ … ]] || …` always runs
+	// what follows.
+	noDoubleBracket bool
+	// testNoDoubleEquals: test and [ know = but not ==, and fail on it
+	// (dash: `[ "$CI" == true ]` says "unexpected operator", status 2),
+	// so `if [ "$x" == y ]; then …` never runs its branch.
+	testNoDoubleEquals bool
 	// killNoNumOption: kill has no -n option (dash, mksh): `kill -n 9 $!`
 	// fails and kills nothing.
 	killNoNumOption bool
@@ -400,6 +440,7 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
+		signalRunsExitTrap: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -417,11 +458,15 @@ var (
 		jobFuncSaved:         true,
 		killSigNoDashDash:    true,
 		killNoSigPrefix:      true,
+		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
+		noDoubleBracket:      true,
+		testNoDoubleEquals:   true,
 		jobsKeepIgnored:      true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
 		setLetters:           "abefimnpsuvxCEIV",
+		exportLetters:        "p",
 		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
 	}
 	dialectZsh = &dialect{
@@ -450,6 +495,9 @@ var (
 		emptyArgIgnored:      true,
 		substReadsFile:       true,
 		nounsetSkipsTraps:    true,
+		readonlyParams:       setOf(`status ARGC PPID HISTCMD LINENO`),
+		trapRefuses:          trapUpperOnly,
+		equalsExpands:        true,
 		killSName:            true,
 		commandSkipsBuiltins: true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
@@ -483,6 +531,7 @@ var (
 		funcErrorReturns:       true,
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
+		exportLetters:          "p",
 		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}
 )
@@ -734,6 +783,45 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 			j.fds[fd] = t
 		}
 	}
+}
+
+// trapNames are the kinds of signal names a shell's trap may refuse (see
+// dialect.trapRefuses).
+type trapNames uint8
+
+const (
+	trapNoSigPrefix trapNames = 1 << iota // SIGINT
+	trapNoPseudo                          // ERR, DEBUG, RETURN
+	trapUpperOnly                         // exit, int
+)
+
+// trapSets returns the signal words of a trap command that the shell
+// sets: all of them, or those before the first it refuses (see
+// dialect.trapRefuses).
+func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
+	if d.trapRefuses == 0 {
+		return sigs
+	}
+	for i, a := range sigs {
+		if d.trapRefused(wordLit(a)) {
+			return sigs[:i]
+		}
+	}
+	return sigs
+}
+
+// trapRefused reports whether the shell's trap refuses the signal name n.
+func (d *dialect) trapRefused(n string) bool {
+	r := d.trapRefuses
+	switch {
+	case r&trapNoPseudo != 0 && (strings.EqualFold(n, "ERR") || strings.EqualFold(n, "DEBUG") || strings.EqualFold(n, "RETURN")):
+		return true
+	case r&trapNoSigPrefix != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+		return true
+	case r&trapUpperOnly != 0 && strings.ToUpper(n) != n:
+		return true
+	}
+	return false
 }
 
 // killRefused reports whether the shell's kill builtin refuses the signal

@@ -58,7 +58,7 @@ func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
 		if !ok {
 			action = "?" // an expansion: some action
 		}
-		for _, a := range c.Args[2:] {
+		for _, a := range d.trapSets(c.Args[2:]) {
 			sig := normalSignal(wordLit(a))
 			if sig == "" {
 				continue

@@ -40,9 +40,17 @@ func (w *walker) killSubshell(j *job) {
 		// The trap interrupts the wait and runs; then the subshell goes
 		// on with what follows, which is brief (fg is false), unless it
 		// loops and the trap does not exit.
-		if !w.runSigTrap(j, t) && loops(j.stmt) {
+		exits := w.runSigTrap(j, t)
+		if exits && len(j.trapSh.traps) > 0 {
+			// `trap 'exit 0' TERM`: the exit runs the EXIT trap
+			// (`trap 'kill $(jobs -p)' EXIT` stops what it waited for).
+			w.runSigTrap(j, &sigTrap{trapBody: j.trapSh.traps[len(j.trapSh.traps)-1]})
+		}
+		if !exits && loops(j.stmt) {
 			return
 		}
+	} else if x := j.exitTrapOnSignal(w.killSig); t == nil && x != nil {
+		w.runSigTrap(j, x) // bash: the EXIT trap, and then it dies
 	}
 	for _, k := range j.innerWaited {
 		if !k.killed {
@@ -83,6 +91,15 @@ func (j *job) sigTrap(sig string) *sigTrap {
 		}
 	}
 	return nil
+}
+
+// exitTrapOnSignal is the EXIT trap that j's own shell runs when sig
+// kills it (see dialect.signalRunsExitTrap), or nil.
+func (j *job) exitTrapOnSignal(sig string) *sigTrap {
+	if j.trapSh == nil || uncatchable(sig) || j.trapRan || !j.trapSh.d.signalRunsExitTrap || len(j.trapSh.traps) == 0 {
+		return nil
+	}
+	return &sigTrap{trapBody: j.trapSh.traps[len(j.trapSh.traps)-1]}
 }
 
 // runSigTrap walks the action of a signal trap in the shell of j, the

@@ -93,6 +93,13 @@ func (d *dialect) setName(name string) bool {
 // setsNounset reports how `set ARGS` changes the nounset option: on is
 // true when it turns it on (-u, -o nounset), off when it turns it off.
 func setsNounset(args []*syntax.Word) (on, off bool) {
+	return setsOption(args, 'u', "nounset")
+}
+
+// setsOption reports how `set ARGS` changes the option of the letter and
+// the long name: on is true when it turns it on (-u, -o nounset), off when
+// it turns it off.
+func setsOption(args []*syntax.Word, letter rune, name string) (on, off bool) {
 	for i := 0; i < len(args); i++ {
 		a := wordLit(args[i])
 		if a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
@@ -100,12 +107,12 @@ func setsNounset(args []*syntax.Word) (on, off bool) {
 		}
 		for _, c := range a[1:] {
 			u := false
-			if c == 'u' {
+			if c == letter {
 				u = true
 			} else if c == 'o' && i+1 < len(args) {
 				i++
 				n := strings.ToLower(strings.ReplaceAll(wordLit(args[i]), "_", ""))
-				u = n == "nounset"
+				u = n == name
 			}
 			if u {
 				on, off = a[0] == '-', a[0] == '+'
@@ -223,3 +230,36 @@ no_proxy all_proxy ALL_PROXY EPOCHREALTIME EPOCHSECONDS FUNCNAME PIPESTATUS REPL
 COMP_WORDS DIRSTACK status pipestatus path cdpath fpath manpath mailpath argv
 psvar prompt PROMPT RPROMPT USERNAME HOST VENDOR CPUTYPE OSTYPE TTY TTYIDLE ERRNO
 LINENO KEYTIMEOUT WORDCHARS FCEDIT HISTSIZE SAVEHIST KSH_VERSION PATHSEP`)
+
+// exportFails reports whether export or readonly with the option words
+// opts fails for an option the shell does not know (see
+// dialect.exportLetters): the special builtin's error ends the shell.
+func (d *dialect) exportFails(opts []*syntax.Word) bool {
+	if d.exportLetters == "" {
+		return false
+	}
+	for _, o := range opts {
+		a, _, ok := literal(o)
+		if !ok || a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
+			return false
+		}
+		for _, c := range a[1:] {
+			if !strings.ContainsRune(d.exportLetters, c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declOptions returns the option words of a declaration (`export -f f`
+// parses as one in mksh and bash).
+func declOptions(c *syntax.DeclClause) []*syntax.Word {
+	var opts []*syntax.Word
+	for _, a := range c.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			opts = append(opts, a.Value)
+		}
+	}
+	return opts
+}

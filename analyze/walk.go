@@ -120,6 +120,13 @@ type walker struct {
 	// call's begin (see walk_locals.go).
 	locals     []localVar
 	localsFrom int
+	// forks counts the forks the shells walked wait for in their
+	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
+	// started before it the time to set up its signals (see job.startForks).
+	forks int
+	// prev is the statement walked before the current one in its list,
+	// whose status $? holds (see prevStatus); nil at a list's start.
+	prev *syntax.Stmt
 }
 
 const maxNested = 8
@@ -144,12 +151,18 @@ func hasExitWord(text []byte, d *dialect) bool {
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe := 0
+	outer := w.prev
+	var prev *syntax.Stmt
 	for _, s := range list {
+		w.prev = prev
 		env = w.stmt(s, env)
+		w.prev = prev
 		if w.afterExit(s, &maybe) {
 			break // the shell never runs what follows
 		}
+		prev = s
 	}
+	w.prev = outer
 	if maybe > 0 {
 		w.condOut()
 	}
@@ -323,6 +336,12 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
+	if (w.assignsReadonly(s) || w.equalsFails(s)) && w.shellEnds() {
+		// status=$?, [ "$1" == ci ] in zsh: the shell ends there (zsh
+		// without its EXIT traps)
+		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		return env
+	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
 	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.shellEnds() {
 		// set -u: the command never runs, the shell ends (zsh without
@@ -448,6 +467,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.Block:
 		w.stmts(c.Stmts, env)
 	case *syntax.Subshell:
+		w.forks++
 		w.subshell(c.Stmts, env)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
@@ -461,12 +481,13 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		if w.sh.async {
 			reader = tJobRead
 		}
+		w.forks++
 		w.pipeline(c, env, reader, true)
 	case *syntax.IfClause:
 		w.ifClause(c, env)
 	case *syntax.WhileClause:
 		w.stmts(c.Cond, env)
-		if neverLoops(c) {
+		if neverLoops(c) || w.p.ended {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
@@ -549,6 +570,9 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
+		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.exportFails(declOptions(c)) && w.shellEnds() {
+			break // mksh: export -f f
+		}
 		w.declareLocal(c)
 		for _, a := range c.Args {
 			w.assign(a, env)
@@ -598,7 +622,10 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
 			w.stmts(ic.Cond, env)
-			st = w.status(ic.Cond[len(ic.Cond)-1])
+			if w.p.ended {
+				break // the condition ended the shell ([ "$x" == y ] in zsh)
+			}
+			st = w.condStatus(ic.Cond)
 		}
 		if st < 0 {
 			continue // the branch never runs

@@ -173,6 +173,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 		w.mark(m)
+	case "export", "readonly":
+		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
+			w.shellEnds() // dash: export -f f
+		}
 	case "set":
 		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
 			w.shellEnds() // dash: set -o pipefail
@@ -182,6 +186,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.sh.nounset = true
 		} else if off {
 			w.sh.nounset = false
+		}
+		if on, off := setsOption(r.args, 'e', "errexit"); on && w.cond == 0 {
+			w.sh.errexit = true
+		} else if off {
+			w.sh.errexit = false
 		}
 		for _, a := range r.args {
 			v := wordLit(a)
@@ -200,7 +209,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 		}
 	case "trap":
-		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args) {
+		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
 			w.job.trap = true
 		}
 		w.trap(r.args)
@@ -434,13 +443,17 @@ func (w *walker) walkUncalledBody(fn *function) {
 		return
 	}
 	fn.walked = maxFuncWalks
-	saved, src := w.sh, w.src
+	saved, src, apart := w.sh, w.src, w.apart
 	w.sh = w.newShell(shNested, false)
 	w.sh.leads = saved.leads
 	w.src = fn.src
+	// Nor does a kill by a pid file or by name, which would reach any
+	// process: `stop() { kill $(cat app.pid); }` or `{ pkill -f server; }`
+	// never runs, so the jobs started before stay as they are.
+	w.apart = append(slices.Clip(w.apart), w.p.jobs...)
 	w.stmt(fn.body, fn.env)
 	w.endShell()
-	w.sh, w.src = saved, src
+	w.sh, w.src, w.apart = saved, src, apart
 }
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and

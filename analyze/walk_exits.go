@@ -77,7 +77,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		for ic := c; ic != nil; ic = ic.Else {
 			st := 0
 			if n := len(ic.Cond); n > 0 {
-				st = w.status(ic.Cond[n-1]) // (if ! kill -0 $P: known, see probesAlive)
+				st = w.condStatus(ic.Cond) // (if ! kill -0 $P: known, see probesAlive)
 			}
 			k := w.listExits(ic.Cond, depth)
 			if st >= 0 {
@@ -164,6 +164,27 @@ func (w *walker) status(s *syntax.Stmt) int {
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
 	st := statusIn(s, 0, w.callStatus)
+	if w.trapRefused(s) {
+		st = -1 // dash: trap … SIGINT EXIT says "bad trap"
+		if s.Negated {
+			st = 1
+		}
+	}
+	if st == 0 && !s.Background && w.testRefused(s) {
+		st = -1 // dash: "[[: not found", "[: a: unexpected operator"
+		if s.Negated {
+			st = 1
+		}
+	}
+	if st == 0 && !s.Background {
+		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
+	}
+	if st == 0 && !s.Background && w.groupKillFails(s) {
+		st = -1
+		if s.Negated {
+			st = 1
+		}
+	}
 	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
 		st = 1 // kill -0 $P of a job that runs on
 		if s.Negated {
@@ -247,4 +268,70 @@ func returnsEarly(s *syntax.Stmt) bool {
 		return !found
 	})
 	return found
+}
+
+// groupKillFails reports whether s is a kill of process groups (`kill --
+// -$PID`) none of which exists: the jobs its operands name lead no group
+// (no setsid, no GNU timeout, no set -m), so kill finds no such process
+// and fails. `kill -- -$api_pid 2>/dev/null || kill $api_pid` then always
+// runs its plain kill.
+func (w *walker) groupKillFails(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+		return false
+	}
+	_, ops, list := killArgs(ce.Args[1:])
+	if list || len(ops) == 0 {
+		return false
+	}
+	for _, a := range ops {
+		if !negatedPid(a) || isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
+			return false
+		}
+		named, all, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
+		if all || len(named) == 0 {
+			return false
+		}
+		for _, j := range named {
+			if j.setsid || j.timeoutGroup || j.leadsGroup {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// trapRefused reports whether s is a trap command that fails, naming a
+// signal the shell refuses (see dialect.trapRefuses).
+func (w *walker) trapRefused(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background || w.sh.d.trapRefuses == 0 || len(ce.Args) < 3 || wordLit(ce.Args[0]) != "trap" {
+		return false
+	}
+	args := ce.Args[1:]
+	if wordLit(args[0]) == "--" {
+		args = args[1:]
+	}
+	return len(args) > 1 && len(w.sh.d.trapSets(args[1:])) < len(args)-1
+}
+
+// testRefused reports whether s is a test the shell cannot run and so
+// fails for sure: `[[ … ]]` where [[ is no keyword, `[ a == b ]` and
+// `test a == b` where test knows no == (see dialect.noDoubleBracket and
+// testNoDoubleEquals).
+func (w *walker) testRefused(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	a, d := ce.Args, w.sh.d
+	switch wordLit(a[0]) {
+	case "[[":
+		return d.noDoubleBracket
+	case "[":
+		return d.testNoDoubleEquals && len(a) == 5 && wordLit(a[2]) == "==" && wordLit(a[4]) == "]"
+	case "test":
+		return d.testNoDoubleEquals && len(a) == 4 && wordLit(a[2]) == "=="
+	}
+	return false
 }

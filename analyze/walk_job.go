@@ -132,6 +132,9 @@ type job struct {
 	// startSlow and startBounded are the shell's walker.slow and
 	// walker.bounded just after the job started: unchanged at a kill, the
 	// kill comes right after the start (see dialect.killRaces).
+	// startForks is walker.forks when the job started (see kill's mksh
+	// race).
+	startForks   int
 	startSlow    int
 	startBounded time.Duration
 	// endSlow and endBounded are the same when a kill ended the job (see
@@ -226,7 +229,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 
-	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	j.parent = savedJob
 	j.startSlow, j.startBounded = slow, bounded
 	if saved.d.jobsKeepIgnored {
@@ -246,7 +249,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	} else {
 		w.jobBody(j, s, env, saved.d)
 	}
-	if len(w.sh.sigTraps) > 0 {
+	if len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && saved.d.signalRunsExitTrap {
 		j.trapSh, w.sh.keep = w.sh, true
 	}
 	// `( trap '' TERM; … ) &`: the job's own shell ignores it too.
@@ -256,8 +259,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.quick = w.slow == slow && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
-	w.slow, w.bounded = slow, bounded
-	j.startSlow, j.startBounded = slow, bounded
+	w.slow, w.bounded, w.forks = slow, bounded, forks
+	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
 	w.sh, w.job = saved, savedJob
 
 	if j.kind == jobCompound {
@@ -435,10 +438,10 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 			}
 		}
 	}
-	saved, savedJob, slow, bounded := w.sh, w.job, w.slow, w.bounded
+	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	w.sh = w.newShell(shSubshell, true)
 	w.job, j.sh = j, w.sh
-	j.startSlow, j.startBounded = slow, bounded
+	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob
@@ -448,7 +451,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	}
 	j.dur = w.bounded - bounded
 	// However long it runs, the shell that starts it goes on at once.
-	w.slow, w.bounded = slow, bounded
+	w.slow, w.bounded, w.forks = slow, bounded, forks
 	if !j.quick {
 		for fd, t := range kept {
 			if t == tCaller || t == tBlock {

@@ -73,9 +73,22 @@ func (w *walker) wait(args []*syntax.Word) {
 	}
 	pending := w.pending()
 	switch {
-	case nflag && !any:
+	case nflag && (!any || all):
 		if len(pending) == 1 {
 			w.waitedFor(pending[0])
+		}
+	case nflag:
+		// wait -n "$SERVER_PID" "$LOADER_PID": the first of them to end
+		// returns it, and which one that is is not known unless the pids
+		// name one job the shell can wait for.
+		var reach []*job
+		for _, j := range named {
+			if slices.Contains(pending, j) {
+				reach = append(reach, j)
+			}
+		}
+		if len(reach) == 1 {
+			w.waitedFor(reach[0])
 		}
 	case !any || all:
 		for _, j := range pending {
@@ -184,7 +197,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		}
 		return
 	}
-	sigs := args[1:]
+	sigs := w.sh.d.trapSets(args[1:])
 	if len(args) == 1 {
 		sigs = args // `trap EXIT`: a lone signal is reset
 	}
@@ -248,11 +261,11 @@ func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) 
 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
 // listing, a reset to the default, or an empty action, which ignores).
-func trapRuns(args []*syntax.Word) bool {
+func trapRuns(args []*syntax.Word, d *dialect) bool {
 	if len(args) > 0 && wordLit(args[0]) == "--" {
 		args = args[1:]
 	}
-	if len(args) < 2 {
+	if len(args) < 2 || len(d.trapSets(args[1:])) == 0 {
 		return false
 	}
 	action, _, single := unquote(args[0], false)

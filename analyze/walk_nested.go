@@ -212,7 +212,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		defer w.jobShellDone(w.watchJobShell(jobShell, f, d, env))
 	}
 	w.stmts(f.Stmts, env)
-	if jobShell != nil && kind != 0xff && len(w.sh.sigTraps) > 0 {
+	if jobShell != nil && kind != 0xff && (len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && d.signalRunsExitTrap) {
 		jobShell.trapSh, w.sh.keep = w.sh, true
 	}
 	if kind != 0xff {

@@ -73,6 +73,8 @@ type shell struct {
 	// nounset: set -u is on for sure: expanding a variable that is
 	// unset ends the shell (see walker.expandsUnset).
 	nounset bool
+	// errexit: set -e is on for sure (see walker.errexitEnds).
+	errexit bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -267,7 +269,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	}
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads = kind, async, false, 0, 0, false
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
-	sh.keep, sh.nounset, sh.skipTraps, sh.execsElem = false, false, false, false
+	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem = false, false, false, false, false
 }
 
 // setEmpty records whether the variable name holds nothing for sure.

@@ -20,6 +20,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 	eachSubst(n, func(n syntax.Node) {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
+			w.forks++
 			// The shell reads the substitution's stdout to EOF. When that
 			// shell is itself (part of) a background job, it is that job
 			// that waits, not the caller.
