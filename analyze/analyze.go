@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -209,14 +210,22 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// the collector marked.
 	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
 	env, maybe := callerFDs, 0
-	var prev *syntax.Stmt // ($? of the statement before: see prevStatus)
+	var prev *syntax.Stmt   // ($? of the statement before: see prevStatus)
+	var slept time.Duration // (see endsWithShell)
 	for _, s := range f.Stmts {
 		p.top = s
 		w.prev = prev
+		n := len(p.jobs)
 		env = w.stmt(s, env)
 		w.prev = prev
+		for _, j := range p.jobs[n:] {
+			j.slept = slept
+		}
 		if w.afterExit(s, &maybe) || w.errexitEnds(s) {
 			break
+		}
+		if maybe == 0 && w.cond == 0 {
+			slept += sureSleep(s)
 		}
 		prev = s
 	}
@@ -226,6 +235,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	p.top = nil
 	w.endShell()
+	endsWithShell(p.jobs, slept)
 	w.walkUncalled()
 	p.freeShells = w.free
 	for _, r := range sortedRules() {

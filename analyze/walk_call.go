@@ -101,6 +101,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		j.start, j.end = c.start, c.end
 		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 		d, bounded := r.bound()
+		j.timed = r.kind&kQuick != 0 || bounded
 		j.quick = r.kind&kQuick != 0 || bounded && d < briefJob
 		j.dur = d
 		w.p.jobs = append(w.p.jobs, j)

@@ -118,8 +118,13 @@ type job struct {
 	// (the jobs inside are jobs of their own).
 	onlyReads bool
 	// dur is the sum of the literal durations of its commands (see
-	// walker.bounded); it only means something for a quick job.
+	// walker.bounded); it only means something for a quick or timed job.
 	dur time.Duration
+	// timed: none of its commands may take a while beyond a literal
+	// duration, so it ends dur after it starts; slept: the script's sure
+	// sleeps before it started (see endsWithShell).
+	timed bool
+	slept time.Duration
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool
@@ -256,7 +261,8 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.ignored |= w.sh.ignored &^ saved.ignored
 	w.endShell()
 	w.consumer = savedConsumer
-	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	j.timed = w.slow == slow
+	j.quick = j.timed && w.bounded-bounded < briefJob
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
 	w.slow, w.bounded, w.forks = slow, bounded, forks
@@ -445,7 +451,8 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
 	w.endShell()
 	w.sh, w.job = saved, savedJob
-	j.quick = w.slow == slow && w.bounded-bounded < briefJob
+	j.timed = w.slow == slow
+	j.quick = j.timed && w.bounded-bounded < briefJob
 	if stmtReadsToEnd(cc.Stmt) {
 		j.quick = true
 	}

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"slices"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -295,4 +296,42 @@ func (w *walker) execsProgramInPlace() bool {
 		}
 	}
 	return false
+}
+
+// endsWithShell counts as brief a job the script's own statements started
+// whose commands all have literal durations, and that ends within
+// briefJob of the shell because the script sleeps for sure after it
+// (slept: the top-level sleeps before the end, counted from the start of
+// the script; job.slept: those before the job): `(sleep 2; echo ready) &
+// sleep 3` holds nothing once the shell exits. Only sleeps that run for
+// sure count, so the shell's time after the job is at least that; a job
+// started inside another job starts at a time this does not know.
+func endsWithShell(jobs []*job, slept time.Duration) {
+	for _, j := range jobs {
+		if j.parent == nil && j.timed && !j.quick && j.dur-(slept-j.slept) < briefJob {
+			j.quick = true
+		}
+	}
+}
+
+// sureSleep is how long a top-level statement surely sleeps: a foreground
+// `sleep N`, alone or first in an and-or list (`sleep 2 && curl …`).
+func sureSleep(s *syntax.Stmt) time.Duration {
+	for !s.Background && !s.Coprocess && !s.Disown && !s.Negated && len(s.Redirs) == 0 {
+		switch c := s.Cmd.(type) {
+		case *syntax.BinaryCmd:
+			if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+				return 0
+			}
+			s = c.X
+			continue
+		case *syntax.CallExpr:
+			if len(c.Assigns) == 0 && len(c.Args) > 1 && wordLit(c.Args[0]) == "sleep" {
+				d, _ := sleepFor(c.Args[1:])
+				return d
+			}
+		}
+		return 0
+	}
+	return 0
 }
