@@ -118,3 +118,42 @@ func normalSignal(s string) string {
 	}
 	return s
 }
+
+// trapNames are the kinds of signal names a shell's trap may refuse (see
+// dialect.trapRefuses).
+type trapNames uint8
+
+const (
+	trapNoSigPrefix trapNames = 1 << iota // SIGINT
+	trapNoPseudo                          // ERR, DEBUG, RETURN
+	trapUpperOnly                         // exit, int
+)
+
+// trapSets returns the signal words of a trap command that the shell
+// sets: all of them, or those before the first it refuses (see
+// dialect.trapRefuses).
+func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
+	if d.trapRefuses == 0 {
+		return sigs
+	}
+	for i, a := range sigs {
+		if d.trapRefused(wordLit(a)) {
+			return sigs[:i]
+		}
+	}
+	return sigs
+}
+
+// trapRefused reports whether the shell's trap refuses the signal name n.
+func (d *dialect) trapRefused(n string) bool {
+	r := d.trapRefuses
+	switch {
+	case r&trapNoPseudo != 0 && (strings.EqualFold(n, "ERR") || strings.EqualFold(n, "DEBUG") || strings.EqualFold(n, "RETURN")):
+		return true
+	case r&trapNoSigPrefix != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+		return true
+	case r&trapUpperOnly != 0 && strings.ToUpper(n) != n:
+		return true
+	}
+	return false
+}

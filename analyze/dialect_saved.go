@@ -1,0 +1,102 @@
+package analyze
+
+import "mvdan.cc/sh/v3/syntax"
+
+// The saved copies of descriptors a shell keeps while a redirected
+// compound runs (mksh on fd 10 and up, dialect.childrenKeepSaved and
+// keepsSaved), which subshells forked meanwhile inherit.
+
+// saving runs walk with the shell holding saved copies of what the
+// redirections rs (from env to inner) replaced (a redirected { }, if, loop
+// or function call in the current shell), for the forked subshells started
+// meanwhile to inherit (see dialect.childrenKeepSaved).
+func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) {
+	if !w.sh.d.childrenKeepSaved || inner == env {
+		walk()
+		return
+	}
+	prev, prevTen := w.saved, w.savedTen
+	if w.sh.d.childrenKeepFirstSaved {
+		w.saveFirst(rs, env)
+	} else {
+		for fd := range env {
+			if inner[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+				w.saved[fd] = env[fd]
+			}
+		}
+	}
+	walk()
+	w.saved, w.savedTen = prev, prevTen
+}
+
+// saveFirst records the copy that lands on fd 10, the only one children
+// keep (see dialect.childrenKeepFirstSaved).
+func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
+	if fd, ok := w.tenCopy(rs, env); ok {
+		w.savedTen = true
+		if env[fd] == tCaller || env[fd] == tBlock {
+			w.saved[fd] = env[fd]
+		}
+	}
+}
+
+// tenCopy is the descriptor of env whose copy lands on fd 10 when the
+// shell makes the redirections rs: the first open one they replace, in
+// their order (a closed one is not copied). ok is false when fd 10 holds
+// a copy already, or rs replace nothing open.
+func (w *walker) tenCopy(rs []*syntax.Redirect, env fdTable) (int, bool) {
+	if w.savedTen || w.sh.keptTen {
+		return 0, false
+	}
+	for _, r := range rs {
+		if fd := redirFD(r); fd >= 0 && fd < len(env) && env[fd] != tNone {
+			return fd, true
+		}
+	}
+	return 0, false
+}
+
+// inheritSaved gives a job that forks a subshell the saved copies the
+// shell holds when it starts. (A pipeline's elements are forked one by
+// one: pipeElem gives them to those that keep them.)
+func (w *walker) inheritSaved(j *job) {
+	if j.quick || !(j.kind == jobCompound || j.forks) {
+		return
+	}
+	if w.sh.d.savedTailExec && j.kind == jobCompound && j.tail != nil {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && w.execsTail(ce) {
+			return
+		}
+	}
+	for fd, t := range w.heldSaved() {
+		if t != tNone {
+			j.fds[fd] = t
+		}
+	}
+}
+
+// heldSaved are the saved copies of the caller's descriptors the current
+// shell holds, for what it forks to inherit.
+func (w *walker) heldSaved() fdTable {
+	return w.saved.union(w.sh.kept)
+}
+
+// execKeeps records the copy mksh's `exec` redirections rs (from env)
+// leave on fd 10 for the rest of the shell's life (see
+// dialect.execKeepsFirstSaved); a job whose own shell it is holds it too.
+func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
+	if !w.sh.d.execKeepsFirstSaved {
+		return
+	}
+	fd, ok := w.tenCopy(rs, env)
+	if !ok {
+		return
+	}
+	w.sh.keptTen = true
+	if t := env[fd]; t == tCaller || t == tBlock {
+		w.sh.kept[fd] = t
+		if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
+			j.fds[fd] = t
+		}
+	}
+}
