@@ -1,0 +1,224 @@
+package analyze
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Assignments: the variables that save a job's pid (`pid=$!`, `pids+=($!)`,
+// a loop over pids) and the substitutions their values run.
+
+// assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
+// walks substitutions in the value.
+func (w *walker) assign(a *syntax.Assign, env fdTable) {
+	if a.Name != nil {
+		w.p.sawAssign(a.Name.Value)
+	}
+	if a.Value != nil {
+		saved := w.printed
+		w.printed = nil
+		w.words([]*syntax.Word{a.Value}, env)
+		if a.Name != nil {
+			// pid=$(server >log 2>&1 & echo $!): the variable names the
+			// job, which `kill $pid` reaches (wait cannot: it is not this
+			// shell's child).
+			for _, j := range w.printed {
+				w.pidVar(a.Name.Value, j)
+			}
+			w.substVar(a)
+		}
+		w.printed = saved
+	}
+	if a.Array != nil {
+		for _, e := range a.Array.Elems {
+			if e.Value != nil {
+				w.words([]*syntax.Word{e.Value}, env)
+			}
+		}
+	}
+	if a.Name == nil || w.sh.last == nil {
+		return
+	}
+	if a.Value != nil && plainWord(a.Value) && a.Array == nil {
+		return // no $! in a literal
+	}
+	if refersToLastPid(a) {
+		if w.replacesPid(a) {
+			delete(w.sh.pidVars, a.Name.Value)
+			delete(w.sh.joined, a.Name.Value)
+			delete(w.sh.arrays, a.Name.Value)
+		}
+		for _, j := range w.sh.lasts() {
+			w.pidVar(a.Name.Value, j)
+		}
+		if a.Array != nil {
+			w.sh.setArray(a.Name.Value)
+		}
+		if a.Array == nil && (!a.Append && refersTo(a.Value, a.Name.Value) || spaced(a.Value)) {
+			if w.sh.joined == nil {
+				w.sh.joined = map[string]bool{}
+			}
+			w.sh.joined[a.Name.Value] = true
+		}
+	}
+}
+
+func refersToLastPid(n syntax.Node) bool {
+	found := false
+	inspect(n, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// catsDoc reports whether the command is `cat` printing a here-document or
+// here-string, which ends as soon as it has written it.
+func catsDoc(r resolved, s *syntax.Stmt) bool {
+	return r.name == "cat" && !r.wrapped && len(r.args) == 0 && stdinDoc(s.Redirs) != nil
+}
+
+// refersTo reports whether a word expands the variable name.
+func refersTo(word *syntax.Word, name string) bool {
+	found := false
+	if word == nil {
+		return false
+	}
+	inspect(word, func(n syntax.Node) bool {
+		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == name {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// substVar binds a variable assigned a substitution the walk resolves
+// (see substJobs): `J=$(jobs -p)` holds nothing in zsh and dash,
+// `pid=$(cat run.pid)` the jobs whose pids went into run.pid.
+func (w *walker) substVar(a *syntax.Assign) {
+	name := a.Name.Value
+	if a.Append || a.Array != nil || a.Index != nil || wordLit(a.Value) != "" || refersToLastPid(a.Value) {
+		w.sh.setEmpty(name, false)
+		return
+	}
+	js, known, empty := w.argJobs(a.Value)
+	w.sh.setEmpty(name, known && empty)
+	if known && empty {
+		delete(w.sh.pidVars, name)
+	} else if known {
+		if w.sh.pidVars == nil {
+			w.sh.pidVars = map[string][]*job{}
+		}
+		w.sh.pidVars[name] = js
+		delete(w.sh.joined, name)
+	}
+}
+
+// loopPids binds the variable of `for pid in $pids` to the jobs $pids
+// holds, so that `kill $pid` in the body names them. Where the shell
+// does not split the word (zsh, or "$pids" quoted), the loop runs once
+// with the whole string, and a joined one is then one bad pid.
+func (w *walker) loopPids(l *syntax.WordIter) {
+	if l.Name == nil {
+		return
+	}
+	w.sh.setEmpty(l.Name.Value, false)
+	if w.loopSubsts(l) || len(l.Items) != 1 {
+		return
+	}
+	pe, quoted := loneParam(l.Items[0])
+	if pe == nil {
+		return
+	}
+	js, ok := w.sh.pidVars[pe.Param.Value]
+	if !ok {
+		return
+	}
+	name := l.Name.Value
+	w.sh.pidVars[name] = append([]*job(nil), js...)
+	if w.sh.joined[pe.Param.Value] && !w.splits(pe, quoted) {
+		w.sh.joined[name] = true
+	} else {
+		delete(w.sh.joined, name)
+	}
+}
+
+// loopSubsts binds the variable of a loop over substitutions the walk
+// resolves (see substJobs): over `$(jobs -p)` in zsh and dash the loop
+// runs no round, and its variable holds nothing.
+func (w *walker) loopSubsts(l *syntax.WordIter) bool {
+	var named []*job
+	empty := true
+	for _, it := range l.Items {
+		if wordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
+			return false
+		}
+		if _, ok := it.Parts[0].(*syntax.CmdSubst); !ok {
+			return false
+		}
+		js, known, e := w.argJobs(it)
+		if !known {
+			return false
+		}
+		named, empty = append(named, js...), empty && e
+	}
+	if len(l.Items) == 0 {
+		return false
+	}
+	name := l.Name.Value
+	w.sh.setEmpty(name, empty)
+	delete(w.sh.joined, name)
+	if empty {
+		delete(w.sh.pidVars, name)
+		return true
+	}
+	if w.sh.pidVars == nil {
+		w.sh.pidVars = map[string][]*job{}
+	}
+	w.sh.pidVars[name] = named
+	return true
+}
+
+// loneParam is the plain parameter expansion a word is made of alone
+// ($x, ${x} or "$x"), if it is one.
+func loneParam(w *syntax.Word) (pe *syntax.ParamExp, quoted bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	part := w.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok {
+		if len(dq.Parts) != 1 {
+			return nil, false
+		}
+		part, quoted = dq.Parts[0], true
+	}
+	pe, _ = part.(*syntax.ParamExp)
+	if pe == nil || pe.Param == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil || pe.Length || pe.Excl || pe.Width {
+		return nil, false
+	}
+	return pe, quoted
+}
+
+// spaced reports whether a word has blanks in its literal text: its value
+// is more than one pid, once joined (`pids=" $!"`).
+func spaced(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, " \t\n") {
+				return true
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok && strings.ContainsAny(l.Value, " \t\n") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
