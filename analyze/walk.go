@@ -582,30 +582,6 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	}
 }
 
-// caseBranch picks the branches a case runs when that is known: the word
-// and the patterns before the match are literals (`*` matches anything):
-// the matching branch, and after it each branch a ;& falls through to, up
-// to one that ends with ;; (;;& goes on matching: not known). known is
-// false otherwise; no items with known true means no branch runs.
-func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
-	word := value(c.Word)
-	if word == "" || strings.ContainsAny(word, "*?[") {
-		return nil, false
-	}
-	for i, it := range c.Items {
-		for _, pat := range it.Patterns {
-			switch p := value(pat); {
-			case p == "" || p != "*" && strings.ContainsAny(p, "*?["):
-				return nil, false // an expansion or a glob: which branch runs is not known
-			case p != "*" && p != word:
-				continue
-			}
-			return fallsThrough(c.Items[i:])
-		}
-	}
-	return nil, true
-}
-
 // ifClause walks an if and returns the shell's descriptors after it. A
 // condition whose status is known (true, false, :) decides for sure: `if
 // false; then server & fi` starts nothing, after `if true` the else
@@ -655,46 +631,6 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	return env
 }
 
-func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
-	switch l := l.(type) {
-	case *syntax.WordIter:
-		w.words(l.Items, env)
-		w.loopPids(l)
-	case *syntax.CStyleLoop:
-		w.nodeSubsts(l, env)
-	}
-}
-
-// repeats reports whether a for loop may run its body more than once: a
-// list of two words or more, or one that expands to an unknown number
-// (a variable, a glob, "$@", a C-style loop).
-func repeats(l syntax.Loop) bool {
-	wi, ok := l.(*syntax.WordIter)
-	if !ok || !wi.InPos.IsValid() {
-		return true // for ((…)), for x (over "$@")
-	}
-	if len(wi.Items) != 1 {
-		return len(wi.Items) > 1
-	}
-	lit := wordLit(wi.Items[0])
-	return lit == "" || strings.ContainsAny(lit, "*?[")
-}
-
-// runsOnce reports whether a for loop runs its body at least once: a
-// list of words that are all literal (`for s in api worker`).
-func runsOnce(l syntax.Loop) bool {
-	wi, ok := l.(*syntax.WordIter)
-	if !ok || !wi.InPos.IsValid() || len(wi.Items) == 0 {
-		return false
-	}
-	for _, it := range wi.Items {
-		if wordLit(it) == "" {
-			return false
-		}
-	}
-	return true
-}
-
 // subshell walks statements in a child shell: jobs it does not wait for are
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
@@ -703,22 +639,4 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
 	w.stmts(list, env)
 	w.endShell()
 	w.sh, w.outFile = saved, out
-}
-
-// neverLoops reports whether a loop's condition is literally one that
-// ends it before the first round: `while false`, `until true`, `until :`.
-func neverLoops(c *syntax.WhileClause) bool {
-	if len(c.Cond) != 1 {
-		return false
-	}
-	s := c.Cond[0]
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) != 1 || s.Background || len(s.Redirs) > 0 {
-		return false
-	}
-	stop := wordLit(ce.Args[0]) == "false"
-	if c.Until {
-		stop = wordLit(ce.Args[0]) == "true" || wordLit(ce.Args[0]) == ":"
-	}
-	return stop != s.Negated
 }
