@@ -457,22 +457,26 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 		w.command(s.Cmd, inner)
 		return env
 	}
+	if len(s.Redirs) == 0 {
+		// A loop or case in the current shell: an exec in the part of
+		// it that runs for sure redirects the shell for good.
+		return w.command(s.Cmd, env)
+	}
 	w.saving(s.Redirs, env, inner, func() { w.command(s.Cmd, inner) })
 	return env
 }
 
 // command walks a compound command run in the foreground of the current shell.
-func (w *walker) command(c syntax.Command, env fdTable) {
+func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	switch c := c.(type) {
 	case *syntax.Block:
-		w.stmts(c.Stmts, env)
+		return w.stmts(c.Stmts, env)
 	case *syntax.Subshell:
 		w.forks++
 		w.subshell(c.Stmts, env)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			w.andOr(c, env)
-			return
+			return w.andOr(c, env)
 		}
 		// The shell waits for the pipeline's reader; when that shell is
 		// (part of) a background job, it is that job that waits, not the
@@ -484,17 +488,18 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 		w.forks++
 		w.pipeline(c, env, reader, true)
 	case *syntax.IfClause:
-		w.ifClause(c, env)
+		return w.ifClause(c, env)
 	case *syntax.WhileClause:
-		w.stmts(c.Cond, env)
+		env = w.stmts(c.Cond, env) // (the condition runs at least once)
 		if neverLoops(c) || w.p.ended {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_flow.go)
+		out := w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
-		w.laterRound(c.Cond, c.Do, env)
+		w.laterRound(c.Cond, c.Do, out)
+		return out
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		sure, again := runsOnce(c.Loop), repeats(c.Loop)
@@ -507,19 +512,20 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 				sure, again = true, n > 1
 			}
 		}
-		w.firstRound(c.Do, env, sure)
+		out := w.firstRound(c.Do, env, sure)
 		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
 			// kill $!` leaves a). Rounds after it repeat the second, and
 			// what it saves in a pid variable replaces the first's.
-			w.laterRound(nil, c.Do, env)
+			w.laterRound(nil, c.Do, out)
 		}
+		return out
 	case *syntax.CaseClause:
 		w.words([]*syntax.Word{c.Word}, env)
 		if its, known := caseBranch(c); known {
 			for _, it := range its {
-				w.stmts(it.Stmts, env) // the branch that runs, and those it falls through to
+				env = w.stmts(it.Stmts, env) // the branch that runs, and those it falls through to
 			}
 			break
 		}
@@ -580,6 +586,7 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
 		w.nodeSubsts(c, env)
 	}
+	return env
 }
 
 // ifClause walks an if and returns the shell's descriptors after it. A

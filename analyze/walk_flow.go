@@ -112,11 +112,13 @@ func arithLit(x syntax.ArithmExpr) string {
 	return ""
 }
 
-// firstRound walks the first round of a loop's body; sure: the loop is
+// firstRound walks the first round of a loop's body and returns the
+// shell's descriptors after the part of it that runs for sure (an `exec
+// 2>/dev/null` there redirects the shell for good); sure: the loop is
 // entered for sure (see entersLoop).
-func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) {
+func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) fdTable {
 	body = roundRuns(body)
-	i := len(body)
+	i := 0
 	if sure {
 		i = slices.IndexFunc(body, mayLeaveRound)
 		if i < 0 {
@@ -129,6 +131,7 @@ func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) {
 		w.stmts(body[i:], env)
 		w.branching--
 	}
+	return env
 }
 
 // laterRound walks a round after the first (see repeats): unless a plain
