@@ -177,6 +177,12 @@ type dialect struct {
 	// waited for leaves them: after `server & b & wait %2`, %% is the
 	// server and %- is no job.
 	specsKeepReaped bool
+	// doneJobsStay: a job that ended keeps its place in the table, its
+	// number and %% and %-, waited for or not, until the jobs builtin
+	// reports it (dash: after `setsid srv & false & sleep 1`, kill %%
+	// signals the finished false and fails, and the server is %1 still
+	// after `false & sleep 0.3; srv &`, which is %2).
+	doneJobsStay bool
 	// coprocWord: `coproc cmd` is a coprocess though mvdan.cc/sh parses
 	// it as a call of a command named coproc (zsh).
 	coprocWord bool
@@ -460,6 +466,7 @@ var (
 		noDoubleBracket:      true,
 		testNoDoubleEquals:   true,
 		jobsKeepIgnored:      true,
+		doneJobsStay:         true,
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,

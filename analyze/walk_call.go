@@ -153,6 +153,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.kill(r.args)
 	case "pkill", "killall":
 		w.killByName(r)
+	case "jobs":
+		w.listJobs()
 	case "disown":
 		if !w.sh.d.noDisown {
 			w.disown(r.args, c)

@@ -125,6 +125,9 @@ type job struct {
 	// sleeps before it started (see endsWithShell).
 	timed bool
 	slept time.Duration
+	// reported: the jobs builtin listed it after it ended, which takes
+	// it out of the table where ended jobs stay (dialect.doneJobsStay).
+	reported bool
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool

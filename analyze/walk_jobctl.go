@@ -420,6 +420,15 @@ const reapMargin = 50 * time.Millisecond
 // 0.3; server & kill %sleep` all end the server. A job that ended just
 // before the next one starts may or may not be reaped yet: it stays.
 func (w *walker) inTable(j *job) bool {
+	if w.sh.d.doneJobsStay {
+		return !j.disowned && !j.reported
+	}
+	return w.running(j)
+}
+
+// running reports whether j may still be running, or ended too recently
+// for the shell to have reaped it (see inTable).
+func (w *walker) running(j *job) bool {
 	switch {
 	case j.disowned || j.waited:
 		return false
@@ -436,4 +445,18 @@ func (w *walker) inTable(j *job) bool {
 // shell (mksh: `a & b & wait %2; kill %-` finds no previous job).
 func (w *walker) specSees(j *job) bool {
 	return w.inTable(j) || w.sh.d.specsKeepReaped && !j.disowned && !j.waited
+}
+
+// listJobs is the jobs builtin run by the shell itself: where ended jobs
+// stay in the table (dialect.doneJobsStay), it reports those that ended
+// and takes them out.
+func (w *walker) listJobs() {
+	if !w.sh.d.doneJobsStay || w.cond > 0 || w.branching > 0 {
+		return
+	}
+	for _, j := range w.sh.jobs {
+		if j.waited || !w.running(j) {
+			j.reported = true
+		}
+	}
 }
