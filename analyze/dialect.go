@@ -30,6 +30,9 @@ type dialect struct {
 	// arraysFromOne: array indexes start at 1, and a bare $array expands
 	// every element (zsh).
 	arraysFromOne bool
+	// noNegativeIndex: an array index below 0 names no element (mksh:
+	// `kill ${pids[-1]}` gets no pid); bash and zsh count it from the end.
+	noNegativeIndex bool
 
 	// prevIsCurrentAlone: the job spec %- (the previous job) names the
 	// only job when there is one (bash; zsh, dash and mksh find none).
@@ -248,6 +251,9 @@ type dialect struct {
 	// `export -f start_server` says "Illegal option -f"; mksh "-f: unknown
 	// option"). Empty: not checked (bash takes -f, -n; zsh only complains).
 	exportLetters string
+	// setoptBuiltins: the shell has setopt and unsetopt (zsh), which turn
+	// options on and off by name: `setopt ERR_EXIT` is `set -e`.
+	setoptBuiltins bool
 	// setNamesLoose: option names ignore case and underscores, and take a
 	// "no" in front (zsh: `set -o NO_UNSET`).
 	setNamesLoose bool
@@ -502,9 +508,10 @@ var (
 		commandSkipsBuiltins: true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
-		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
-		setNames:      zshOptions,
-		setNamesLoose: true,
+		setLetters:     "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
+		setNames:       zshOptions,
+		setNamesLoose:  true,
+		setoptBuiltins: true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
@@ -529,6 +536,7 @@ var (
 		selfKillDeferred:       true,
 		substReadsFile:         true,
 		funcErrorReturns:       true,
+		noNegativeIndex:        true,
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
 		exportLetters:          "p",

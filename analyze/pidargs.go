@@ -22,7 +22,8 @@ import (
 // follow); empty is true when it expands to nothing for sure.
 func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	empty = true
-	inspect(a, func(n syntax.Node) bool {
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Word, *syntax.DblQuoted:
 			return true
@@ -37,6 +38,10 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 			}
 			return false
 		case *syntax.ParamExp:
+			if n.Param == nil && reshapesOnly(n) {
+				inspect(n.NestedParam, visit) // ${(f)"$(jobs -p)"}: what the nested one names
+				return false
+			}
 			if n.Param == nil {
 				empty = false
 				return true
@@ -80,7 +85,8 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 		}
 		empty = false
 		return true
-	})
+	}
+	inspect(a, visit)
 	// A part that holds nothing settles the word only when the whole word
 	// is empty: `%$unset` is `%`, the current job.
 	return named, known || empty, empty
@@ -103,7 +109,8 @@ func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 // pidElement is what an expansion of a pid array names when it picks
 // elements: `${pids[1]}` one job, and a bare `$pids` the first in bash and
 // mksh (zsh expands the whole array). Arrays count from 0, zsh's from 1
-// (`${pids[0]}` is empty there); -1 is the last. ok is false when the
+// (`${pids[0]}` is empty there); -1 is the last, but in mksh, which
+// takes no negative index, none. ok is false when the
 // expansion names every element, or which one is not known.
 func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bool) {
 	name := pe.Param.Value
@@ -134,7 +141,9 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		} else if w.sh.d.arraysFromOne && n == 0 {
 			return nil, true
 		}
-		if n < 0 {
+		if n < 0 && w.sh.d.noNegativeIndex {
+			return nil, true // mksh: ${pids[-1]} is empty
+		} else if n < 0 {
 			i = len(js) + n
 		}
 	} else if w.sh.d.arraysFromOne {
@@ -144,6 +153,29 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		return nil, true
 	}
 	return js[i : i+1], true
+}
+
+// reshapesOnly reports whether pe is a zsh nested expansion whose flags
+// only split or join what the inner one gives (`${(f)"$(jobs -p)"}`,
+// `${(s: :)…}`, `${(j: :)…}`): empty inside, it is empty too.
+func reshapesOnly(pe *syntax.ParamExp) bool {
+	if pe.NestedParam == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil || pe.Length || pe.Width || pe.Excl {
+		return false
+	}
+	return reshapingFlags(pe.Flags)
+}
+
+// reshapingFlags reports whether zsh's expansion flags (nil: none) only
+// split or join the value (f, F, @, z, 0, s:sep:, j:sep:).
+func reshapingFlags(flags *syntax.Lit) bool {
+	if flags == nil {
+		return true
+	}
+	f := flags.Value
+	if i := strings.IndexAny(f, "sj"); i >= 0 {
+		f = f[:i] // s:sep: and j:sep: take a separator
+	}
+	return strings.Trim(f, "fF@=z0") == ""
 }
 
 // isName reports whether s is a variable name (not $$, $1, $@…, which the
@@ -157,10 +189,11 @@ func isName(s string) bool {
 	return s != ""
 }
 
-// plainParam reports whether pe is just $name or ${name}: nothing that
-// gives text when the variable is unset.
+// plainParam reports whether pe is just $name or ${name} (or zsh's
+// ${(f)name}, which only splits it): nothing that gives text when the
+// variable is unset.
 func plainParam(pe *syntax.ParamExp) bool {
-	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && pe.Flags == nil && pe.NestedParam == nil
+	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && reshapingFlags(pe.Flags) && pe.NestedParam == nil
 }
 
 // hasQuotes reports whether a word has quotes, which keep an argument that

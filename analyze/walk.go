@@ -549,10 +549,10 @@ func (w *walker) command(c syntax.Command, env fdTable) {
 				// the server (with `>f` or arguments after it they do,
 				// as a function call's; checked under zsh 5.9 with
 				// jobs after each).
-				w.stmts(b.Stmts, env)
+				w.anonFunc(func() { w.stmts(b.Stmts, env) })
 				break
 			}
-			w.stmt(c.Body, env)
+			w.anonFunc(func() { w.stmt(c.Body, env) })
 			break
 		}
 		w.p.define(c.Name.Value)

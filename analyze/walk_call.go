@@ -209,6 +209,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 				}
 			}
 		}
+	case "setopt", "unsetopt":
+		w.setopt(r.args, r.name == "unsetopt")
 	case "trap":
 		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
 			w.job.trap = true
@@ -585,6 +587,9 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 	js, ok := w.sh.pidVars[pe.Param.Value]
 	if !ok {
 		return
+	}
+	if el, ok := w.pidElement(pe, js); ok {
+		js = el // an array's bare $pids is its first element (bash, mksh)
 	}
 	name := l.Name.Value
 	w.sh.pidVars[name] = append([]*job(nil), js...)
