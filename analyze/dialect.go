@@ -30,6 +30,15 @@ type dialect struct {
 	// arraysFromOne: array indexes start at 1, and a bare $array expands
 	// every element (zsh).
 	arraysFromOne bool
+	// indexKeepsBang: an unquoted $! in the value of an assignment to an
+	// array element is kept as the text "$!" (zsh: `pids[1]=$!`).
+	indexKeepsBang bool
+	// noArrays: the shell has no arrays; the word `pids[0]=$!` is a
+	// command that is not found, not an assignment (dash).
+	noArrays bool
+	// zeroIndexFatal: an assignment to element 0 of an array is an error
+	// that ends the shell (zsh, whose arrays count from 1: `pids[0]=$!`).
+	zeroIndexFatal bool
 	// noNegativeIndex: an array index below 0 names no element (mksh:
 	// `kill ${pids[-1]}` gets no pid); bash and zsh count it from the end.
 	noNegativeIndex bool
@@ -471,6 +480,7 @@ var (
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
+		noArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
 		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
@@ -497,6 +507,8 @@ var (
 		monitorExits:         true,
 		funcExitTraps:        true,
 		arraysFromOne:        true,
+		zeroIndexFatal:       true,
+		indexKeepsBang:       true,
 		parsesWholeC:         true,
 		emptyArgIgnored:      true,
 		substReadsFile:       true,
