@@ -425,6 +425,11 @@ func (w *walker) inTable(j *job) bool {
 		return false
 	case j.killed:
 		return w.slow == j.endSlow && w.bounded-j.endBounded < reapMargin
+	case j.coproc && j.quick:
+		// mksh's `cat |&`: the filter reads the shell's end of the pipe,
+		// which stays open until the shell ends (`cat |& read -p x;
+		// server & kill %2` stops the server)
+		return true
 	case j.quick:
 		return !(j.dur == 0 && w.slow > j.startSlow) && w.bounded-j.startBounded < j.dur+reapMargin
 	}
