@@ -36,6 +36,14 @@ type dialect struct {
 	// noArrays: the shell has no arrays; the word `pids[0]=$!` is a
 	// command that is not found, not an assignment (dash).
 	noArrays bool
+	// specPicksHighest: a job spec by name that several jobs match names
+	// the one of the highest number (zsh: getjob's findjobnam searches
+	// from maxjob down; `a & a & kill %a` stops the second); bash, dash
+	// and mksh refuse it as ambiguous.
+	specPicksHighest bool
+	// printBuiltin: the shell has the print builtin (zsh, mksh), which
+	// writes its arguments as echo does: `print $! > app.pid`.
+	printBuiltin bool
 	// zeroIndexFatal: an assignment to element 0 of an array is an error
 	// that ends the shell (zsh, whose arrays count from 1: `pids[0]=$!`).
 	zeroIndexFatal bool
@@ -508,6 +516,8 @@ var (
 		funcExitTraps:        true,
 		arraysFromOne:        true,
 		zeroIndexFatal:       true,
+		printBuiltin:         true,
+		specPicksHighest:     true,
 		indexKeepsBang:       true,
 		parsesWholeC:         true,
 		emptyArgIgnored:      true,
@@ -549,6 +559,7 @@ var (
 		substReadsFile:         true,
 		funcErrorReturns:       true,
 		noNegativeIndex:        true,
+		printBuiltin:           true,
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
 		exportLetters:          "p",
