@@ -95,13 +95,16 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 // splits reports whether the shell splits the value of pe into words:
 // unquoted where the shell splits words, and in zsh wherever ${=name}
 // asks for it (`kill ${=pids}`, also quoted), unless ${==name} turns
-// it off.
+// it off, or ${(z)…} (quoted too) or an unquoted ${(s: :)…} does.
 func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 	switch pe.Split {
 	case syntax.OptOn:
 		return true
 	case syntax.OptOff:
 		return false
+	}
+	if pe.Flags != nil && (strings.Contains(pe.Flags.Value, "z") || !quoted && splitsAtSpaces(pe.Flags.Value)) {
+		return true // zsh: ${(z)pids}, also quoted; ${(s: :)pids}
 	}
 	return w.sh.d.splitsWords && !quoted
 }
@@ -153,6 +156,18 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		return nil, true
 	}
 	return js[i : i+1], true
+}
+
+// splitsAtSpaces reports whether zsh's expansion flags split the value
+// at a (s:sep:) separator holding a space, where pids joined with spaces
+// meet.
+func splitsAtSpaces(flags string) bool {
+	i := strings.IndexByte(flags, 's')
+	if i < 0 || i+1 >= len(flags) {
+		return false
+	}
+	sep, _, _ := strings.Cut(flags[i+2:], flags[i+1:i+2])
+	return strings.Contains(sep, " ")
 }
 
 // reshapesOnly reports whether pe is a zsh nested expansion whose flags
