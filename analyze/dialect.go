@@ -28,6 +28,26 @@ type dialect struct {
 	// arraysFromOne: array indexes start at 1, and a bare $array expands
 	// every element (zsh).
 	arraysFromOne bool
+	// indexKeepsBang: an unquoted $! in the value of an assignment to an
+	// array element is kept as the text "$!" (zsh: `pids[1]=$!`).
+	indexKeepsBang bool
+	// noArrays: the shell has no arrays; the word `pids[0]=$!` is a
+	// command that is not found, not an assignment (dash).
+	noArrays bool
+	// specPicksHighest: a job spec by name that several jobs match names
+	// the one of the highest number (zsh: getjob's findjobnam searches
+	// from maxjob down; `a & a & kill %a` stops the second); bash, dash
+	// and mksh refuse it as ambiguous.
+	specPicksHighest bool
+	// printBuiltin: the shell has the print builtin (zsh, mksh), which
+	// writes its arguments as echo does: `print $! > app.pid`.
+	printBuiltin bool
+	// zeroIndexFatal: an assignment to element 0 of an array is an error
+	// that ends the shell (zsh, whose arrays count from 1: `pids[0]=$!`).
+	zeroIndexFatal bool
+	// noNegativeIndex: an array index below 0 names no element (mksh:
+	// `kill ${pids[-1]}` gets no pid); bash and zsh count it from the end.
+	noNegativeIndex bool
 
 	// prevIsCurrentAlone: the job spec %- (the previous job) names the
 	// only job when there is one (bash; zsh, dash and mksh find none).
@@ -252,6 +272,9 @@ type dialect struct {
 	// `export -f start_server` says "Illegal option -f"; mksh "-f: unknown
 	// option"). Empty: not checked (bash takes -f, -n; zsh only complains).
 	exportLetters string
+	// setoptBuiltins: the shell has setopt and unsetopt (zsh), which turn
+	// options on and off by name: `setopt ERR_EXIT` is `set -e`.
+	setoptBuiltins bool
 	// setNamesLoose: option names ignore case and underscores, and take a
 	// "no" in front (zsh: `set -o NO_UNSET`).
 	setNamesLoose bool
@@ -470,6 +493,7 @@ var (
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
+		noArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
 		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
@@ -496,6 +520,10 @@ var (
 		monitorExits:         true,
 		funcExitTraps:        true,
 		arraysFromOne:        true,
+		zeroIndexFatal:       true,
+		printBuiltin:         true,
+		specPicksHighest:     true,
+		indexKeepsBang:       true,
 		parsesWholeC:         true,
 		emptyArgIgnored:      true,
 		substReadsFile:       true,
@@ -507,9 +535,10 @@ var (
 		commandSkipsBuiltins: true,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
-		setLetters:    "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
-		setNames:      zshOptions,
-		setNamesLoose: true,
+		setLetters:     "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
+		setNames:       zshOptions,
+		setNamesLoose:  true,
+		setoptBuiltins: true,
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
@@ -534,6 +563,8 @@ var (
 		selfKillDeferred:       true,
 		substReadsFile:         true,
 		funcErrorReturns:       true,
+		noNegativeIndex:        true,
+		printBuiltin:           true,
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
 		exportLetters:          "p",

@@ -21,7 +21,8 @@ import (
 // follow); empty is true when it expands to nothing for sure.
 func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	empty = true
-	inspect(a, func(n syntax.Node) bool {
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Word, *syntax.DblQuoted:
 			return true
@@ -36,6 +37,10 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 			}
 			return false
 		case *syntax.ParamExp:
+			if n.Param == nil && reshapesOnly(n) {
+				inspect(n.NestedParam, visit) // ${(f)"$(jobs -p)"}: what the nested one names
+				return false
+			}
 			if n.Param == nil {
 				empty = false
 				return true
@@ -79,7 +84,8 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 		}
 		empty = false
 		return true
-	})
+	}
+	inspect(a, visit)
 	// A part that holds nothing settles the word only when the whole word
 	// is empty: `%$unset` is `%`, the current job.
 	return named, known || empty, empty
@@ -88,7 +94,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 // splits reports whether the shell splits the value of pe into words:
 // unquoted where the shell splits words, and in zsh wherever ${=name}
 // asks for it (`kill ${=pids}`, also quoted), unless ${==name} turns
-// it off.
+// it off, or ${(z)…} (quoted too) or an unquoted ${(s: :)…} does.
 func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 	switch pe.Split {
 	case syntax.OptOn:
@@ -96,13 +102,17 @@ func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 	case syntax.OptOff:
 		return false
 	}
+	if pe.Flags != nil && (strings.Contains(pe.Flags.Value, "z") || !quoted && splitsAtSpaces(pe.Flags.Value)) {
+		return true // zsh: ${(z)pids}, also quoted; ${(s: :)pids}
+	}
 	return w.sh.d.splitsWords && !quoted
 }
 
 // pidElement is what an expansion of a pid array names when it picks
 // elements: `${pids[1]}` one job, and a bare `$pids` the first in bash and
 // mksh (zsh expands the whole array). Arrays count from 0, zsh's from 1
-// (`${pids[0]}` is empty there); -1 is the last. ok is false when the
+// (`${pids[0]}` is empty there); -1 is the last, but in mksh, which
+// takes no negative index, none. ok is false when the
 // expansion names every element, or which one is not known.
 func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bool) {
 	name := pe.Param.Value
@@ -133,7 +143,9 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		} else if w.sh.d.arraysFromOne && n == 0 {
 			return nil, true
 		}
-		if n < 0 {
+		if n < 0 && w.sh.d.noNegativeIndex {
+			return nil, true // mksh: ${pids[-1]} is empty
+		} else if n < 0 {
 			i = len(js) + n
 		}
 	} else if w.sh.d.arraysFromOne {
@@ -143,6 +155,41 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		return nil, true
 	}
 	return js[i : i+1], true
+}
+
+// splitsAtSpaces reports whether zsh's expansion flags split the value
+// at a (s:sep:) separator holding a space, where pids joined with spaces
+// meet.
+func splitsAtSpaces(flags string) bool {
+	i := strings.IndexByte(flags, 's')
+	if i < 0 || i+1 >= len(flags) {
+		return false
+	}
+	sep, _, _ := strings.Cut(flags[i+2:], flags[i+1:i+2])
+	return strings.Contains(sep, " ")
+}
+
+// reshapesOnly reports whether pe is a zsh nested expansion whose flags
+// only split or join what the inner one gives (`${(f)"$(jobs -p)"}`,
+// `${(s: :)…}`, `${(j: :)…}`): empty inside, it is empty too.
+func reshapesOnly(pe *syntax.ParamExp) bool {
+	if pe.NestedParam == nil || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Index != nil || pe.Length || pe.Width || pe.Excl {
+		return false
+	}
+	return reshapingFlags(pe.Flags)
+}
+
+// reshapingFlags reports whether zsh's expansion flags (nil: none) only
+// split or join the value (f, F, @, z, 0, s:sep:, j:sep:).
+func reshapingFlags(flags *syntax.Lit) bool {
+	if flags == nil {
+		return true
+	}
+	f := flags.Value
+	if i := strings.IndexAny(f, "sj"); i >= 0 {
+		f = f[:i] // s:sep: and j:sep: take a separator
+	}
+	return strings.Trim(f, "fF@=z0") == ""
 }
 
 // isName reports whether s is a variable name (not $$, $1, $@…, which the
@@ -156,10 +203,11 @@ func isName(s string) bool {
 	return s != ""
 }
 
-// plainParam reports whether pe is just $name or ${name}: nothing that
-// gives text when the variable is unset.
+// plainParam reports whether pe is just $name or ${name} (or zsh's
+// ${(f)name}, which only splits it): nothing that gives text when the
+// variable is unset.
 func plainParam(pe *syntax.ParamExp) bool {
-	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && pe.Flags == nil && pe.NestedParam == nil
+	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && reshapingFlags(pe.Flags) && pe.NestedParam == nil
 }
 
 // hasQuotes reports whether a word has quotes, which keep an argument that

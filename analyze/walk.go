@@ -336,8 +336,8 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
-	if (w.assignsReadonly(s) || w.equalsFails(s)) && w.shellEnds() {
-		// status=$?, [ "$1" == ci ] in zsh: the shell ends there (zsh
+	if (w.assignsReadonly(s) || w.equalsFails(s) || w.assignsIndexZero(s)) && w.shellEnds() {
+		// status=$?, [ "$1" == ci ], pids[0]=$! in zsh: the shell ends there (zsh
 		// without its EXIT traps)
 		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
 		return env
@@ -393,6 +393,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if len(w.calling) > 0 {
 		w.declareLocal(ce) // dash: local is a command
 	}
+	w.elementWord(ce) // dash: pids[0]=$! is a command
 	r := w.call(s, ce, env, inner)
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
@@ -555,10 +556,10 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 				// the server (with `>f` or arguments after it they do,
 				// as a function call's; checked under zsh 5.9 with
 				// jobs after each).
-				w.stmts(b.Stmts, env)
+				w.anonFunc(func() { w.stmts(b.Stmts, env) })
 				break
 			}
-			w.stmt(c.Body, env)
+			w.anonFunc(func() { w.stmt(c.Body, env) })
 			break
 		}
 		w.p.define(c.Name.Value)

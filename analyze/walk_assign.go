@@ -43,14 +43,21 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	if a.Value != nil && plainWord(a.Value) && a.Array == nil {
 		return // no $! in a literal
 	}
+	if w.indexBindsNoPid(a) {
+		return // zsh: pids[1]=$! is the text "$!"; dash: no arrays
+	}
 	if refersToLastPid(a) {
 		if w.replacesPid(a) {
 			delete(w.sh.pidVars, a.Name.Value)
 			delete(w.sh.joined, a.Name.Value)
 			delete(w.sh.arrays, a.Name.Value)
 		}
+		held := len(w.sh.pidVars[a.Name.Value])
 		for _, j := range w.sh.lasts() {
 			w.pidVar(a.Name.Value, j)
+		}
+		if a.Index != nil {
+			w.indexedPid(a, held) // pids[0]=$!
 		}
 		if a.Array != nil {
 			w.sh.setArray(a.Name.Value)
@@ -137,6 +144,9 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 	js, ok := w.sh.pidVars[pe.Param.Value]
 	if !ok {
 		return
+	}
+	if el, ok := w.pidElement(pe, js); ok {
+		js = el // an array's bare $pids is its first element (bash, mksh)
 	}
 	name := l.Name.Value
 	w.sh.pidVars[name] = append([]*job(nil), js...)

@@ -131,8 +131,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.timeoutKills(w.sh.jobs, r.timeoutSig)
 	}
 	switch r.name {
-	case "echo", "printf":
-		if inner[1] == tBlock && refersToLastPid(ce) {
+	case "echo", "printf", "print":
+		if r.name == "print" && !w.sh.d.printBuiltin {
+			// bash, dash: no such command; it prints nothing, and
+			// `print $! > app.pid` leaves the file empty
+			r.args = nil
+		} else if inner[1] == tBlock && refersToLastPid(ce) {
 			w.printed = append(w.printed, w.sh.lasts()...)
 		}
 		w.writePids(s, r, inner)
@@ -211,6 +215,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 				}
 			}
 		}
+	case "setopt", "unsetopt":
+		w.setopt(r.args, r.name == "unsetopt")
 	case "trap":
 		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
 			w.job.trap = true

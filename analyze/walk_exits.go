@@ -1,6 +1,11 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // exitKind says whether running a statement in the current shell ends
 // that shell (exit, or exec of a program) before the statements after it.
@@ -179,7 +184,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
-	if st == 0 && !s.Background && w.groupKillFails(s) {
+	if st == 0 && !s.Background && (w.groupKillFails(s) || w.specKillFails(s)) {
 		st = -1
 		if s.Negated {
 			st = 1
@@ -334,4 +339,48 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 		return d.testNoDoubleEquals && len(a) == 4 && wordLit(a[2]) == "=="
 	}
 	return false
+}
+
+// specKillFails reports whether s is a kill of job specs none of which
+// names a job it can signal, so that the kill fails for sure and
+// `kill %?server 2>/dev/null || kill $!` runs its right side (checked
+// under the four shells). A spec by name (`%?str`, `%name`) that matches no
+// job is "no such job" everywhere, and so is one several jobs match in
+// bash, dash and mksh (zsh signals the one of the highest number:
+// dialect.specPicksHighest). dash signals the process group of the job a
+// spec names (dialect.specsSignalGroup), which only a job that made one
+// has: while none of its jobs did, every spec fails there, `kill %1` too.
+func (w *walker) specKillFails(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" || w.funcs["kill"] != nil {
+		return false
+	}
+	_, ops, list := killArgs(ce.Args[1:])
+	if list || len(ops) == 0 {
+		return false
+	}
+	d := w.sh.d
+	groups := slices.ContainsFunc(w.sh.jobs, func(j *job) bool { return j.setsid || j.timeoutGroup || j.leadsGroup })
+	for _, a := range ops {
+		lit := argText(a)
+		name, found := strings.CutPrefix(lit, "%")
+		if !found {
+			return false
+		}
+		if d.specsSignalGroup {
+			if groups {
+				return false
+			}
+			continue
+		}
+		if sub, ok := strings.CutPrefix(name, "?"); ok {
+			name = sub
+		} else if isDigits(name) || name == "" || name == "%" || name == "+" || name == "-" {
+			return false // %1, %%: which job holds the number is the table's
+		}
+		if match := w.specMatches(lit); len(match) == 1 || len(match) > 1 && d.specPicksHighest {
+			return false
+		}
+	}
+	return true
 }

@@ -55,3 +55,22 @@ func (w *walker) equalsFails(s *syntax.Stmt) bool {
 	}
 	return false
 }
+
+// assignsIndexZero reports whether s assigns element 0 of an array where
+// arrays count from 1 (zsh without KSH_ARRAYS: "assignment to invalid
+// subscript range"), an error that ends a non-interactive shell before
+// anything after it runs, in a function too and without its EXIT trap
+// (checked under zsh 5.9): the bash habit `server & pids[0]=$!` ends a zsh
+// script there and leaves the server.
+func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || !w.sh.d.zeroIndexFatal || s.Background {
+		return false
+	}
+	for _, a := range ce.Assigns {
+		if word, ok := a.Index.(*syntax.Word); ok && a.Name != nil && wordLit(word) == "0" {
+			return true
+		}
+	}
+	return false
+}

@@ -353,27 +353,36 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 			}
 		}
 	case strings.HasPrefix(lit, "%"):
-		// %name: the job whose command starts with name; %?name: the
-		// one whose command contains it. bash refuses the spec when
-		// more than one job matches.
-		var match []*job
-		for _, j := range w.sh.jobs {
-			if !w.inTable(j) {
-				continue
-			}
-			t := j.text()
-			if name, _, _ := strings.Cut(t, " "); w.sh.d.jobTextEscaped && !strings.Contains(name, "/") {
-				t = `\` + t
-			}
-			if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
-				match = append(match, j)
-			}
+		// bash, dash and mksh refuse the spec when more than one job
+		// matches; zsh takes the one of the highest number.
+		match := w.specMatches(lit)
+		if len(match) > 1 && w.sh.d.specPicksHighest {
+			match = []*job{slices.MaxFunc(match, func(a, b *job) int { return a.num - b.num })}
 		}
 		if len(match) == 1 {
 			named = append(named, match[0])
 		}
 	}
 	return named
+}
+
+// specMatches are the jobs in the table that the name spec lit matches:
+// %name the jobs whose command starts with name, %?name those whose
+// command contains it.
+func (w *walker) specMatches(lit string) (match []*job) {
+	for _, j := range w.sh.jobs {
+		if !w.inTable(j) {
+			continue
+		}
+		t := j.text()
+		if name, _, _ := strings.Cut(t, " "); w.sh.d.jobTextEscaped && !strings.Contains(name, "/") {
+			t = `\` + t
+		}
+		if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
+			match = append(match, j)
+		}
+	}
+	return match
 }
 
 // nextJobNum is the number the shell gives its next job: the lowest that
@@ -434,6 +443,11 @@ func (w *walker) running(j *job) bool {
 		return false
 	case j.killed:
 		return w.slow == j.endSlow && w.bounded-j.endBounded < reapMargin
+	case j.coproc && j.quick:
+		// mksh's `cat |&`: the filter reads the shell's end of the pipe,
+		// which stays open until the shell ends (`cat |& read -p x;
+		// server & kill %2` stops the server)
+		return true
 	case j.quick:
 		return !(j.dur == 0 && w.slow > j.startSlow) && w.bounded-j.startBounded < j.dur+reapMargin
 	}

@@ -112,3 +112,34 @@ func (w *walker) restoreLocals(from int) {
 	clear(w.locals[from:])
 	w.locals = w.locals[:from]
 }
+
+// anonFunc walks, through walk, the body of zsh's anonymous function `() {
+// … }`, which runs where it stands as a function call: a variable it
+// declares local is its own (`() { local p; server & p=$! }; kill $p`
+// stops nothing, checked under zsh 5.9), and an EXIT trap it sets is run
+// when it returns, as a named function's.
+func (w *walker) anonFunc(walk func()) {
+	const key = "() { }" // no function can have this name
+	if w.calling == nil {
+		w.calling = map[string]bool{}
+	}
+	had := w.calling[key]
+	w.calling[key] = true
+	var outer []trapBody
+	if w.sh.d.funcExitTraps {
+		outer, w.sh.traps = w.sh.traps, nil
+	}
+	from, outerFrom := len(w.locals), w.localsFrom
+	w.localsFrom = from
+	walk()
+	w.restoreLocals(from)
+	w.localsFrom = outerFrom
+	if w.sh.d.funcExitTraps {
+		own := w.sh.traps
+		w.sh.traps = outer
+		w.runTraps(own)
+	}
+	if !had {
+		delete(w.calling, key)
+	}
+}
