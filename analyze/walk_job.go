@@ -212,9 +212,10 @@ func (j *job) tailCommandLine() []string {
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
-// orphanLeft reports whether j is a job a subshell left running, which
-// only a pid file or a kill by name can reach.
-func (j *job) orphanLeft() bool { return j.orphaned && !j.resolved() }
+// orphanLeft reports whether j is a job a subshell or a nested shell
+// (`sh -c 'server >log 2>&1 &'`, a daemonizing `up -d`) left running,
+// which only a pid file or a kill by name can reach.
+func (j *job) orphanLeft() bool { return (j.orphaned || j.inNested) && !j.resolved() }
 
 // escapes reports whether a mechanism rule (nohup, setsid, disown, double
 // fork, coproc) already describes how the job outlives the shell.
