@@ -179,7 +179,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
-	if st == 0 && !s.Background && w.groupKillFails(s) {
+	if st == 0 && !s.Background && (w.groupKillFails(s) || w.killGetsNoPid(s)) {
 		st = -1
 		if s.Negated {
 			st = 1
@@ -296,6 +296,30 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 			if j.setsid || j.timeoutGroup || j.leadsGroup {
 				return false
 			}
+		}
+	}
+	return true
+}
+
+// killGetsNoPid reports whether s is a kill whose operands all expand to
+// nothing (see argJobs): kill without a pid prints its usage and fails.
+// `kill $(jobs -p)` where jobs lists none (zsh's and dash's EXIT trap)
+// fails so, which under set -e ends the trap there.
+func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 {
+		return false
+	}
+	if r := resolve(ce.Args); r.name != "kill" || r.wrapped || w.callsFunc(r) {
+		return false
+	}
+	_, ops, list := killArgs(ce.Args[1:])
+	if list || len(ops) == 0 {
+		return false
+	}
+	for _, a := range ops {
+		if _, _, empty := w.argJobs(a); !empty || hasQuotes(a) {
+			return false
 		}
 	}
 	return true

@@ -180,7 +180,10 @@ func (w *walker) runTraps(traps []trapBody) {
 			sh.last = t.last
 		}
 		restore := sh.bindTrapVars(t.vars)
+		savedLists := w.trapLists
+		w.trapLists = w.trapListsOf(f.Stmts)
 		w.stmts(f.Stmts, fdTable{})
+		w.trapLists = savedLists
 		restore()
 		sh.last = savedLast
 		w.src = savedSrc
