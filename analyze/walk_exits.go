@@ -272,12 +272,13 @@ func returnsEarly(s *syntax.Stmt) bool {
 
 // groupKillFails reports whether s is a kill of process groups (`kill --
 // -$PID`) none of which exists: the jobs its operands name lead no group
-// (no setsid, no GNU timeout, no set -m), so kill finds no such process
+// (no setsid, no GNU timeout, no set -m; under set -m mksh's pipeline
+// jobs, whose $! is not the leader), so kill finds no such process
 // and fails. `kill -- -$api_pid 2>/dev/null || kill $api_pid` then always
 // runs its plain kill.
 func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+	if !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])
@@ -293,8 +294,8 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 			return false
 		}
 		for _, j := range named {
-			if j.setsid || j.timeoutGroup || j.leadsGroup {
-				return false
+			if j.setsid || j.timeoutGroup || j.leadsGroup || w.sh.monitor && (j.kind != jobPipeline || w.sh.d.negPidFindsJob) {
+				return false // (under set -m, see dropLeaderlessGroups)
 			}
 		}
 	}
