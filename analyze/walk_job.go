@@ -209,6 +209,23 @@ func (j *job) tailCommandLine() []string {
 	return argvOf(r).command(r)
 }
 
+// headCommandLine is the argv of a pipeline job's first element, when
+// the elements after it read their input to the end or end at once by
+// themselves (see laterElemsRead): a kill of that process by name ends
+// the whole job, `server 2>&1 | tee log & … pkill -f server` (nil
+// otherwise).
+func (j *job) headCommandLine() []string {
+	if j.kind != jobPipeline || !laterElemsRead(j.stmt) {
+		return nil
+	}
+	ce, ok := pipeElems(j.stmt)[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	return argvOf(r).command(r)
+}
+
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
