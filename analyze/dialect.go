@@ -351,6 +351,13 @@ type dialect struct {
 	// specStopsAtDead: kill %N of a pipeline job whose first process has
 	// ended signals nothing (bash; see walker.dropDeadPipeSpecs).
 	specStopsAtDead bool
+	// negPidFindsJob: under set -m, `kill -- -PID` looks PID up among the
+	// jobs and signals the process group of the job it belongs to (bash's
+	// jobs.c kill_pid: killpg(jobs[job]->pgrp)), so -$! of a pipeline
+	// job, whose last process $! is, reaches the group its first process
+	// leads. mksh signals group PID as given, which for a pipeline's $!
+	// does not exist: the kill fails and the job runs on.
+	negPidFindsJob bool
 	// jobNumAboveHighest: a new job's number is one above the highest in
 	// the table (bash without a terminal); the other shells take the
 	// lowest free one. They differ once a job has left the table (see
@@ -467,7 +474,7 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
-		signalRunsExitTrap: true,
+		signalRunsExitTrap: true, negPidFindsJob: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

@@ -88,6 +88,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		}()
 	}
 	rest = w.killGroups(rest, sig)
+	rest = w.dropLeaderlessGroups(rest)
 	rest = w.dropDeadPipeSpecs(rest)
 	named, all, _ := w.jobsNamed(rest)
 	if all {
@@ -170,6 +171,25 @@ func (w *walker) dropDeadPipeSpecs(ops []*syntax.Word) []*syntax.Word {
 		}
 		js := w.jobSpec(spec)
 		return len(js) == 1 && js[0].kind == jobPipeline && endsAtOnce(pipeElems(js[0].stmt)[0])
+	})
+}
+
+// dropLeaderlessGroups drops the operands -$! and -$pid that signal
+// nothing under set -m in mksh: a pipeline job's $! is its last process,
+// and the job's group is led by its first, so kill finds no such group
+// ("No such process") where bash looks the pid up among its jobs (see
+// dialect.negPidFindsJob). `set -m; server | tee log & … kill -- -$!`
+// leaves tee holding the caller's output there (found by probe).
+func (w *walker) dropLeaderlessGroups(ops []*syntax.Word) []*syntax.Word {
+	if !w.sh.monitor || w.sh.d.negPidFindsJob {
+		return ops
+	}
+	return slices.DeleteFunc(slices.Clone(ops), func(a *syntax.Word) bool {
+		if !negatedPid(a) {
+			return false
+		}
+		js, _, _ := w.jobsNamed([]*syntax.Word{{Parts: a.Parts[1:]}})
+		return len(js) > 0 && !slices.ContainsFunc(js, func(j *job) bool { return j.kind != jobPipeline })
 	})
 }
 

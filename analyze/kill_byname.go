@@ -39,7 +39,8 @@ func (w *walker) killByName(r resolved) {
 // nameMatch is what pkill, killall or pgrep finds among the jobs: kills
 // are jobs whose process it finds, tails compound jobs whose last command
 // it finds (the subshell of `(cd app && server) &` waits for it: once the
-// name stops that, the job ends), every: all the shell's children (-P $$).
+// name stops that, the job ends) and pipeline jobs whose first process it
+// finds when the rest end with it (`server | tee log &`), every: all the shell's children (-P $$).
 type nameMatch struct {
 	sig          string
 	full         bool
@@ -172,6 +173,8 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 				m.kills = append(m.kills, j)
 			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
 				m.tails = append(m.tails, j)
+			} else if argv := j.headCommandLine(); argv != nil && match(name(argv)) {
+				m.tails = append(m.tails, j) // its first process: the rest follow
 			}
 		}
 	}

@@ -63,6 +63,9 @@ type walker struct {
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable
+	// trapLists are the lists of the EXIT trap being walked that set -e
+	// ends at a command known to fail (see walk_errexit.go).
+	trapLists [][]*syntax.Stmt
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
@@ -157,7 +160,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 		w.prev = prev
 		env = w.stmt(s, env)
 		w.prev = prev
-		if w.afterExit(s, &maybe) {
+		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) {
 			break // the shell never runs what follows
 		}
 		prev = s

@@ -184,7 +184,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
-	if st == 0 && !s.Background && (w.groupKillFails(s) || w.specKillFails(s)) {
+	if st == 0 && !s.Background && (w.groupKillFails(s) || w.specKillFails(s) || w.killGetsNoPid(s)) {
 		st = -1
 		if s.Negated {
 			st = 1
@@ -277,12 +277,13 @@ func returnsEarly(s *syntax.Stmt) bool {
 
 // groupKillFails reports whether s is a kill of process groups (`kill --
 // -$PID`) none of which exists: the jobs its operands name lead no group
-// (no setsid, no GNU timeout, no set -m), so kill finds no such process
+// (no setsid, no GNU timeout, no set -m; under set -m mksh's pipeline
+// jobs, whose $! is not the leader), so kill finds no such process
 // and fails. `kill -- -$api_pid 2>/dev/null || kill $api_pid` then always
 // runs its plain kill.
 func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+	if !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])
@@ -298,9 +299,33 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 			return false
 		}
 		for _, j := range named {
-			if j.setsid || j.timeoutGroup || j.leadsGroup {
-				return false
+			if j.setsid || j.timeoutGroup || j.leadsGroup || w.sh.monitor && (j.kind != jobPipeline || w.sh.d.negPidFindsJob) {
+				return false // (under set -m, see dropLeaderlessGroups)
 			}
+		}
+	}
+	return true
+}
+
+// killGetsNoPid reports whether s is a kill whose operands all expand to
+// nothing (see argJobs): kill without a pid prints its usage and fails.
+// `kill $(jobs -p)` where jobs lists none (zsh's and dash's EXIT trap)
+// fails so, which under set -e ends the trap there.
+func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) < 2 {
+		return false
+	}
+	if r := resolve(ce.Args); r.name != "kill" || r.wrapped || w.callsFunc(r) {
+		return false
+	}
+	_, ops, list := killArgs(ce.Args[1:])
+	if list || len(ops) == 0 {
+		return false
+	}
+	for _, a := range ops {
+		if _, _, empty := w.argJobs(a); !empty || hasQuotes(a) {
+			return false
 		}
 	}
 	return true

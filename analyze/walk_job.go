@@ -212,12 +212,30 @@ func (j *job) tailCommandLine() []string {
 	return argvOf(r).command(r)
 }
 
+// headCommandLine is the argv of a pipeline job's first element, when
+// the elements after it read their input to the end or end at once by
+// themselves (see laterElemsRead): a kill of that process by name ends
+// the whole job, `server 2>&1 | tee log & … pkill -f server` (nil
+// otherwise).
+func (j *job) headCommandLine() []string {
+	if j.kind != jobPipeline || !laterElemsRead(j.stmt) {
+		return nil
+	}
+	ce, ok := pipeElems(j.stmt)[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	return argvOf(r).command(r)
+}
+
 // resolved reports whether the shell waits for or kills the job before it exits.
 func (j *job) resolved() bool { return j.waited || j.killed }
 
-// orphanLeft reports whether j is a job a subshell left running, which
-// only a pid file or a kill by name can reach.
-func (j *job) orphanLeft() bool { return j.orphaned && !j.resolved() }
+// orphanLeft reports whether j is a job a subshell or a nested shell
+// (`sh -c 'server >log 2>&1 &'`, a daemonizing `up -d`) left running,
+// which only a pid file or a kill by name can reach.
+func (j *job) orphanLeft() bool { return (j.orphaned || j.inNested) && !j.resolved() }
 
 // escapes reports whether a mechanism rule (nohup, setsid, disown, double
 // fork, coproc) already describes how the job outlives the shell.

@@ -162,9 +162,11 @@ func (w *walker) runTraps(traps []trapBody) {
 		if len(sh.jobs) == 0 && sh.last == nil && len(sh.pidVars) == 0 && !slices.ContainsFunc(w.p.jobs, (*job).orphanLeft) {
 			// nothing for a kill or wait in the trap to reach (a
 			// subshell's trap reaches the jobs of its parent that $!
-			// and pid variables name; any trap what a subshell left
-			// running, by a pid file or by name: `trap 'kill $(cat
-			// run.pid)' EXIT; (server & echo $! > run.pid)`)
+			// and pid variables name; any trap what a subshell or a
+			// nested shell left running, by a pid file or by name:
+			// `trap 'kill $(cat run.pid)' EXIT; (server & echo $! >
+			// run.pid)`, `sh -c 'server >log 2>&1 &'; trap 'pkill -f
+			// server' EXIT`)
 			break
 		}
 		f, err := w.p.parseNested(t.code, sh.d.variant)
@@ -178,7 +180,10 @@ func (w *walker) runTraps(traps []trapBody) {
 			sh.last = t.last
 		}
 		restore := sh.bindTrapVars(t.vars)
+		savedLists := w.trapLists
+		w.trapLists = w.trapListsOf(f.Stmts)
 		w.stmts(f.Stmts, fdTable{})
+		w.trapLists = savedLists
 		restore()
 		sh.last = savedLast
 		w.src = savedSrc
