@@ -97,7 +97,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if r.fork {
 		// setsid -f forks and returns at once: the forked process is a job
 		// the shell has no handle on.
-		j := w.p.newJob(job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup, prog: r.all})
+		j := w.p.newJob(job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup, prog: r.all, inJob: w.job != nil})
 		j.start, j.end = c.start, c.end
 		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
 		d, bounded := r.bound()

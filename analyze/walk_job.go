@@ -128,6 +128,9 @@ type job struct {
 	// reported: the jobs builtin listed it after it ended, which takes
 	// it out of the table where ended jobs stay (dialect.doneJobsStay).
 	reported bool
+	// inJob: it was started inside a background job's body, at a time
+	// the shell's own statements do not tell (see endsWithShell).
+	inJob bool
 	// subshellGone: a compound job's subshell was killed; its last
 	// command goes on with its own descriptors (fds).
 	subshellGone bool
@@ -249,7 +252,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	if s.Coprocess {
 		start[0], start[1] = tPipe, tPipe // mksh's `cmd |&`: both ends are the shell's
 	}
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs)})
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs), inJob: w.job != nil})
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
@@ -439,7 +442,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
 	fds := env.apply(s.Redirs)
 	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true})
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true, inJob: w.job != nil})
 	switch c := cc.Stmt.Cmd.(type) {
 	case *syntax.CallExpr:
 	case *syntax.Subshell:

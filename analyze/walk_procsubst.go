@@ -70,7 +70,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 		return
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true})
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: env, kind: jobSimple, forks: true, worker: true, inJob: w.job != nil})
 	wk := &worker{job: j, fd: 0, idle: in && w.consumer != nil && idleCommand(w.consumer),
 		earlyStop: in && w.consumer != nil && stopsEarly(w.consumer)}
 	if in {

@@ -313,7 +313,7 @@ func (w *walker) execsProgramInPlace() bool {
 // started inside another job starts at a time this does not know.
 func endsWithShell(jobs []*job, slept time.Duration) {
 	for _, j := range jobs {
-		if j.parent == nil && j.timed && !j.quick && j.dur-(slept-j.slept) < briefJob {
+		if !j.inJob && j.timed && !j.quick && j.dur-(slept-j.slept) < briefJob {
 			j.quick = true
 		}
 	}
