@@ -264,14 +264,7 @@ func mentionsTrap(j *job) bool {
 }
 
 func hasTrap(s *syntax.Stmt) bool {
-	found := false
-	inspect(s, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "trap" {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return holds(s, func(n syntax.Node) bool { return isCallOf(n, "trap") })
 }
 
 // scope is what a script (the outer source, or the code of a `bash -c`

@@ -174,6 +174,25 @@ func inspect(n syntax.Node, f func(syntax.Node) bool) {
 	}
 }
 
+// holds reports whether some node of the tree n satisfies match; the
+// walk stops at the first that does.
+func holds(n syntax.Node, match func(syntax.Node) bool) bool {
+	found := false
+	inspect(n, func(n syntax.Node) bool {
+		// (inspect still visits the siblings of the node found)
+		found = found || match(n)
+		return !found
+	})
+	return found
+}
+
+// isCallOf reports whether n is a simple command whose first word is
+// literally name (`return`, `trap`).
+func isCallOf(n syntax.Node, name string) bool {
+	ce, ok := n.(*syntax.CallExpr)
+	return ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == name
+}
+
 func inspectStmts(list []*syntax.Stmt, f func(syntax.Node) bool) {
 	for _, s := range list {
 		inspect(s, f)

@@ -34,17 +34,7 @@ func TestKillForms(t *testing.T) {
 		{"srv >/dev/null 2>&1 & sleep 0.1; pkill \"$NAME\"", analyze.Warning}, // not a literal
 		{"setsid srv >/dev/null 2>&1 & sleep 0.2; pkill -P $$", 0},            // still the shell's child
 	} {
-		fs, err := analyze.Analyze([]byte(c.cmd))
-		if err != nil {
-			t.Fatalf("%s: %v", c.cmd, err)
-		}
-		var got analyze.Severity
-		for _, f := range fs {
-			got = max(got, f.Severity)
-		}
-		if got != c.want {
-			t.Errorf("%s: worst finding %v, want %v (%v)", c.cmd, got, c.want, fs)
-		}
+		checkWorst(t, c.cmd, c.want)
 	}
 }
 
@@ -65,16 +55,22 @@ func TestKillRaceUnderMonitor(t *testing.T) {
 		{"set -m; srv & kill -9 %1", 0},                  // KILL is never lost
 		{"srv & fg 2>/dev/null; kill $!", analyze.Error}, // fg fails at once: no time for the job
 	} {
-		fs, err := analyze.Analyze([]byte(c.cmd), analyze.WithLang(analyze.LangMksh))
-		if err != nil {
-			t.Fatalf("%s: %v", c.cmd, err)
-		}
-		var got analyze.Severity
-		for _, f := range fs {
-			got = max(got, f.Severity)
-		}
-		if got != c.want {
-			t.Errorf("%s: worst finding %v, want %v (%v)", c.cmd, got, c.want, fs)
-		}
+		checkWorst(t, c.cmd, c.want, analyze.WithLang(analyze.LangMksh))
+	}
+}
+
+// checkWorst checks the most severe finding the analysis of cmd gives.
+func checkWorst(t *testing.T, cmd string, want analyze.Severity, opts ...analyze.Option) {
+	t.Helper()
+	fs, err := analyze.Analyze([]byte(cmd), opts...)
+	if err != nil {
+		t.Fatalf("%s: %v", cmd, err)
+	}
+	var got analyze.Severity
+	for _, f := range fs {
+		got = max(got, f.Severity)
+	}
+	if got != want {
+		t.Errorf("%s: worst finding %v, want %v (%v)", cmd, got, want, fs)
 	}
 }

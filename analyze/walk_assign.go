@@ -71,16 +71,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	}
 }
 
-func refersToLastPid(n syntax.Node) bool {
-	found := false
-	inspect(n, func(n syntax.Node) bool {
-		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == "!" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
+func refersToLastPid(n syntax.Node) bool { return expandsParam(n, "!") }
 
 // catsDoc reports whether the command is `cat` printing a here-document or
 // here-string, which ends as soon as it has written it.
@@ -90,17 +81,15 @@ func catsDoc(r resolved, s *syntax.Stmt) bool {
 
 // refersTo reports whether a word expands the variable name.
 func refersTo(word *syntax.Word, name string) bool {
-	found := false
-	if word == nil {
-		return false
-	}
-	inspect(word, func(n syntax.Node) bool {
-		if pe, ok := n.(*syntax.ParamExp); ok && pe.Param != nil && pe.Param.Value == name {
-			found = true
-		}
-		return !found
+	return word != nil && expandsParam(word, name)
+}
+
+// expandsParam reports whether the tree n expands the parameter name.
+func expandsParam(n syntax.Node, name string) bool {
+	return holds(n, func(n syntax.Node) bool {
+		pe, ok := n.(*syntax.ParamExp)
+		return ok && pe.Param != nil && pe.Param.Value == name
 	})
-	return found
 }
 
 // substVar binds a variable assigned a substitution the walk resolves

@@ -265,14 +265,7 @@ func funcStatus(body *syntax.Stmt) int {
 
 // returnsEarly reports whether s holds a return anywhere.
 func returnsEarly(s *syntax.Stmt) bool {
-	found := false
-	inspect(s, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "return" {
-			found = true
-		}
-		return !found
-	})
-	return found
+	return holds(s, func(n syntax.Node) bool { return isCallOf(n, "return") })
 }
 
 // groupKillFails reports whether s is a kill of process groups (`kill --

@@ -176,14 +176,10 @@ func leaveWord(s *syntax.Stmt) string {
 
 // mayLeaveRound reports whether s holds a break or continue anywhere.
 func mayLeaveRound(s *syntax.Stmt) bool {
-	found := false
-	inspect(s, func(n syntax.Node) bool {
-		if st, ok := n.(*syntax.Stmt); ok && leaveWord(st) != "" {
-			found = true
-		}
-		return !found
+	return holds(s, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		return ok && leaveWord(st) != ""
 	})
-	return found
 }
 
 // fallsThrough is the branches that run from the first of items on: each
