@@ -430,15 +430,18 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 // compoundStmt walks a compound command run in the foreground, whose
 // redirections take env to inner.
 func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
+	if len(s.Redirs) == 0 {
+		// A group, an and-or list, an if, a loop or a case runs in the
+		// current shell: an exec in what surely runs of it redirects the
+		// shell for good (a subshell's stays in the subshell).
+		return w.command(s.Cmd, env)
+	}
 	if b, ok := s.Cmd.(*syntax.Block); ok {
 		// A group runs in the current shell: an exec in it redirects
 		// the shell itself, for good. What the group's own redirections
 		// replaced comes back when it ends, unless an exec inside
 		// redirected that descriptor again (the saved copy is dropped:
 		// checked under bash, zsh, dash and mksh).
-		if len(s.Redirs) == 0 {
-			return w.stmts(b.Stmts, env)
-		}
 		var after fdTable
 		w.saving(s.Redirs, env, inner, func() { after = w.stmts(b.Stmts, inner) })
 		out := env
@@ -449,22 +452,11 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 		}
 		return out
 	}
-	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && len(s.Redirs) == 0 && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
-		return w.andOr(b, env) // so does an and-or list
-	}
-	if ic, ok := s.Cmd.(*syntax.IfClause); ok && len(s.Redirs) == 0 {
-		return w.ifClause(ic, env) // and an if
-	}
 	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.keepsSaved&savedCompound == 0 {
 		// Forked first: the redirections are the child's own (mksh's
 		// child saves them all the same).
 		w.command(s.Cmd, inner)
 		return env
-	}
-	if len(s.Redirs) == 0 {
-		// A loop or case in the current shell: an exec in the part of
-		// it that runs for sure redirects the shell for good.
-		return w.command(s.Cmd, env)
 	}
 	w.saving(s.Redirs, env, inner, func() { w.command(s.Cmd, inner) })
 	return env
