@@ -157,12 +157,17 @@ type dialect struct {
 	// and leave the child running.
 	subshellDefersTerm bool
 	// tailDropsTraps: a subshell runs the command in its tail position
-	// (the last of its list, the right of its last && or ||) with the
-	// signals a program it execs would get: its own traps do not run
-	// then (mksh: `(trap 'kill $c' TERM; server & c=$!; wait) & … kill
-	// $!` kills the subshell and leaves the server; with `wait; :` the
-	// trap runs and stops it).
+	// (see kill_tail.go) with the signals a program it execs would get:
+	// the traps set before it do not run then (mksh: `(trap 'kill $c'
+	// TERM; server & c=$!; wait) & … kill $!` kills the subshell and
+	// leaves the server; with `wait; :` the trap runs and stops it).
 	tailDropsTraps bool
+	// ignoredStayIgnored: a trap that a background job's subshell sets on
+	// SIGINT or SIGQUIT, which the job starts with ignored (see
+	// jobsIgnore), does not take: dash keeps a signal ignored on entry
+	// ignored. bash, zsh and mksh run the trap: `( trap 'kill $c' INT;
+	// server & c=$!; sleep 1 ) & … kill -INT $!` stops the server there.
+	ignoredStayIgnored bool
 	// multios: an element of a pipeline whose stdout is redirected still
 	// writes into the pipe, through a copying zsh process (zsh's MULTIOS
 	// option, on by default).
@@ -480,6 +485,7 @@ var (
 		lang: LangDash, variant: syntax.LangPOSIX,
 		badDup:               dupEndsShell,
 		bashSyntaxStops:      true,
+		ignoredStayIgnored:   true,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,

@@ -14,6 +14,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
 	if w.jobsIgnore(sig) {
+		w.killTrapped(sig, args, ops)
 		return
 	}
 	if w.sh.d.killRefused(args) {

@@ -16,6 +16,15 @@ import (
 // 0.1`, builtins) nothing of the job itself runs on. Checked under bash,
 // zsh, dash and mksh.
 func (w *walker) killSubshell(j *job) {
+	if w.endedAlone(j) {
+		// The subshell ended by itself before the kill came: the signal
+		// finds no process, and its traps do not run. `( trap 'kill $c'
+		// TERM; server & c=$! ) & sleep 1; kill $!` leaves the server
+		// (bash, zsh, dash and mksh; and zsh's `wait` there returns at
+		// once when the server was started with &!).
+		w.end(j)
+		return
+	}
 	fg := j.fgLong > 0 || j.heldReads > 0 // a foreground child may be running
 	if w.subshellDefers(j) {
 		return // mksh: it dies when that child ends, holding what it holds till then
@@ -36,7 +45,7 @@ func (w *walker) killSubshell(j *job) {
 			j.innerWaited = append(j.innerWaited, e.job)
 		}
 	}
-	if t != nil && !(w.sh.d.tailDropsTraps && isWait(lastStmt(j.stmt))) {
+	if t != nil && !(w.sh.d.tailDropsTraps && w.trapDropped(j, t)) {
 		// The trap interrupts the wait and runs; then the subshell goes
 		// on with what follows, which is brief (fg is false), unless it
 		// loops and the trap does not exit.

@@ -65,6 +65,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
 		d, ok := r.bound()
+		w.noteRun(s)
 		if ok {
 			w.bounded += d
 		} else {

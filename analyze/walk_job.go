@@ -157,6 +157,9 @@ type job struct {
 	// a kill of the job's subshell leaves that one running (see killed).
 	fgLong int
 	fgFds  fdTable
+	// last is the command of its body that ran last of those that take
+	// time (see runsTail).
+	last lastRun
 	// innerWaited are the jobs the job's own shell started and waited
 	// for: when a kill ends that shell they are waited for no more.
 	// innerEnded are those it killed, and when in its walk.

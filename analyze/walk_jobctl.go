@@ -449,9 +449,16 @@ func (w *walker) running(j *job) bool {
 		// server & kill %2` stops the server)
 		return true
 	case j.quick:
-		return !(j.dur == 0 && w.slow > j.startSlow) && w.bounded-j.startBounded < j.dur+reapMargin
+		return !w.endedAlone(j)
 	}
 	return true
+}
+
+// endedAlone reports whether the timed job j has ended by itself by now
+// (and been reaped): the shell has slept past the job's literal durations,
+// or, for a job of none, run a command that may take a while since.
+func (w *walker) endedAlone(j *job) bool {
+	return j.timed && (j.dur == 0 && w.slow > j.startSlow || w.bounded-j.startBounded >= j.dur+reapMargin)
 }
 
 // specSees reports whether the job specs %% and %- see j (see
