@@ -40,6 +40,30 @@ func parseLoneBang(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 	return nil, errors.New("too many lone `!`")
 }
 
+// parseEmptySemi parses src as zsh reads a `;` with no command before it
+// (`server &; sleep 1`, `server &` then `; sleep 1` on the next line):
+// as a blank, which mvdan.cc/sh rejects (zsh 5.9 runs all of them; after
+// `&&` too, where it waits for the command that follows). The `;` becomes
+// a blank at the same offset.
+func parseEmptySemi(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+	text := src
+	for range 64 {
+		f, err := parse(text, lang)
+		if err == nil || !strings.Contains(err.Error(), "`;` can only immediately follow a statement") {
+			return f, err
+		}
+		var pe *ParseError
+		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != ';' {
+			return nil, err
+		}
+		if &text[0] == &src[0] {
+			text = append([]byte(nil), src...)
+		}
+		text[pe.offset] = ' '
+	}
+	return nil, errors.New("too many empty `;`")
+}
+
 // parseAmpGt parses src as dash reads it. moved are the offsets (in src)
 // of the `&>` operators read as `&`, in the order found.
 func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byte, moved []int, err error) {

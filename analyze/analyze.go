@@ -106,9 +106,9 @@ type Result struct {
 	File     *syntax.File
 	// Reread: the source was parsed as its shell reads it after
 	// same-length changes that mvdan.cc/sh needs (dash's `&>` read as
-	// `& >`, bash's lone `!` of `cmd &!`): File is the tree of that text,
-	// so code that cuts the source at File's offsets (promotion plans)
-	// should leave it alone.
+	// `& >`, bash's lone `!` of `cmd &!`, zsh's empty `;`): File is the
+	// tree of that text, so code that cuts the source at File's offsets
+	// (promotion plans) should leave it alone.
 	Reread bool
 }
 
@@ -180,6 +180,10 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	}
 	if err != nil && d.variant == syntax.LangBash {
 		f, err = parseLoneBang(src, d.variant)
+		p.reread = err == nil
+	}
+	if err != nil && d.variant == syntax.LangZsh {
+		f, err = parseEmptySemi(src, d.variant)
 		p.reread = err == nil
 	}
 	if err != nil && d.variant == syntax.LangPOSIX {
