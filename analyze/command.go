@@ -354,13 +354,15 @@ func argvOf(r resolved) argv {
 	return args
 }
 
-// command is the command line of the program itself: its name as the
-// kernel knows it (the basename) and its arguments.
+// command is the command line of the program itself, as pkill -f reads
+// it: its name as the shell passed it (`./server`, `/usr/bin/node`, a
+// bare name found in PATH; the wrappers that exec pass it on so) and its
+// arguments. (pkill without -f matches the basename: see walker.byName.)
 func (args argv) command(r resolved) []string {
 	if r.name == "" {
 		return nil
 	}
-	return append([]string{r.name}, args...)
+	return append([]string{value(r.head)}, args...)
 }
 
 // has reports whether any of the flags is among the arguments, a long
