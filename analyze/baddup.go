@@ -92,7 +92,7 @@ func (w *walker) dupEnds(s *syntax.Stmt) bool {
 func (w *walker) failedDup(s *syntax.Stmt, env fdTable) fdTable {
 	switch {
 	case w.dupEnds(s):
-		w.shellEnds()
+		w.fatal()
 	case s.Background:
 		w.startJob(s, env)
 	}

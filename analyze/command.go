@@ -37,7 +37,9 @@ type resolved struct {
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
-// (so that the argument is not mistaken for the command).
+// (so that the argument is not mistaken for the command). prlimit,
+// setpriv, chroot and setarch (linux64, linux32) exec their command as
+// nice does: a kill of the job or a pkill by its command line reaches it.
 var wrapperOpts = map[string]string{
 	"sudo":    "ugCDhprtUTc",
 	"doas":    "uC",
@@ -53,6 +55,12 @@ var wrapperOpts = map[string]string{
 	"chrt":    "",
 	"taskset": "",
 	"builtin": "",
+	"prlimit": "po",
+	"setpriv": "",
+	"chroot":  "",
+	"setarch": "",
+	"linux64": "",
+	"linux32": "",
 }
 
 // resolve looks through wrappers. It stops at the first word that is not a
@@ -94,6 +102,9 @@ func resolve(args []*syntax.Word) resolved {
 		}
 		last, before = i, r.wrapped
 		r.wrapped = true
+		if name == "setarch" {
+			i++ // the architecture, before the options
+		}
 		switch name {
 		case "nohup":
 			r.nohup = true
@@ -167,6 +178,8 @@ func resolve(args []*syntax.Word) resolved {
 			i++ // the priority
 		case "taskset":
 			i++ // the mask
+		case "chroot":
+			i++ // the new root
 		}
 	}
 	if last >= 0 {
@@ -238,6 +251,17 @@ func longTakesArg(wrapper, opt string) bool {
 		return opt == "--input" || opt == "--output" || opt == "--error"
 	case "ionice":
 		return opt == "--class" || opt == "--classdata" || opt == "--pid"
+	case "prlimit":
+		return opt == "--pid" || opt == "--output"
+	case "chroot":
+		return opt == "--userspec" || opt == "--groups"
+	case "setpriv":
+		switch opt {
+		case "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps",
+			"--ambient-caps", "--bounding-set", "--securebits", "--pdeathsig", "--selinux-label",
+			"--apparmor-profile", "--landlock-access", "--landlock-rule", "--seccomp-filter":
+			return true
+		}
 	}
 	return false
 }
@@ -330,13 +354,15 @@ func argvOf(r resolved) argv {
 	return args
 }
 
-// command is the command line of the program itself: its name as the
-// kernel knows it (the basename) and its arguments.
+// command is the command line of the program itself, as pkill -f reads
+// it: its name as the shell passed it (`./server`, `/usr/bin/node`, a
+// bare name found in PATH; the wrappers that exec pass it on so) and its
+// arguments. (pkill without -f matches the basename: see walker.byName.)
 func (args argv) command(r resolved) []string {
 	if r.name == "" {
 		return nil
 	}
-	return append([]string{r.name}, args...)
+	return append([]string{value(r.head)}, args...)
 }
 
 // has reports whether any of the flags is among the arguments, a long

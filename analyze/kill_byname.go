@@ -163,10 +163,11 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			if full {
 				return strings.Join(argv, " ")
 			}
-			if len(argv[0]) > 15 && r.name != "killall" {
-				return argv[0][:15] // the kernel's process name
+			base := programName(argv[0]) // the file's name, as the kernel keeps it
+			if len(base) > 15 && r.name != "killall" {
+				return base[:15] // the kernel's process name
 			}
-			return argv[0]
+			return base
 		}
 		for _, j := range jobs {
 			if argv := j.commandLine(); argv != nil && !(children && j.kind == jobForked) && match(name(argv)) {

@@ -177,7 +177,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 // *maybe counts it for the caller to undo at the end of the list). A
 // return ends the list (a function body) without ending the shell.
 func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
-	if w.p.ended || ends(s) {
+	if w.stopped() || ends(s) {
 		return true
 	}
 	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) {
@@ -206,7 +206,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	n := len(w.p.jobs)
 	env = w.stmt(c.X, env)
-	if w.p.ended || w.dupEnds(c.X) {
+	if w.stopped() || w.dupEnds(c.X) {
 		return env // X ended the shell: Y never runs
 	}
 	switch st := w.status(c.X); {
@@ -339,14 +339,14 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.startCoproc(s, cc, env)
 		return env
 	}
-	if (w.assignsReadonly(s) || w.equalsFails(s) || w.assignsIndexZero(s)) && w.shellEnds() {
+	if (w.assignsReadonly(s) || w.equalsFails(s) || w.assignsIndexZero(s)) && w.fatal() {
 		// status=$?, [ "$1" == ci ], pids[0]=$! in zsh: the shell ends there (zsh
 		// without its EXIT traps)
 		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
 		return env
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
-	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.shellEnds() {
+	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.fatal() {
 		// set -u: the command never runs, the shell ends (zsh without
 		// its EXIT traps)
 		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
@@ -487,7 +487,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		return w.ifClause(c, env)
 	case *syntax.WhileClause:
 		env = w.stmts(c.Cond, env) // (the condition runs at least once)
-		if neverLoops(c) || w.p.ended {
+		if neverLoops(c) || w.stopped() {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
@@ -572,7 +572,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
-		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.exportFails(declOptions(c)) && w.shellEnds() {
+		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.exportFails(declOptions(c)) && w.fatal() {
 			break // mksh: export -f f
 		}
 		w.declareLocal(c)
@@ -601,7 +601,7 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
 			w.stmts(ic.Cond, env)
-			if w.p.ended {
+			if w.stopped() {
 				break // the condition ended the shell ([ "$x" == y ] in zsh)
 			}
 			st = w.condStatus(ic.Cond)

@@ -183,19 +183,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(m)
 	case "export", "readonly":
 		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
-			w.shellEnds() // dash: export -f f
+			w.fatal() // dash: export -f f
 		}
 	case "set":
 		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
-			w.shellEnds() // dash: set -o pipefail
+			w.fatal() // dash: set -o pipefail
 			break
 		}
-		if on, off := setsNounset(r.args); on && w.cond == 0 {
+		if on, off := setsNounset(r.args); on && w.surelyRuns() {
 			w.sh.nounset = true
 		} else if off {
 			w.sh.nounset = false
 		}
-		if on, off := setsOption(r.args, 'e', "errexit"); on && w.cond == 0 {
+		if on, off := setsOption(r.args, 'e', "errexit"); on && w.surelyRuns() {
 			w.sh.errexit = true
 		} else if off {
 			w.sh.errexit = false
@@ -205,9 +205,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
 				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
 					if w.sh.d.monitorExits {
-						if w.sh.kind == shTop && w.depth == 0 {
-							w.p.ended = true
-						}
+						w.fatal()
 						break
 					}
 					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
@@ -345,20 +343,3 @@ func (w *walker) fgLong(env, inner fdTable) {
 // process: the subshell of a compound job, or the shell a job runs
 // (shell.process).
 func (w *walker) inJobShell(j *job) bool { return w.sh == j.sh || w.sh.process == j }
-
-// shellEnds marks that the shell the caller started ends here, on an
-// error a non-interactive shell exits on (a special builtin that fails,
-// an unset variable under set -u, a signal it sent itself): nothing after
-// it runs. Only where the command runs for sure, in the shell's own
-// process (not a subshell, a job, a nested shell), and in mksh not inside
-// a function (see dialect.funcErrorReturns).
-func (w *walker) shellEnds() bool {
-	if w.cond != 0 || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
-		return false
-	}
-	if w.sh.d.funcErrorReturns && len(w.calling) > 0 {
-		return false
-	}
-	w.p.ended = true
-	return true
-}

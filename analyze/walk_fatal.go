@@ -74,3 +74,52 @@ func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
 	}
 	return false
 }
+
+// shellEnds marks that the shell the caller started ends here, on an
+// error a non-interactive shell exits on (a special builtin that fails,
+// an unset variable under set -u, a signal it sent itself): nothing after
+// it runs. Only where the command runs for sure, in the shell's own
+// process (not a subshell, a job, a nested shell), and in mksh not inside
+// a function (see dialect.funcErrorReturns).
+func (w *walker) shellEnds() bool {
+	if !w.surelyRuns() || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
+		return false
+	}
+	if w.sh.d.funcErrorReturns && len(w.calling) > 0 {
+		return false
+	}
+	w.p.ended = true
+	return true
+}
+
+// fatal is an error that ends the shell it happens in (see shellEnds for
+// the errors): the script's own shell, or a subshell or nested shell,
+// whose commands after it never run while its parent goes on. zsh's `(set
+// -m; nohup server >log 2>&1 &)` starts nothing there ("can't change
+// option: -m" without a terminal), nor does dash's `(set -o pipefail;
+// server &)`. As for shellEnds, only where the command runs for sure.
+func (w *walker) fatal() bool {
+	if w.sh.kind == shTop {
+		return w.shellEnds()
+	}
+	if !w.surelyRuns() || w.sh.d.funcErrorReturns && len(w.calling) > 0 {
+		return false
+	}
+	w.sh.ended = true
+	return true
+}
+
+// surelyRuns reports whether the command being walked runs for sure once
+// its shell runs: not behind && or || (w.cond), in a branch of an if or
+// case or in a round of a loop that may not run (w.branching, w.again)
+// that the shell itself entered. `if [ -t 1 ]; then set -m; fi; server &`
+// starts the server under zsh when the output is no terminal; `if [ -t 1
+// ]; then (set -m; server &); fi` never does.
+func (w *walker) surelyRuns() bool {
+	return w.sh.maybes == maybes{w.cond, w.branching, w.again}
+}
+
+// stopped reports whether the shell being walked has ended: the script's
+// own (pass.ended) or the subshell or nested shell the walk is in (an
+// error that ended it, see fatal). What follows in it never runs.
+func (w *walker) stopped() bool { return w.p.ended || w.sh.ended }

@@ -15,12 +15,12 @@ func (w *walker) setopt(args []*syntax.Word, unset bool) {
 	if !w.sh.d.setoptBuiltins {
 		return
 	}
-	if on, off := setoptChanges(args, unset, "errexit"); on && w.cond == 0 {
+	if on, off := setoptChanges(args, unset, "errexit"); on && w.surelyRuns() {
 		w.sh.errexit = true
 	} else if off {
 		w.sh.errexit = false
 	}
-	if on, off := setoptChanges(args, unset, "nounset"); on && w.cond == 0 {
+	if on, off := setoptChanges(args, unset, "nounset"); on && w.surelyRuns() {
 		w.sh.nounset = true
 	} else if off {
 		w.sh.nounset = false

@@ -83,7 +83,18 @@ type shell struct {
 	// simple command, which the fork execs: no shell of its own stays to
 	// hold descriptors while the program runs (see walker.fgLong).
 	execsElem bool
+	// ended: an error ended this subshell or nested shell for sure (see
+	// walker.fatal); the rest of its code never runs.
+	ended bool
+	// maybes is how deep in maybes the walk was when the shell started
+	// (see walker.surelyRuns): what a subshell in an if branch runs first
+	// runs for sure once the subshell runs.
+	maybes maybes
 }
+
+// maybes counts the maybes the walk is in: behind && or || (cond), in a
+// branch or a first round of a loop (branching), in a later round (again).
+type maybes struct{ cond, branching, again int }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
 type sigTrap struct {
@@ -222,6 +233,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
+	sh.maybes = maybes{w.cond, w.branching, w.again}
 	if kind == shSubshell && d.compoundHoldsJob {
 		sh.held = 1 // zsh: `( server & jobs )` lists [2]
 	}
@@ -232,6 +244,9 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh.last, sh.alt = w.sh.last, w.sh.alt
 		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
 		sh.ignored = w.sh.ignored
+		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
+		// &)` ends the subshell before the server starts.
+		sh.nounset, sh.errexit = w.sh.nounset, w.sh.errexit
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -275,7 +290,8 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	}
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads = kind, async, false, 0, 0, false
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
-	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem = false, false, false, false, false
+	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
+	sh.maybes = maybes{}
 }
 
 // setEmpty records whether the variable name holds nothing for sure.
