@@ -168,12 +168,10 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		o(&p.cfg)
 	}
 	d := p.cfg.lang.dialect()
+	// The rereads below parse the text as the shell reads it where
+	// mvdan.cc/sh's parser refuses it; what the shell itself refuses
+	// (refused) is checked on the tree of that text.
 	f, err := parse(src, d.variant)
-	if err == nil {
-		if pe := d.refused(f, src); pe != nil {
-			f, err = nil, pe
-		}
-	}
 	if err != nil && d.ampGtBackgrounds {
 		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
 		p.reread = err == nil
@@ -185,6 +183,11 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	if err != nil && d.variant == syntax.LangZsh {
 		f, err = parseEmptySemi(src, d.variant)
 		p.reread = err == nil
+	}
+	if err == nil {
+		if pe := d.refused(f, src); pe != nil {
+			f, err = nil, pe
+		}
 	}
 	if err != nil && d.variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
