@@ -130,6 +130,9 @@ type walker struct {
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
+	// args are the positional parameters of the function call being
+	// walked, nil where they are not known (see walk_args.go).
+	args *argFrame
 }
 
 const maxNested = 8
@@ -499,6 +502,14 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+			if n, known := w.loopArgs(wi); known {
+				if n == 0 {
+					break // for p in "$@" of a call without arguments
+				}
+				sure, again = true, n > 1
+			}
+		}
 		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
 			n, known := cLoopRounds(cl)
 			if known && n == 0 {
@@ -637,9 +648,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 // subshell walks statements in a child shell: jobs it does not wait for are
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
-	saved, out := w.sh, w.outFile
+	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmts(list, env)
 	w.endShell()
-	w.sh, w.outFile = saved, out
+	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)
 }
