@@ -127,6 +127,9 @@ type walker struct {
 	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
 	// started before it the time to set up its signals (see job.startForks).
 	forks int
+	// exitScopes are the maybes after a statement that may end the shell
+	// whose exits all stopped some jobs first (see walk_exitkills.go).
+	exitScopes []exitScope
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
@@ -190,12 +193,14 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	case endsSurely:
 		return true
 	case endsMaybe:
-		if *maybe == 0 {
+		old, renewed := w.scope(), *maybe > 0
+		if !renewed {
 			*maybe = 1
 			w.condIn()
 		} else {
 			w.condRenew()
 		}
+		w.noteExitKills(s, old, renewed)
 	}
 	return false
 }
