@@ -503,6 +503,9 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out)
+		if pid := w.pollsGone(c); pid != nil {
+			w.wait([]*syntax.Word{pid}) // while kill -0 $P; do sleep 1; done
+		}
 		return out
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
