@@ -71,6 +71,9 @@ func (w *walker) constParam(p *syntax.ParamExp) (string, bool) {
 		return "", false
 	}
 	name := p.Param.Value
+	if v, bound := w.frameValue(p); bound {
+		return v, v != "" // $1, or name=$1, in a function call
+	}
 	if v, ok := w.constVars()[name]; ok && w.p.constSeen[name] && (plainParam(p) || defaultOf(p) != nil) {
 		return v, true
 	}

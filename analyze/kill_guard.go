@@ -324,31 +324,78 @@ func psProbe(a []*syntax.Word) *syntax.Word {
 	return a[1]
 }
 
+// aliveOperand is the pid that s asks is alive (`kill -0 $P`, `ps -p
+// $P`, `[ -d /proc/$P ]`), nil for any other statement.
+func aliveOperand(s *syntax.Stmt) *syntax.Word {
+	if s.Background {
+		return nil
+	}
+	if tc, ok := s.Cmd.(*syntax.TestClause); ok {
+		if u, ok := tc.X.(*syntax.UnaryTest); ok && (u.Op == syntax.TsExists || u.Op == syntax.TsDirect) {
+			if x, ok := u.X.(*syntax.Word); ok {
+				return procPid(x)
+			}
+		}
+		return nil
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	if r.wrapped {
+		return nil
+	}
+	switch r.name {
+	case "kill":
+		sig, ops, list := killArgs(r.args)
+		if list || signalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
+			return nil
+		}
+		return ops[0]
+	case "ps":
+		return psProbe(r.args)
+	case "[", "test":
+		a := r.args
+		if r.name == "[" && len(a) > 0 && wordLit(a[len(a)-1]) == "]" {
+			a = a[:len(a)-1]
+		}
+		if len(a) == 2 && (wordLit(a[0]) == "-e" || wordLit(a[0]) == "-d") {
+			return procPid(a[1])
+		}
+	}
+	return nil
+}
+
+// procPid is the pid of a word `/proc/$P` (quoted or not), which exists
+// while the process does; nil for any other word.
+func procPid(w *syntax.Word) *syntax.Word {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 2 {
+		return nil
+	}
+	if l, ok := parts[0].(*syntax.Lit); !ok || l.Value != "/proc/" {
+		return nil
+	}
+	pid := &syntax.Word{Parts: parts[1:]}
+	if pidOperand(pid) == "" {
+		return nil
+	}
+	return pid
+}
+
 // probesAlive reports whether s asks whether jobs are alive (`kill -0
 // $P`, `ps -p $P`) that all still run as far as the walk knows (it takes
 // a job that may take a while to run on): the probe succeeds. So `if !
 // kill -0 $P; then echo died; exit 1; fi; …; kill $P` reaches the kill
 // (the exit would run only once the server had died).
 func (w *walker) probesAlive(s *syntax.Stmt) bool {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 || s.Background {
-		return false
-	}
-	r := resolve(ce.Args)
-	if r.wrapped {
-		return false
-	}
-	var pid *syntax.Word
-	switch r.name {
-	case "kill":
-		sig, ops, list := killArgs(r.args)
-		if list || signalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
-			return false
-		}
-		pid = ops[0]
-	case "ps":
-		pid = psProbe(r.args)
-	}
+	pid := aliveOperand(s)
 	if pid == nil {
 		return false
 	}

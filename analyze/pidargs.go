@@ -46,6 +46,24 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				return true
 			}
 			name := n.Param.Value
+			if p, ok := w.posJobs(n); ok {
+				// $1, "$@" inside a function call: what the call's
+				// arguments named (see walk_args.go)
+				known = known || p.known
+				if !p.known {
+					empty = false
+					return true
+				}
+				if p.joined && !w.splits(n, quotedIn(a, n)) {
+					empty = false
+					return false // one argument "pid1 pid2": illegal pid
+				}
+				if !p.empty {
+					empty = false
+					named = append(named, p.jobs...)
+				}
+				return false
+			}
 			if name == "!" {
 				named = append(named, w.sh.lasts()...)
 				known, empty = true, false

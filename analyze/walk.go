@@ -127,9 +127,15 @@ type walker struct {
 	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
 	// started before it the time to set up its signals (see job.startForks).
 	forks int
+	// exitScopes are the maybes after a statement that may end the shell
+	// whose exits all stopped some jobs first (see walk_exitkills.go).
+	exitScopes []exitScope
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
+	// args are the positional parameters of the function call being
+	// walked, nil where they are not known (see walk_args.go).
+	args *argFrame
 }
 
 const maxNested = 8
@@ -187,12 +193,14 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	case endsSurely:
 		return true
 	case endsMaybe:
-		if *maybe == 0 {
+		old, renewed := w.scope(), *maybe > 0
+		if !renewed {
 			*maybe = 1
 			w.condIn()
 		} else {
 			w.condRenew()
 		}
+		w.noteExitKills(s, old, renewed)
 	}
 	return false
 }
@@ -495,10 +503,21 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out)
+		if pid := w.pollsGone(c); pid != nil {
+			w.wait([]*syntax.Word{pid}) // while kill -0 $P; do sleep 1; done
+		}
 		return out
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+			if n, known := w.loopArgs(wi); known {
+				if n == 0 {
+					break // for p in "$@" of a call without arguments
+				}
+				sure, again = true, n > 1
+			}
+		}
 		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
 			n, known := cLoopRounds(cl)
 			if known && n == 0 {
@@ -637,9 +656,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 // subshell walks statements in a child shell: jobs it does not wait for are
 // orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
-	saved, out := w.sh, w.outFile
+	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.stmts(list, env)
 	w.endShell()
-	w.sh, w.outFile = saved, out
+	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)
 }

@@ -15,20 +15,10 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	if a.Name != nil {
 		w.p.sawAssign(a.Name.Value)
 	}
+	saved := w.printed
+	w.printed = nil
 	if a.Value != nil {
-		saved := w.printed
-		w.printed = nil
 		w.words([]*syntax.Word{a.Value}, env)
-		if a.Name != nil {
-			// pid=$(server >log 2>&1 & echo $!): the variable names the
-			// job, which `kill $pid` reaches (wait cannot: it is not this
-			// shell's child).
-			for _, j := range w.printed {
-				w.pidVar(a.Name.Value, j)
-			}
-			w.substVar(a)
-		}
-		w.printed = saved
 	}
 	if a.Array != nil {
 		for _, e := range a.Array.Elems {
@@ -36,6 +26,25 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 				w.words([]*syntax.Word{e.Value}, env)
 			}
 		}
+	}
+	w.bindAssign(a)
+	w.printed = saved
+	if a.Name != nil && w.args != nil {
+		w.frameAssign(a.Name.Value, plainValue(a)) // name=$1 in a call
+	}
+}
+
+// bindAssign binds the variable an assignment sets, once its words are
+// walked, to the jobs its value names.
+func (w *walker) bindAssign(a *syntax.Assign) {
+	if a.Value != nil && a.Name != nil {
+		// pid=$(server >log 2>&1 & echo $!): the variable names the
+		// job, which `kill $pid` reaches (wait cannot: it is not this
+		// shell's child).
+		for _, j := range w.printed {
+			w.pidVar(a.Name.Value, j)
+		}
+		w.substVar(a)
 	}
 	if a.Name == nil || w.sh.last == nil {
 		return

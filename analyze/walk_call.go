@@ -59,6 +59,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	for _, d := range declArgs(ce) {
 		w.p.sawAssign(d.name)
 	}
+	if len(w.calling) > 0 {
+		w.declaredValues(ce) // dash: local pid=$!
+	}
 	r := resolve(ce.Args)
 	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
@@ -125,7 +128,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	}
 	if w.callsFunc(r) {
-		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, inner) })
+		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, r.args, inner) })
 		return r
 	}
 	if w.timeoutFiresInPlace(s, r) {
@@ -190,6 +193,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.fatal() // dash: set -o pipefail
 			break
 		}
+		w.setArgs(r.args)
 		if on, off := setsNounset(r.args); on && w.surelyRuns() {
 			w.sh.nounset = true
 		} else if off {
@@ -214,6 +218,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 				}
 			}
 		}
+	case "shift":
+		w.shiftArgs(r.args)
 	case "setopt", "unsetopt":
 		w.setopt(r.args, r.name == "unsetopt")
 	case "trap":

@@ -47,14 +47,12 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		if len(c.Args) == 0 {
-			return endsNever
-		}
-		if execsSomething(c) {
+		execs, body := w.callEnds(c)
+		if execs {
 			return endsSurely // exec "$@": a program whatever the words
 		}
-		if r := resolve(c.Args); w.callsFunc(r) {
-			return w.exits(w.funcs[r.name].body, depth+1)
+		if body != nil {
+			return w.exits(body, depth+1)
 		}
 	case *syntax.Block:
 		return w.listExits(c.Stmts, depth)

@@ -33,6 +33,9 @@ type function struct {
 	// force: this one was made in a branch that may not have run (see
 	// walk_funcalts.go).
 	other *function
+	// args: whether the body uses positional parameters (see usesArgs),
+	// 0 until worked out.
+	args int8
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -44,11 +47,13 @@ const maxFuncWalks = 3
 // shell (its jobs are the caller's, its wait and kill reach the caller's
 // jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
 // call's descriptors (`start >/dev/null 2>&1` redirects what start runs).
-func (w *walker) callFunc(name string, env fdTable) {
+func (w *walker) callFunc(name string, args []*syntax.Word, env fdTable) {
 	fn := w.funcs[name]
 	if fn == nil || w.calling[name] {
 		return
 	}
+	outer := w.enterArgs(fn, args)
+	defer func() { w.args = outer }()
 	if w.calling == nil {
 		w.calling = map[string]bool{}
 	}
@@ -109,7 +114,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 			case "kill":
 				w.kill(r.args)
 			default:
-				w.callFunc(r.name, env)
+				w.callFunc(r.name, r.args, env)
 			}
 			return false
 		}

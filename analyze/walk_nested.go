@@ -197,10 +197,11 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	if w.src.offs == nil {
 		src.quote = quote
 	}
-	savedSrc, savedSh := w.src, w.sh
+	savedSrc, savedSh, args := w.src, w.sh, w.args
 	w.src = src
 	w.depth++
 	if kind != 0xff {
+		w.args = nil // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.sh.d = d
 		if w.sh.leads = w.nextLeads; w.sh.leads {
@@ -219,7 +220,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		w.endShell()
 	}
 	w.depth--
-	w.src, w.sh = savedSrc, savedSh
+	w.src, w.sh, w.args = savedSrc, savedSh, args
 }
 
 // parsedLines parses the lines of code before the one a parse error

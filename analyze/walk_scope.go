@@ -45,7 +45,7 @@ func (w *walker) scope() int {
 // sureFor reports whether a kill or wait walked now ends j whenever j
 // runs: it runs for sure, or under the very condition j was started in.
 func (w *walker) sureFor(j *job) bool {
-	return w.cond == 0 || j.scope != 0 && j.scope == w.scope()
+	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j)
 }
 
 // failsWithoutJobs reports whether s, when it fails, has started no

@@ -148,10 +148,10 @@ func (w *walker) endShell() {
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
 		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
-			w.callFunc(name, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
+			w.callFunc(name, nil, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
 		}
 		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
-			w.callFunc(name, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
+			w.callFunc(name, nil, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
 		}
 	}
 	if sh.kind == shSubshell {

@@ -1,0 +1,192 @@
+package analyze
+
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Kills on the way out: test scripts stop the server before the exit a
+// failed readiness poll takes, and again at the end (`for i in $(seq 30);
+// do curl -s localhost:8080 && break; sleep 1; done; [ $i -eq 30 ] && {
+// kill $APP; exit 1; }; npm test; kill $APP`, `wait_for_port || { kill
+// $PID; exit 1; }`, `if ! ready; then kill $PID; exit 1; fi`). What
+// follows such a statement is a maybe (see afterExit), and so was the
+// kill after it; but it runs exactly when the exit was not taken, and
+// every exit it could take stopped the job first: the job ends on every
+// path. Such a maybe remembers the jobs each of its exits stopped (an
+// exitScope), and a kill or wait inside it ends them as surely as it
+// would outside it (see sureFor). Whether the poll succeeds is not known;
+// it does not need to be.
+
+// exitScope is a maybe that follows statements that may end the shell,
+// with the jobs every exit they could take killed first.
+type exitScope struct {
+	scope int
+	ended []*job
+}
+
+// noteExitKills records, for the maybe that afterExit just entered (new)
+// or renewed after the statement s, the jobs every exit of s killed
+// first; after a renewal only those every earlier exit killed too.
+func (w *walker) noteExitKills(s *syntax.Stmt, oldScope int, renewed bool) {
+	js, found := w.exitKills(s, 0)
+	if renewed {
+		i := slices.IndexFunc(w.exitScopes, func(e exitScope) bool { return e.scope == oldScope })
+		if i < 0 {
+			return // an earlier exit stopped nothing: neither does this scope
+		}
+		prev := w.exitScopes[i].ended
+		js = slices.DeleteFunc(js, func(j *job) bool { return !slices.Contains(prev, j) })
+	}
+	if !found || len(js) == 0 {
+		return
+	}
+	w.exitScopes = append(w.exitScopes, exitScope{scope: w.scope(), ended: js})
+}
+
+// endedOnExits reports whether the innermost maybes that a kill or wait
+// walked now is in are exit scopes whose exits all stopped j, and the
+// kill would be sure for j without them (see sureFor).
+func (w *walker) endedOnExits(j *job) bool {
+	n := len(w.scopes)
+	k := 0
+	for n-k > 0 && w.exitEnded(w.scopes[n-k-1], j) {
+		k++
+	}
+	if k == 0 {
+		return false
+	}
+	return w.cond-k == 0 || j.scope != 0 && n-k > 0 && j.scope == w.scopes[n-k-1]
+}
+
+// exitEnded reports whether scope is an exit scope whose exits stopped j.
+func (w *walker) exitEnded(scope int, j *job) bool {
+	for _, e := range w.exitScopes {
+		if e.scope == scope {
+			return slices.Contains(e.ended, j)
+		}
+	}
+	return false
+}
+
+// exitKills is the jobs that every path through s ending the shell kills
+// for sure before it ends it: a plain kill earlier in the same list
+// (`{ kill $PID; exit 1; }`, an if branch, a function's body). found is
+// false when s has no exit the walk sees. depth bounds the look into
+// functions.
+func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool) {
+	if depth > maxNested || s.Background || s.Coprocess {
+		return nil, false
+	}
+	if ends(s) {
+		return nil, !isCallOf(s.Cmd, "return")
+	}
+	paths := exitPaths{}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		execs, body := w.callEnds(c)
+		if execs {
+			return nil, true
+		}
+		if body != nil {
+			return w.exitKills(body, depth+1)
+		}
+	case *syntax.Block:
+		return w.listExitKills(c.Stmts, depth)
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
+			return nil, false // a pipeline's exits are its elements' own (zsh's last aside)
+		}
+		paths.add(w.exitKills(c.X, depth))
+		paths.add(w.exitKills(c.Y, depth))
+	case *syntax.IfClause:
+		for ic := c; ic != nil; ic = ic.Else {
+			paths.add(w.listExitKills(ic.Cond, depth))
+			paths.add(w.listExitKills(ic.Then, depth))
+		}
+	case *syntax.WhileClause:
+		paths.add(w.listExitKills(c.Cond, depth))
+		paths.add(w.listExitKills(c.Do, depth))
+	case *syntax.ForClause:
+		paths.add(w.listExitKills(c.Do, depth))
+	case *syntax.CaseClause:
+		for _, it := range c.Items {
+			paths.add(w.listExitKills(it.Stmts, depth))
+		}
+	}
+	return paths.ended, paths.found
+}
+
+// callEnds reads a simple command for what may end the shell: an exec of
+// a program (execs), or the body of the function it calls (body).
+func (w *walker) callEnds(c *syntax.CallExpr) (execs bool, body *syntax.Stmt) {
+	if len(c.Args) == 0 {
+		return false, nil
+	}
+	if execsSomething(c) {
+		return true, nil
+	}
+	if r := resolve(c.Args); w.callsFunc(r) {
+		return false, w.funcs[r.name].body
+	}
+	return false, nil
+}
+
+// listExitKills is exitKills for a list run in order: an exit in it
+// comes after the plain kills before it.
+func (w *walker) listExitKills(list []*syntax.Stmt, depth int) (ended []*job, found bool) {
+	paths := exitPaths{}
+	var before []*job
+	for _, s := range list {
+		if js, ok := w.exitKills(s, depth); ok {
+			paths.add(append(slices.Clip(before), js...), true)
+		}
+		if w.exits(s, depth) == endsSurely {
+			break
+		}
+		before = append(before, w.plainKill(s)...)
+	}
+	return paths.ended, paths.found
+}
+
+// plainKill is the jobs that s, a plain `kill ARGS` (no && around it, not
+// in the background), ends for sure: those it names that die of the
+// signal, and that no subshell of theirs outlives (see walker.killed).
+func (w *walker) plainKill(s *syntax.Stmt) []*job {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background || s.Coprocess || s.Negated || !isCallOf(ce, "kill") || w.funcs["kill"] != nil {
+		return nil
+	}
+	sig, ops, list := killArgs(ce.Args[1:])
+	if list || !terminates(sig) || w.jobsIgnore(sig) {
+		return nil
+	}
+	named, all, _ := w.jobsNamed(ops)
+	if all {
+		named = w.sh.jobs // a pid the walk did not see saved, $(jobs -p)…
+	}
+	return slices.DeleteFunc(slices.Clone(named), func(j *job) bool {
+		// (mksh loses a kill right after the job's start: see killLost;
+		// nothing that takes a while ran since, up to the exit either)
+		return j.kind != jobSimple || j.forks || j.runsChildren || j.ignores(sig) || w.killLost(j, sig)
+	})
+}
+
+// exitPaths gathers what each exit path of a statement killed: the jobs
+// all of them killed.
+type exitPaths struct {
+	ended []*job
+	found bool
+}
+
+func (p *exitPaths) add(ended []*job, found bool) {
+	if !found {
+		return
+	}
+	if !p.found {
+		p.ended, p.found = slices.Clone(ended), true
+		return
+	}
+	p.ended = slices.DeleteFunc(p.ended, func(j *job) bool { return !slices.Contains(ended, j) })
+}
