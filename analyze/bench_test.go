@@ -41,6 +41,12 @@ func inputs(b *testing.B, cleanOnly bool) []input {
 		v := map[string]syntax.LangVariant{"bash": syntax.LangBash, "zsh": syntax.LangZsh, "dash": syntax.LangPOSIX, "mksh": syntax.LangMirBSDKorn}[e.Shell]
 		if _, err := syntax.NewParser(syntax.Variant(v)).Parse(bytes.NewReader([]byte(e.Cmd)), ""); err != nil {
 			v = syntax.LangBash
+			if _, err := syntax.NewParser(syntax.Variant(v)).Parse(bytes.NewReader([]byte(e.Cmd)), ""); err != nil {
+				// No parser takes it as written (zsh's `server &; sleep
+				// 1`, which the analysis rereads): there is no bare parse
+				// to hold it against, so neither benchmark has it.
+				continue
+			}
 		}
 		in = append(in, input{[]byte(e.Cmd), lang, v})
 	}
