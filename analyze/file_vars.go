@@ -49,6 +49,11 @@ func (w *walker) constParts(b *strings.Builder, ps []syntax.WordPart) bool {
 			if !w.constParts(b, p.Parts) {
 				return false
 			}
+		case *syntax.CmdSubst:
+			if !unameWord(&syntax.Word{Parts: []syntax.WordPart{p}}) {
+				return false
+			}
+			b.WriteString(host) // (see status_literal.go)
 		case *syntax.ParamExp:
 			v, ok := w.constParam(p)
 			if !ok {
@@ -151,6 +156,9 @@ func scanConsts(f *syntax.File) map[string]string {
 		v, ok := "", false
 		if as.Value != nil {
 			v, ok = value(as.Value), literalWord(as.Value)
+			if unameWord(as.Value) {
+				v, ok = host, true // unamestr=`uname` (see status_literal.go)
+			}
 			// PIDFILE=${PIDFILE:-/tmp/app.pid}: the default, the
 			// environment being taken not to set it
 			if pe, isParam := solePart(as.Value).(*syntax.ParamExp); isParam && pe.Param != nil && pe.Param.Value == as.Name.Value {

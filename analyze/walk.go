@@ -130,6 +130,9 @@ type walker struct {
 	// exitScopes are the maybes after a statement that may end the shell
 	// whose exits all stopped some jobs first (see walk_exitkills.go).
 	exitScopes []exitScope
+	// wordLoops are the for loops over literal words whose bodies are
+	// being walked, innermost last (see roundTakes).
+	wordLoops []*syntax.WordIter
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
@@ -499,10 +502,11 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break // while false; do …; done: the body never runs
 		}
 		w.slow++
-		out := w.firstRound(c.Do, env, w.entersLoop(c)) // (see walk_flow.go)
+		g, guarded := loopGuard(c)
+		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
-		w.laterRound(c.Cond, c.Do, out)
+		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
 		if pid := w.pollsGone(c); pid != nil {
 			w.wait([]*syntax.Word{pid}) // while kill -0 $P; do sleep 1; done
 		}
@@ -510,12 +514,13 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	case *syntax.ForClause:
 		w.loopHeader(c.Loop, env)
 		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		counted := sure // (a list of literal words runs a round each)
 		if wi, ok := c.Loop.(*syntax.WordIter); ok {
 			if n, known := w.loopArgs(wi); known {
 				if n == 0 {
 					break // for p in "$@" of a call without arguments
 				}
-				sure, again = true, n > 1
+				sure, again, counted = true, n > 1, true
 			}
 		}
 		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
@@ -524,16 +529,21 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 				break // for ((i=5; i<2; i++)): the body never runs
 			}
 			if known {
-				sure, again = true, n > 1
+				sure, again, counted = true, n > 1, true
 			}
 		}
-		out := w.firstRound(c.Do, env, sure)
+		g, guarded := loopGuard(c)
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && runsOnce(c.Loop) {
+			w.wordLoops = append(w.wordLoops, wi)
+			defer func() { w.wordLoops = w.wordLoops[:len(w.wordLoops)-1] }()
+		}
+		out := w.firstRound(c.Do, env, sure, g, guarded)
 		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;
 			// kill $!` leaves a). Rounds after it repeat the second, and
 			// what it saves in a pid variable replaces the first's.
-			w.laterRound(nil, c.Do, out)
+			w.laterRound(nil, c.Do, out, counted, g, guarded)
 		}
 		return out
 	case *syntax.CaseClause:
@@ -546,12 +556,22 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		b := w.branches()
 		outer := w.apart
+		var ended []*job
+		if w.mayEndJobs(c) {
+			ended = w.caseEnds(c, 0)
+		}
 		for _, it := range c.Items {
 			b.start()
 			n := len(w.p.jobs)
-			w.branching++
-			w.stmts(it.Stmts, env)
-			w.branching--
+			if w.roundTakes(c.Word, it) {
+				w.branching++ // (a later round of the loop takes it for sure)
+				w.stmts(it.Stmts, env)
+				w.branching--
+			} else {
+				m := w.branchIn(ended, guard{}, false)
+				w.stmts(it.Stmts, env)
+				w.branchOut(m)
+			}
 			if it.Op == syntax.Break {
 				w.apartFrom(n) // ;& and ;;& go on into the next branch
 			}
@@ -616,6 +636,8 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	b := w.branches()
 	ran, fallThrough := 0, true
 	outer := w.apart
+	ends := w.mayEndJobs(c)
+	var elses []branchMark // the else parts entered (see walk_branchscope.go)
 	for ic := c; ic != nil; ic = ic.Else {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
@@ -635,9 +657,22 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 		}
 		b.start()
 		n := len(w.p.jobs)
-		w.branching++
-		w.stmts(ic.Then, env)
-		w.branching--
+		if st > 0 {
+			w.stmts(ic.Then, env) // runs whenever the else part it is in does
+		} else {
+			var ended []*job
+			if ends {
+				ended = w.ifEnds(ic, 0)
+			}
+			g, guarded := condGuardOf(ic.Cond, true)
+			m := w.branchIn(ended, g, guarded)
+			w.stmts(ic.Then, env)
+			w.branchOut(m)
+			if ic.Else != nil {
+				g, guarded := condGuardOf(ic.Cond, false)
+				elses = append(elses, w.branchIn(ended, g, guarded))
+			}
+		}
 		w.apartFrom(n)
 		b.end()
 		ran++
@@ -645,6 +680,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 			fallThrough = false // no branch after this one runs
 			break
 		}
+	}
+	for i := len(elses) - 1; i >= 0; i-- {
+		w.branchOut(elses[i])
 	}
 	w.apart = outer
 	if ran > 0 {

@@ -20,7 +20,9 @@ import (
 // it does not need to be.
 
 // exitScope is a maybe that follows statements that may end the shell,
-// with the jobs every exit they could take killed first.
+// with the jobs every exit they could take killed first; or a branch that
+// may not run, with the jobs every alternative to it ends as well (see
+// walk_branchscope.go).
 type exitScope struct {
 	scope int
 	ended []*job

@@ -182,6 +182,9 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
+	if st == 0 && !s.Background && safeRedirs(s.Redirs) {
+		st = w.literalTestStatus(s) // [ "$(uname)" = Linux ]
+	}
 	if st == 0 && !s.Background && (w.groupKillFails(s) || w.specKillFails(s) || w.killGetsNoPid(s)) {
 		st = -1
 		if s.Negated {

@@ -115,8 +115,9 @@ func arithLit(x syntax.ArithmExpr) string {
 // firstRound walks the first round of a loop's body and returns the
 // shell's descriptors after the part of it that runs for sure (an `exec
 // 2>/dev/null` there redirects the shell for good); sure: the loop is
-// entered for sure (see entersLoop).
-func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) fdTable {
+// entered for sure (see entersLoop). The rest is a branch that may not
+// run (see walk_branchscope.go), under g if the loop runs a round per pid.
+func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool) fdTable {
 	body = roundRuns(body)
 	i := 0
 	if sure {
@@ -127,20 +128,26 @@ func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool) fdTable
 	}
 	env = w.stmts(body[:i], env)
 	if i < len(body) {
-		w.branching++ // the first round may not run, or may be left early
+		m := w.branchIn(nil, g, guarded) // the first round may not run, or may be left early
 		w.stmts(body[i:], env)
-		w.branching--
+		w.branchOut(m)
 	}
 	return env
 }
 
 // laterRound walks a round after the first (see repeats): unless a plain
-// break ends the first round, and with it the loop.
-func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable) {
+// break ends the first round, and with it the loop. Unless the loop
+// surely runs two rounds (sure), the round may not run: a branch (see
+// walk_branchscope.go).
+func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool) {
 	if i := plainLeave(body); i >= 0 && leaveWord(body[i]) == "break" {
 		return
 	}
 	w.again++
+	if !sure {
+		m := w.maybeIn(nil, g, guarded)
+		defer w.maybeOut(m)
+	}
 	w.stmts(cond, env)
 	w.stmts(roundRuns(body), env)
 	w.again--

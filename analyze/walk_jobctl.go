@@ -61,6 +61,13 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 func argText(a *syntax.Word) string { return value(a) }
 
 func (w *walker) wait(args []*syntax.Word) {
+	if w.guardLifted(args) {
+		// `for p in $pids; do wait $p; done`, `[ -n "$P" ] && wait $P`:
+		// as sure as the guard's command (see kill_guard.go)
+		top := w.scope()
+		w.condOut()
+		defer func() { w.cond++; w.scopes = append(w.scopes, top) }()
+	}
 	named, all, any := w.jobsNamed(args)
 	nflag := false
 	for _, a := range args {
