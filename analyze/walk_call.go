@@ -51,6 +51,10 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
 func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
+		w.fatal() // dash: kill "${pids[@]}" says "Bad substitution"
+		return resolved{}
+	}
 	for _, a := range ce.Assigns {
 		w.assign(a, env)
 	}

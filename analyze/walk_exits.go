@@ -45,6 +45,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		}
 		return endsSurely
 	}
+	if len(w.src.bad) > 0 && w.stmtBadSubst(s) {
+		return endsSurely // dash: echo ${x[@]} says "Bad substitution"
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		execs, body := w.callEnds(c)
