@@ -172,6 +172,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// mvdan.cc/sh's parser refuses it; what the shell itself refuses
 	// (refused) is checked on the tree of that text.
 	f, err := parse(src, d.variant)
+	var bad []int // (see badSubstsRead)
 	if err != nil && d.ampGtBackgrounds {
 		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
 		p.reread = err == nil
@@ -195,9 +196,12 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		if bf, berr := parse(src, syntax.LangBash); berr == nil {
 			p.notPOSIX, f = err.(*ParseError), bf
 			if d.bashSyntaxStops {
-				// dash runs the lines before the error, and stops
-				if f = parsedLines(p, string(src), d.variant, err); f == nil {
-					f, _ = parse(nil, d.variant)
+				// dash runs the lines before the error, and stops; it
+				// ends where it expands what it refuses (badSubstsRead)
+				if f, bad = badSubstsRead(p, src, bf, d.variant); f == nil {
+					if f = parsedLines(p, string(src), d.variant, err); f == nil {
+						f, _ = parse(nil, d.variant)
+					}
 				}
 			}
 			err = nil
@@ -207,7 +211,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		return nil, explainParseError(err, d)
 	}
 	p.file = f
-	p.root.src = source{text: src}
+	p.root.src = source{text: src, bad: bad}
 	rs := &p.root.sh // its tables are kept for the next pass, cleared
 	rs.reset(shTop, false, d)
 	rs.leads = p.cfg.caller == CallerGroupLeader

@@ -33,7 +33,10 @@ type resolved struct {
 	// runs it, so it is the program of its name, never the builtin;
 	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
 	viaProgram, viaCommand bool
-	kind                   progKind // what the program's name is known for
+	// noProgram: the wrapper was to exec a builtin, a name no program
+	// has (`nohup source env.sh`): it fails at once (127).
+	noProgram bool
+	kind      progKind // what the program's name is known for
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -80,7 +83,7 @@ func resolve(args []*syntax.Word) resolved {
 			// `timeout 10 wait $!`, `nohup cd app`, `env command -v x`:
 			// a program wrapper execs a program, and none has this name.
 			// The wrapper fails at once (127) and the builtin never runs.
-			return resolved{name: programName(wordLit(args[execer])), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore}
+			return resolved{name: programName(wordLit(args[execer])), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore, noProgram: true}
 		}
 		kind := progKinds()[name]
 		if kind&kWrapper == 0 {
@@ -309,7 +312,7 @@ type wordSet struct {
 
 func setOf(words string) *wordSet { return &wordSet{words: words} }
 
-func (s *wordSet) has(name string) bool { return s.names()[name] }
+func (s *wordSet) has(name string) bool { return s != nil && s.names()[name] }
 
 func (s *wordSet) names() map[string]bool {
 	s.once.Do(func() {

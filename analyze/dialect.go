@@ -341,9 +341,22 @@ type dialect struct {
 	// (bash: `{ (cd app; server) & } >/dev/null 2>&1` only leaks, `{
 	// (server; echo done) & } >/dev/null 2>&1` hangs).
 	savedTailExec bool
-	// noDisown: the shell has no disown builtin (dash, mksh): `server &
-	// disown` leaves the job in the table, and a later wait waits for it.
-	noDisown bool
+	// missing are the builtins of bash the shell does not have (nor is
+	// there a program of the name): a command naming one is "not found"
+	// (status 127) and does nothing else. dash has no source (`source
+	// venv/bin/activate && server &` starts nothing there), no disown
+	// (`server & disown` leaves the job in the table, and a later wait
+	// waits for it), no declare, no [[ (`if [[ $x == y ]]; then …` never
+	// runs its branch); zsh and mksh no mapfile (`mapfile -t P < <(pgrep
+	// …); kill "${P[@]}"` kills nothing). Each measured with `SH -c 'NAME
+	// </dev/null; echo $?'`. nil: bash. (print is printBuiltin's: bash's
+	// and dash's `print $! >f` still empties f.)
+	missing *wordSet
+	// missingBuiltin is what `builtin NAME` does for a NAME in missing:
+	// zsh fails ("no such builtin", 1); mksh's builtin, a special
+	// builtin there, ends the shell ("builtin: mapfile: not found").
+	// dash has no builtin itself.
+	missingBuiltin absence
 	// splitsWords: an unquoted $var is split into words (not zsh): `$cmd &`
 	// may name a program with arguments.
 	splitsWords bool
@@ -394,11 +407,6 @@ type dialect struct {
 	// cleanup EXIT SIGINT` does); zsh takes names in upper case only
 	// (`trap cleanup exit` sets nothing).
 	trapRefuses trapNames
-	// noDoubleBracket: `[[` is no keyword but a command name, and no such
-	// command exists (dash: "[[: not found", status 127), so `if [[ $x ==
-	// y ]]; then …` never runs its branch and `[[ … ]] || …` always runs
-	// what follows.
-	noDoubleBracket bool
 	// testNoDoubleEquals: test and [ know = but not ==, and fail on it
 	// (dash: `[ "$CI" == true ]` says "unexpected operator", status 2),
 	// so `if [ "$x" == y ]; then …` never runs its branch.
@@ -490,7 +498,6 @@ var (
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
 		keepsSaved:           savedFuncCall | savedPipeElem,
-		noDisown:             true,
 		negatedWaits:         true,
 		bracesTransparent:    true,
 		splitsWords:          true,
@@ -499,7 +506,7 @@ var (
 		killSigNoDashDash:    true,
 		killNoSigPrefix:      true,
 		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
-		noDoubleBracket:      true,
+		missing:              setOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),
 		testNoDoubleEquals:   true,
 		jobsKeepIgnored:      true,
 		doneJobsStay:         true,
@@ -546,6 +553,8 @@ var (
 		equalsExpands:        true,
 		killSName:            true,
 		commandSkipsBuiltins: true,
+		missing:              setOf(`mapfile readarray shopt caller complete compgen help`),
+		missingBuiltin:       absentFails,
 		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
 		// change option")
 		setLetters:     "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
@@ -560,7 +569,8 @@ var (
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,
 		keepsSaved:             savedCompound | savedFuncCall | savedPipeElem,
-		noDisown:               true,
+		missing:                setOf(`mapfile readarray shopt declare pushd popd disown caller complete compgen enable help`),
+		missingBuiltin:         absentFatal,
 		execCloexec:            true,
 		negatedWaits:           true,
 		subshellDefersTerm:     true,

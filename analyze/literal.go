@@ -141,6 +141,9 @@ type source struct {
 	// exits: 1 the text has an exit or exec in it, -1 it has none, 0 not
 	// looked yet (see mentionsExit).
 	exits int8
+	// bad are the offsets of the parameter expansions the shell refuses
+	// where it expands them (dash's ${pids[@]}: see badSubstsRead), sorted.
+	bad []int
 }
 
 // mentionsExit reports whether the source has an exit or an exec anywhere

@@ -81,7 +81,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				named = append(named, js...)
 				return true
 			}
-			if plainParam(n) && (w.sh.empty[name] || isName(name) && !w.mayBeAssigned(name)) {
+			if (plainParam(n) || elementsParam(n)) && (w.sh.empty[name] || isName(name) && !w.mayBeAssigned(name)) {
 				return false // holds nothing (see mayBeAssigned)
 			}
 			empty = false
@@ -226,6 +226,19 @@ func isName(s string) bool {
 // variable is unset.
 func plainParam(pe *syntax.ParamExp) bool {
 	return pe.Exp == nil && pe.Repl == nil && pe.Slice == nil && pe.Index == nil && !pe.Length && !pe.Excl && !pe.Width && reshapingFlags(pe.Flags) && pe.NestedParam == nil
+}
+
+// elementsParam reports whether pe is an array's elements as they are,
+// `${pids[@]}`, `${pids[*]}` or `${pids[0]}`: nothing when the array holds
+// nothing (zsh's and mksh's `mapfile -t pids` assigns none: there is no
+// mapfile).
+func elementsParam(pe *syntax.ParamExp) bool {
+	if pe.Index == nil {
+		return false
+	}
+	x := *pe
+	x.Index = nil
+	return plainParam(&x)
 }
 
 // hasQuotes reports whether a word has quotes, which keep an argument that

@@ -9,7 +9,9 @@ var NotPOSIX = register(&Rule{
 	Doc: `The shebang (or -s, a directive, .shguardrc) says sh, but the script uses
 syntax that only bash (or zsh, mksh) accepts: arrays, [[ ]], ${x:0:3}, &>...
 Where /bin/sh is dash (Debian, Ubuntu, Alpine) the script fails there at run
-time: dash runs the lines before it and exits, and so does the analysis.
+time: dash runs the lines before it and exits, and so does the analysis
+(bash's ${x[@]}, ${x:0:3}, ${x//a/b} it refuses only where it expands them,
+after the commands before them on their line).
 Where sh is bash, shguard analyses the rest as bash syntax, still modelling
 what sh does with processes. It reports this once, at the first such place. Say #!/bin/bash if
 it is a bash script, or write it in POSIX sh.`,
@@ -22,6 +24,10 @@ it is a bash script, or write it in POSIX sh.`,
 			how := "analysed as bash"
 			if p.cfg.lang.dialect().bashSyntaxStops {
 				how = "sh stops here and runs nothing after it"
+				if bad := p.root.src.bad; len(bad) > 0 && bad[0] <= off {
+					how = "sh ends the script where it expands this (the commands before it run)"
+					off = bad[0]
+				}
 			}
 			p.report(off, off, "sh cannot run this ("+e.Msg+"); "+how+": use a bash shebang if it is a bash script")
 		}

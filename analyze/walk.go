@@ -189,7 +189,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	if w.stopped() || ends(s) {
 		return true
 	}
-	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) {
+	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) && !w.src.badWithin(s) {
 		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
@@ -512,6 +512,10 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		return out
 	case *syntax.ForClause:
+		if wi, ok := c.Loop.(*syntax.WordIter); ok && len(w.src.bad) > 0 && w.badSubst(wi.Items...) {
+			w.fatal() // dash: for p in "${pids[@]}"
+			break
+		}
 		w.loopHeader(c.Loop, env)
 		sure, again := runsOnce(c.Loop), repeats(c.Loop)
 		counted := sure // (a list of literal words runs a round each)
@@ -547,6 +551,10 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		return out
 	case *syntax.CaseClause:
+		if len(w.src.bad) > 0 && w.badSubst(c.Word) {
+			w.fatal() // dash: case ${x:0:1} in
+			break
+		}
 		w.words([]*syntax.Word{c.Word}, env)
 		if its, known := caseBranch(c); known {
 			for _, it := range its {

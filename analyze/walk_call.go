@@ -51,6 +51,10 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
 func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
+		w.fatal() // dash: kill "${pids[@]}" says "Bad substitution"
+		return resolved{}
+	}
 	for _, a := range ce.Assigns {
 		w.assign(a, env)
 	}
@@ -63,6 +67,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.declaredValues(ce) // dash: local pid=$!
 	}
 	r := resolve(ce.Args)
+	if how := w.missingCommand(ce, r); how != present {
+		w.missingRuns(r, how) // dash: source: not found
+		return resolved{}
+	}
 	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
@@ -164,9 +172,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "jobs":
 		w.listJobs()
 	case "disown":
-		if !w.sh.d.noDisown {
-			w.disown(r.args, c)
-		}
+		w.disown(r.args, c) // (dash, mksh: see missingCommand)
 	case "fg", "bg":
 		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.name}
 		named, _, any := w.jobsNamed(r.args)

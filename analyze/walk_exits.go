@@ -45,6 +45,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		}
 		return endsSurely
 	}
+	if len(w.src.bad) > 0 && w.stmtBadSubst(s) {
+		return endsSurely // dash: echo ${x[@]} says "Bad substitution"
+	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		execs, body := w.callEnds(c)
@@ -179,6 +182,9 @@ func (w *walker) status(s *syntax.Stmt) int {
 			st = 1
 		}
 	}
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && st == 0 && !s.Background {
+		st = w.missingStatus(ce, s.Negated) // dash: "source: not found"
+	}
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
@@ -215,6 +221,9 @@ func (w *walker) status(s *syntax.Stmt) int {
 // for sure (no other definition may be in force), as its body says:
 // `start() { server & }; start && kill $!` kills.
 func (w *walker) callStatus(ce *syntax.CallExpr) int {
+	if st := w.missingStatus(ce, false); st != 0 {
+		return st // (inside an and-or list or a group: see status)
+	}
 	if len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return 0
 	}
@@ -340,9 +349,9 @@ func (w *walker) trapRefused(s *syntax.Stmt) bool {
 }
 
 // testRefused reports whether s is a test the shell cannot run and so
-// fails for sure: `[[ … ]]` where [[ is no keyword, `[ a == b ]` and
-// `test a == b` where test knows no == (see dialect.noDoubleBracket and
-// testNoDoubleEquals).
+// fails for sure: `[ a == b ]` and `test a == b` where test knows no ==
+// (see dialect.testNoDoubleEquals; `[[ … ]]` where [[ is no keyword is a
+// command not found: see missingCommand).
 func (w *walker) testRefused(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
@@ -350,8 +359,6 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 	}
 	a, d := ce.Args, w.sh.d
 	switch wordLit(a[0]) {
-	case "[[":
-		return d.noDoubleBracket
 	case "[":
 		return d.testNoDoubleEquals && len(a) == 5 && wordLit(a[2]) == "==" && wordLit(a[4]) == "]"
 	case "test":

@@ -162,6 +162,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
+	var bad []int // (see badSubstsRead)
 	if err == nil {
 		if pe := d.refused(f, []byte(code)); pe != nil {
 			err = pe
@@ -183,8 +184,15 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 			if d.parsesWholeC {
 				return
 			}
-			if f = parsedLines(w.p, code, d.variant, err); f == nil {
-				return
+			if d.bashSyntaxStops {
+				if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
+					f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
+				}
+			}
+			if f == nil {
+				if f = parsedLines(w.p, code, d.variant, err); f == nil {
+					return
+				}
 			}
 		}
 	}
@@ -193,7 +201,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		ce, ok := f.Stmts[n-1].Cmd.(*syntax.CallExpr)
 		w.nestedExecs = ok && !f.Stmts[n-1].Background && execsSomething(ce)
 	}
-	src := &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
+	src := &source{offs: w.mapOffs(offs), text: []byte(code), file: f, bad: bad}
 	if w.src.offs == nil {
 		src.quote = quote
 	}
