@@ -1,6 +1,10 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"bytes"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // badDupEffect is what a shell does with `>&word` or `<&word` whose word
 // names no descriptor: `npm run dev >&/dev/null &`, bash's and zsh's
@@ -49,7 +53,14 @@ func badDup(rs []*syntax.Redirect, d *dialect) bool {
 // every compound for the common `2>&1` (see walker.mayEnd).
 func hasBadDupText(text []byte) bool {
 	for i := 1; i+1 < len(text); i++ {
-		if text[i] != '&' || text[i-1] != '>' && text[i-1] != '<' {
+		// (the next & at once: this runs on the whole text of every
+		// dash and mksh source, most of which has none)
+		k := bytes.IndexByte(text[i:len(text)-1], '&')
+		if k < 0 {
+			return false
+		}
+		i += k
+		if text[i-1] != '>' && text[i-1] != '<' {
 			continue
 		}
 		j := i + 1
