@@ -109,6 +109,17 @@ type dialect struct {
 	// process of a pipeline job, as $! does (mksh), not the first (bash):
 	// the elements before it run on.
 	jobsP, jobsPLast bool
+	// jobsKeptIn are the subshells that keep the parent's job table (see
+	// jobs_inherited.go): their job specs, jobs -p and kill reach the
+	// parent's jobs. mksh every child: exchild takes only the child's own
+	// job out of the copy, "in case of $(jobs) command" (jobs.c). bash a
+	// command or process substitution, whose child runs parse_and_execute
+	// with the table as it is (subst.c, command_substitute), while ( ), a
+	// pipeline element and a background job call without_job_control,
+	// which deletes all jobs (execute_cmd.c; the jobs builtin in a
+	// pipeline keeps them, see jobsP). zsh and dash clear it in every
+	// child.
+	jobsKeptIn subshellForm
 	// emptyArgIgnored: an empty argument of wait or disown (`wait ""`,
 	// `wait "$(jobs -p)"`) is taken as none (zsh: wait waits for every
 	// job, disown disowns the current one); bash, dash and mksh refuse it
@@ -487,7 +498,7 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
-		signalRunsExitTrap: true, negPidFindsJob: true,
+		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -565,6 +576,7 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
+		jobsKeptIn:             formParen | formSubst | formProcSubst | formPipe | formJob,
 		specialBuiltinsFirst:   true,
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,

@@ -152,7 +152,7 @@ func (w *walker) kill(args []*syntax.Word) {
 // (or x=$(…), ( : )) lost it in 0 to 3 of 20 runs (under load), without
 // it in 15 of 20.
 func (w *walker) killLost(j *job, sig string) bool {
-	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && slices.Contains(w.sh.jobs, j)
+	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && w.sh.owns(j)
 }
 
 // dropDeadPipeSpecs drops the job specs that signal nothing in bash: a

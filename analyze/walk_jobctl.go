@@ -115,7 +115,7 @@ func (w *walker) wait(args []*syntax.Word) {
 			if j.kind == jobPipeline && w.sh.d.waitPidOnly && !slices.Contains(bySpec, j) {
 				continue // only its last process is waited for
 			}
-			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
+			if !j.disowned && j.kind != jobForked && w.sh.owns(j) {
 				w.waitedFor(j) // only a child of this shell can be waited for
 			}
 		}
@@ -147,7 +147,7 @@ func (w *walker) waitedFor(j *job) {
 // pending returns the jobs of the current shell that wait can still reach.
 func (w *walker) pending() []*job {
 	var js []*job
-	for _, j := range w.sh.jobs {
+	for _, j := range w.sh.own() {
 		if !j.resolved() && !j.disowned && j.kind != jobForked {
 			js = append(js, j)
 		}
