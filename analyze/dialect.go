@@ -109,6 +109,15 @@ type dialect struct {
 	// process of a pipeline job, as $! does (mksh), not the first (bash):
 	// the elements before it run on.
 	jobsP, jobsPLast bool
+	// jobsOptions are the option letters the jobs builtin takes; with
+	// any other it fails and lists nothing (mksh's c_jobs takes "lpnz":
+	// `kill $(jobs -pr)` kills nothing there).
+	jobsOptions string
+	// jobsMarkField: the long listing writes the mark of the current and
+	// the previous job as a field of its own, `[1] + 12 Running` (mksh,
+	// zsh, dash; bash writes `[1]+ 12`), so `jobs -l | awk '{print $2}'`
+	// prints "+" and "-" for them, and the pids of the others only.
+	jobsMarkField bool
 	// jobsKeptIn are the subshells that keep the parent's job table (see
 	// jobs_inherited.go): their job specs, jobs -p and kill reach the
 	// parent's jobs. mksh every child: exchild takes only the child's own
@@ -499,6 +508,7 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
+		jobsOptions: "lnprsx",
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -524,6 +534,8 @@ var (
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
+		jobsOptions:          "lp",
+		jobsMarkField:        true,
 		noArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
@@ -554,6 +566,8 @@ var (
 		zeroIndexFatal:       true,
 		printBuiltin:         true,
 		specPicksHighest:     true,
+		jobsOptions:          "dlprsZ",
+		jobsMarkField:        true,
 		indexKeepsBang:       true,
 		parsesWholeC:         true,
 		emptyArgIgnored:      true,
@@ -577,6 +591,8 @@ var (
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		jobsKeptIn:             formParen | formSubst | formProcSubst | formPipe | formJob,
+		jobsOptions:            "lnpz",
+		jobsMarkField:          true,
 		specialBuiltinsFirst:   true,
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,
