@@ -118,6 +118,10 @@ type dialect struct {
 	// zsh, dash; bash writes `[1]+ 12`), so `jobs -l | awk '{print $2}'`
 	// prints "+" and "-" for them, and the pids of the others only.
 	jobsMarkField bool
+	// disownOptions are the option letters disown takes (bash: a, h, r);
+	// zsh's takes none and reads `-a` as a job it does not find, so
+	// `disown -a; kill %1` still stops the job there.
+	disownOptions string
 	// jobsKeptIn are the subshells that keep the parent's job table (see
 	// jobs_inherited.go): their job specs, jobs -p and kill reach the
 	// parent's jobs. mksh every child: exchild takes only the child's own
@@ -508,7 +512,7 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
-		jobsOptions: "lnprsx",
+		jobsOptions: "lnprsx", disownOptions: "ahr",
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

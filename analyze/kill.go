@@ -338,15 +338,18 @@ const (
 
 // killEachJob: the shell signals the process of each of its jobs by pid
 // (`kill $(jobs -p)`, `pkill -P $$`), which reaches a setsid'd job as well
-// but not what setsid -f forked away. Of a pipeline, the first process
-// takes the rest with it if they read their input to the end (`server |
-// tee log`; `a | sleep 60` leaves the sleep); the last leaves the rest
-// running.
+// but not what setsid -f forked away, nor, but by -P, a job disowned
+// (`disown; kill $(jobs -p)` leaves the server in bash). Of a pipeline,
+// the first process takes the rest with it if they read their input to
+// the end (`server | tee log`; `a | sleep 60` leaves the sleep); the last
+// leaves the rest running.
 func (w *walker) killEachJob(pipe pipeProcs) {
 	for _, j := range w.sh.jobs {
-		switch j.kind {
-		case jobForked:
-		case jobPipeline:
+		switch {
+		case j.disowned && pipe != pipeEvery:
+			continue // out of the table: jobs -p no longer lists it
+		case j.kind == jobForked:
+		case j.kind == jobPipeline:
 			switch {
 			case pipe == pipeLast:
 				w.killed(j)
