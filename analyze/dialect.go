@@ -109,6 +109,30 @@ type dialect struct {
 	// process of a pipeline job, as $! does (mksh), not the first (bash):
 	// the elements before it run on.
 	jobsP, jobsPLast bool
+	// jobsOptions are the option letters the jobs builtin takes; with
+	// any other it fails and lists nothing (mksh's c_jobs takes "lpnz":
+	// `kill $(jobs -pr)` kills nothing there).
+	jobsOptions string
+	// jobsMarkField: the long listing writes the mark of the current and
+	// the previous job as a field of its own, `[1] + 12 Running` (mksh,
+	// zsh, dash; bash writes `[1]+ 12`), so `jobs -l | awk '{print $2}'`
+	// prints "+" and "-" for them, and the pids of the others only.
+	jobsMarkField bool
+	// disownOptions are the option letters disown takes (bash: a, h, r);
+	// zsh's takes none and reads `-a` as a job it does not find, so
+	// `disown -a; kill %1` still stops the job there.
+	disownOptions string
+	// jobsKeptIn are the subshells that keep the parent's job table (see
+	// jobs_inherited.go): their job specs, jobs -p and kill reach the
+	// parent's jobs. mksh every child: exchild takes only the child's own
+	// job out of the copy, "in case of $(jobs) command" (jobs.c). bash a
+	// command or process substitution, whose child runs parse_and_execute
+	// with the table as it is (subst.c, command_substitute), while ( ), a
+	// pipeline element and a background job call without_job_control,
+	// which deletes all jobs (execute_cmd.c; the jobs builtin in a
+	// pipeline keeps them, see jobsP). zsh and dash clear it in every
+	// child.
+	jobsKeptIn subshellForm
 	// emptyArgIgnored: an empty argument of wait or disown (`wait ""`,
 	// `wait "$(jobs -p)"`) is taken as none (zsh: wait waits for every
 	// job, disown disowns the current one); bash, dash and mksh refuse it
@@ -487,7 +511,8 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
-		signalRunsExitTrap: true, negPidFindsJob: true,
+		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
+		jobsOptions: "lnprsx", disownOptions: "ahr",
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -513,6 +538,8 @@ var (
 		killNoNumOption:      true,
 		specialBuiltinsFirst: true,
 		monitorNeedsTty:      true,
+		jobsOptions:          "lp",
+		jobsMarkField:        true,
 		noArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
@@ -543,6 +570,8 @@ var (
 		zeroIndexFatal:       true,
 		printBuiltin:         true,
 		specPicksHighest:     true,
+		jobsOptions:          "dlprsZ",
+		jobsMarkField:        true,
 		indexKeepsBang:       true,
 		parsesWholeC:         true,
 		emptyArgIgnored:      true,
@@ -565,6 +594,9 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
+		jobsKeptIn:             formParen | formSubst | formProcSubst | formPipe | formJob,
+		jobsOptions:            "lnpz",
+		jobsMarkField:          true,
 		specialBuiltinsFirst:   true,
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,

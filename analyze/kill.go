@@ -152,7 +152,7 @@ func (w *walker) kill(args []*syntax.Word) {
 // (or x=$(…), ( : )) lost it in 0 to 3 of 20 runs (under load), without
 // it in 15 of 20.
 func (w *walker) killLost(j *job, sig string) bool {
-	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && slices.Contains(w.sh.jobs, j)
+	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && w.sh.owns(j)
 }
 
 // dropDeadPipeSpecs drops the job specs that signal nothing in bash: a
@@ -338,15 +338,18 @@ const (
 
 // killEachJob: the shell signals the process of each of its jobs by pid
 // (`kill $(jobs -p)`, `pkill -P $$`), which reaches a setsid'd job as well
-// but not what setsid -f forked away. Of a pipeline, the first process
-// takes the rest with it if they read their input to the end (`server |
-// tee log`; `a | sleep 60` leaves the sleep); the last leaves the rest
-// running.
+// but not what setsid -f forked away, nor, but by -P, a job disowned
+// (`disown; kill $(jobs -p)` leaves the server in bash). Of a pipeline,
+// the first process takes the rest with it if they read their input to
+// the end (`server | tee log`; `a | sleep 60` leaves the sleep); the last
+// leaves the rest running.
 func (w *walker) killEachJob(pipe pipeProcs) {
 	for _, j := range w.sh.jobs {
-		switch j.kind {
-		case jobForked:
-		case jobPipeline:
+		switch {
+		case j.disowned && pipe != pipeEvery:
+			continue // out of the table: jobs -p no longer lists it
+		case j.kind == jobForked:
+		case j.kind == jobPipeline:
 			switch {
 			case pipe == pipeLast:
 				w.killed(j)

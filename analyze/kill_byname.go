@@ -190,7 +190,9 @@ func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
 		return nil
 	}
 	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
-		return nil
+		if _, ok := jobsListed(c.X); !ok {
+			return nil // (but `jobs -l | awk '{print $2}' | xargs kill`)
+		}
 	}
 	if opts, ok := readKillLoop(c.Y); ok {
 		subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}

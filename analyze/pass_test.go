@@ -89,7 +89,7 @@ func TestPassResetFields(t *testing.T) {
 func TestShellReset(t *testing.T) {
 	j := &job{}
 	sh := &shell{
-		kind: shNested, async: true, jobs: []*job{j}, last: j, alt: []*job{j},
+		kind: shNested, async: true, jobs: []*job{j}, inherited: 1, last: j, alt: []*job{j},
 		pidVars: map[string][]*job{"p": {j}}, arrays: map[string]bool{"a": true}, joined: map[string]bool{"j": true},
 		empty: map[string]bool{"e": true}, traps: []trapBody{{code: "x"}}, monitor: true, d: dialectBash, held: 1,
 		maxNum: 2, leads: true, kept: fdTable{1: tCaller}, keptTen: true, ignored: 1, replaced: true,

@@ -262,8 +262,9 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 		return nil, false, false
 	}
 	s := cs.Stmts[0]
-	if !w.sh.d.jobsP && listsJobPids(s) {
-		return nil, true, true // zsh, dash: jobs -p prints nothing in $( )
+	if l, isJobs := jobsListed(s); isJobs {
+		js, known := w.listedJobs(l)
+		return js, known, known && len(js) == 0
 	}
 	if name, isRead := w.readsFile(s); isRead {
 		if s.Cmd == nil && !w.sh.d.substReadsFile {
@@ -282,56 +283,6 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 		}
 	}
 	return nil, false, false
-}
-
-// listsJobPids reports whether the statement prints `jobs -p` (or -pr…),
-// alone or through filters that print nothing when they read nothing
-// (`jobs -p | tr '\n' ' '`). It names the shell's jobs only where jobs -p
-// sees them from a command substitution (dialect.jobsP: bash, mksh).
-func listsJobPids(s *syntax.Stmt) bool {
-	for {
-		bc, ok := s.Cmd.(*syntax.BinaryCmd)
-		if !ok {
-			break
-		}
-		if bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll || !silentFilter(bc.Y) {
-			return false
-		}
-		s = bc.X
-	}
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "jobs" || s.Background {
-		return false
-	}
-	o := wordLit(ce.Args[1])
-	return strings.HasPrefix(o, "-") && strings.Contains(o, "p")
-}
-
-// quietFilters print nothing when their input is empty (not wc, which
-// prints 0, nor awk, whose BEGIN and END blocks run anyway).
-var quietFilters = setOf(`cat tr sort uniq head tail grep egrep fgrep cut sed paste tac rev fmt fold column`)
-
-// silentFilter reports whether a pipeline element prints nothing when it
-// reads nothing: a quiet filter, or xargs running echo (which prints an
-// empty line: no pid).
-func silentFilter(s *syntax.Stmt) bool {
-	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background {
-		return false
-	}
-	r := resolve(ce.Args)
-	if r.wrapped {
-		return false
-	}
-	if r.name == "xargs" {
-		for _, a := range r.args {
-			if l := wordLit(a); !strings.HasPrefix(l, "-") {
-				return l == "echo"
-			}
-		}
-		return true
-	}
-	return quietFilters.has(r.name)
 }
 
 // mayBeAssigned reports whether the command line could give the variable

@@ -480,7 +480,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		return w.stmts(c.Stmts, env)
 	case *syntax.Subshell:
 		w.forks++
-		w.subshell(c.Stmts, env)
+		w.subshell(c.Stmts, env, formParen)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 			return w.andOr(c, env)
@@ -699,11 +699,12 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	return env
 }
 
-// subshell walks statements in a child shell: jobs it does not wait for are
-// orphaned when it exits.
-func (w *walker) subshell(list []*syntax.Stmt, env fdTable) {
+// subshell walks statements in a child shell forked as form: jobs it does
+// not wait for are orphaned when it exits.
+func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
+	w.inheritJobs(saved, form)
 	w.stmts(list, env)
 	w.endShell()
 	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)

@@ -157,11 +157,15 @@ func (w *walker) loopPids(l *syntax.WordIter) {
 
 // loopSubsts binds the variable of a loop over substitutions the walk
 // resolves (see substJobs): over `$(jobs -p)` in zsh and dash the loop
-// runs no round, and its variable holds nothing.
+// runs no round, and its variable holds nothing; so over a variable bound
+// to one, `pids=$(jobs -p); for p in $pids`.
 func (w *walker) loopSubsts(l *syntax.WordIter) bool {
 	var named []*job
 	empty := true
 	for _, it := range l.Items {
+		if pe, _ := loneParam(it); pe != nil && plainParam(pe) && w.sh.empty[pe.Param.Value] {
+			continue // holds nothing (see shell.empty)
+		}
 		if wordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
 			return false
 		}

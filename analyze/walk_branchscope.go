@@ -249,7 +249,7 @@ func (w *walker) plainWait(c *syntax.CallExpr) []*job {
 		named = w.sh.jobs
 	}
 	return slices.DeleteFunc(slices.Clone(named), func(j *job) bool {
-		return j.disowned || j.kind != jobSimple || !slices.Contains(w.sh.jobs, j)
+		return j.disowned || j.kind != jobSimple || !w.sh.owns(j)
 	})
 }
 

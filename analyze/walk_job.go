@@ -268,6 +268,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		j.ignored = saved.ignored
 	}
 	w.sh = w.newShell(shSubshell, true)
+	w.inheritJobs(saved, formJob)
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document
 	// or a file name runs there, with the job's descriptors.
@@ -473,6 +474,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	}
 	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	w.sh = w.newShell(shSubshell, true)
+	w.inheritJobs(saved, formJob)
 	w.job, j.sh = j, w.sh
 	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)

@@ -80,6 +80,9 @@ func (w *walker) wait(args []*syntax.Word) {
 	}
 	pending := w.pending()
 	switch {
+	case nflag && !any && w.endedInTable():
+		// bash: a job that ended and is not reaped yet is the next to
+		// end: `kill %1; wait -n` returns at once, the other job running
 	case nflag && (!any || all):
 		if len(pending) == 1 {
 			w.waitedFor(pending[0])
@@ -115,11 +118,22 @@ func (w *walker) wait(args []*syntax.Word) {
 			if j.kind == jobPipeline && w.sh.d.waitPidOnly && !slices.Contains(bySpec, j) {
 				continue // only its last process is waited for
 			}
-			if !j.disowned && j.kind != jobForked && slices.Contains(w.sh.jobs, j) {
+			if !j.disowned && j.kind != jobForked && w.sh.owns(j) {
 				w.waitedFor(j) // only a child of this shell can be waited for
 			}
 		}
 	}
+}
+
+// endedInTable reports whether one of the shell's own jobs was killed and
+// is still in its table, not reaped yet (see running).
+func (w *walker) endedInTable() bool {
+	for _, j := range w.sh.own() {
+		if j.killed && !j.disowned && !j.waited && w.running(j) {
+			return true
+		}
+	}
+	return false
 }
 
 // waitedFor records that the shell waits for j: for sure, or, when the
@@ -147,7 +161,7 @@ func (w *walker) waitedFor(j *job) {
 // pending returns the jobs of the current shell that wait can still reach.
 func (w *walker) pending() []*job {
 	var js []*job
-	for _, j := range w.sh.jobs {
+	for _, j := range w.sh.own() {
 		if !j.resolved() && !j.disowned && j.kind != jobForked {
 			js = append(js, j)
 		}
@@ -157,14 +171,25 @@ func (w *walker) pending() []*job {
 
 func (w *walker) disown(args []*syntax.Word, c call) {
 	var js []*job
-	hOnly := false
+	hOnly, bad := false, false
+	for i, a := range args {
+		o := wordLit(a)
+		if len(o) < 2 || o[0] != '-' {
+			continue
+		}
+		if strings.Trim(o[1:], w.sh.d.disownOptions) != "" {
+			// zsh: `disown -a` names a job it does not find, and
+			// disown stops there
+			args, bad = args[:i], true
+			break
+		}
+		hOnly = hOnly || strings.Contains(o, "h")
+	}
 	named, all, any := w.jobsNamed(args)
+	any = any || bad
 	for _, a := range args {
-		switch wordLit(a) {
-		case "-a":
-			all = true
-		case "-h":
-			hOnly = true
+		if o := wordLit(a); len(o) > 1 && o[0] == '-' {
+			all = all || strings.ContainsAny(o, "ar") // -r: the running ones, which all are
 		}
 	}
 	if hOnly {

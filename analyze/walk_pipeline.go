@@ -80,6 +80,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
 		w.sh = w.newShell(shSubshell, saved.async)
+		w.inheritJobs(saved, formPipe)
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(resolve(ce.Args)) {
 			w.sh.execsElem = true
 		}

@@ -66,7 +66,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	if !in && w.sh.d.waitsOutSubst {
 		sub := env
 		sub[0] = tPipe
-		w.subshell(ps.Stmts, sub) // zsh waits for it: a foreground subshell
+		w.subshell(ps.Stmts, sub, formProcSubst) // zsh waits for it: a foreground subshell
 		return
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
@@ -91,6 +91,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 
 	saved, savedJob, savedWorker, slow, bounded := w.sh, w.job, w.worker, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
+	w.inheritJobs(saved, formProcSubst)
 	w.job, w.worker, j.sh = j, wk, w.sh
 	njobs := len(w.p.jobs)
 	w.stmts(ps.Stmts, j.fds)

@@ -18,12 +18,15 @@ const (
 
 // shell is one shell process as the walk goes through it in execution order.
 type shell struct {
-	kind    shellKind
-	async   bool // the whole shell runs as (part of) a background job
-	jobs    []*job
-	last    *job              // $!
-	alt     []*job            // after if or case: other jobs $! may be
-	pidVars map[string][]*job // variables that hold a $!
+	kind  shellKind
+	async bool // the whole shell runs as (part of) a background job
+	jobs  []*job
+	// inherited counts the jobs at the start of jobs that are the
+	// parent's, kept by a subshell (see jobs_inherited.go).
+	inherited int
+	last      *job              // $!
+	alt       []*job            // after if or case: other jobs $! may be
+	pidVars   map[string][]*job // variables that hold a $!
 	// arrays are the pid variables assigned as arrays (pids+=($!)): their
 	// jobs are the elements, in order (see pidElement).
 	arrays map[string]bool
@@ -155,7 +158,7 @@ func (w *walker) endShell() {
 		}
 	}
 	if sh.kind == shSubshell {
-		for _, j := range sh.jobs {
+		for _, j := range sh.own() {
 			if !j.resolved() {
 				j.orphaned = true
 			}
@@ -288,7 +291,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	if sh.d != d {
 		sh.d = d
 	}
-	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads = kind, async, false, 0, 0, false
+	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
 	sh.maybes = maybes{}

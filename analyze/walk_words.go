@@ -30,7 +30,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 				sub[1] = tJobRead
 			}
 			njobs := len(w.p.jobs)
-			w.subshell(n.Stmts, sub)
+			w.subshell(n.Stmts, sub, formSubst)
 			// A job left running with the pipe open keeps the reader
 			// waiting as long as it runs.
 			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {

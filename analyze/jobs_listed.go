@@ -1,0 +1,130 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// What the jobs builtin prints into a command substitution or a pipe,
+// read as pids: `kill $(jobs -p)`, `jobs -p | xargs kill`, `for p in
+// $(jobs -pr)`, and the pid column of the long listing, `jobs -l | awk
+// '{print $2}' | xargs kill`. Measured under bash 5.2, zsh 5.9, dash
+// 0.5.12 and mksh R59c, one to three jobs:
+//
+//	bash  [1]+    12 Running   server &     $2 is the pid
+//	mksh  [1] +   12 Running   \server      $2 is the mark of %+ and %-
+//	zsh   [1]  + 12 running    server       (prints nothing there)
+//	dash  [1] + 12 Running                  (prints nothing there)
+
+// jobsListing is a statement that prints the pids of the shell's jobs:
+// `jobs -p` (or -pr…) or `jobs -l | awk '{print $2}'`, alone or through
+// filters that print nothing when they read nothing (`jobs -p | tr '\n'
+// ' '`).
+type jobsListing struct {
+	opts   string // the option letters given to jobs
+	column bool   // the pids are the long listing's second column
+	named  bool   // jobs names the jobs to list (`jobs -p %1`)
+}
+
+// jobsListed reads s as a jobsListing, if it is one.
+func jobsListed(s *syntax.Stmt) (l jobsListing, ok bool) {
+	for {
+		bc, isBin := s.Cmd.(*syntax.BinaryCmd)
+		if !isBin || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
+			break
+		}
+		if _, isCall := bc.X.Cmd.(*syntax.CallExpr); isCall && printsColumnTwo(bc.Y) {
+			l.column = true
+		} else if !silentFilter(bc.Y) {
+			return l, false
+		}
+		s = bc.X
+	}
+	ce, isCall := s.Cmd.(*syntax.CallExpr)
+	if !isCall || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "jobs" || s.Background {
+		return l, false
+	}
+	for _, a := range ce.Args[1:] {
+		if o := wordLit(a); len(o) > 1 && o[0] == '-' && !l.named {
+			l.opts += o[1:]
+		} else {
+			l.named = true
+		}
+	}
+	want := "p"
+	if l.column {
+		want = "l"
+	}
+	return l, strings.Contains(l.opts, want)
+}
+
+// printsColumnTwo reports whether a pipeline element is awk printing the
+// second field of each line, `awk '{print $2}'`: it prints nothing when
+// it reads nothing.
+func printsColumnTwo(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background || len(ce.Args) != 2 {
+		return false
+	}
+	r := resolve(ce.Args)
+	prog := strings.Join(strings.Fields(value(ce.Args[1])), "")
+	return r.name == "awk" && !r.wrapped && prog == "{print$2}"
+}
+
+// listedJobs are the jobs whose pids a jobsListing prints in a command
+// substitution or a pipe; known is false where it may print any of them
+// (the walk then takes it for all of them).
+func (w *walker) listedJobs(l jobsListing) (js []*job, known bool) {
+	d := w.sh.d
+	switch {
+	case !d.jobsP:
+		return nil, true // zsh, dash: nothing in $( ) or a pipe
+	case strings.Trim(l.opts, d.jobsOptions) != "":
+		return nil, true // an option it does not take: it fails (mksh's jobs -pr)
+	case strings.ContainsAny(l.opts, "ns"):
+		// -s lists the stopped jobs, which without job control there are
+		// none of; -n those whose state changed since the shell last
+		// told, which a running job's has not (bash, mksh)
+		return nil, true
+	case l.column && d.jobsMarkField && !l.named:
+		// `[1] + 12 Running`: of the current and the previous job awk
+		// prints the mark, not the pid
+		marked := append(w.jobSpec("%%"), w.jobSpec("%-")...)
+		for _, j := range w.sh.jobs {
+			if w.inTable(j) && !slices.Contains(marked, j) {
+				js = append(js, j)
+			}
+		}
+		return js, true
+	}
+	return nil, false
+}
+
+// quietFilters print nothing when their input is empty (not wc, which
+// prints 0, nor awk, whose BEGIN and END blocks run anyway).
+var quietFilters = setOf(`cat tr sort uniq head tail grep egrep fgrep cut sed paste tac rev fmt fold column`)
+
+// silentFilter reports whether a pipeline element prints nothing when it
+// reads nothing: a quiet filter, or xargs running echo (which prints an
+// empty line: no pid).
+func silentFilter(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || s.Background {
+		return false
+	}
+	r := resolve(ce.Args)
+	if r.wrapped {
+		return false
+	}
+	if r.name == "xargs" {
+		for _, a := range r.args {
+			if l := wordLit(a); !strings.HasPrefix(l, "-") {
+				return l == "echo"
+			}
+		}
+		return true
+	}
+	return quietFilters.has(r.name)
+}
