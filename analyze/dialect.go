@@ -160,10 +160,14 @@ type dialect struct {
 	// fd 9 so the shell can restore them): `{ server; } >/dev/null 2>&1 &`
 	// still holds the caller's output under mksh.
 	keepsSaved saved
-	// waitsOutSubst: the shell waits for the workers of >(…) before it
-	// goes on (zsh); bash does not, and the worker keeps the caller's
-	// stdout and stderr as long as it runs.
-	waitsOutSubst bool
+	// waitsSubst: the shell waits for the worker of a process
+	// substitution before it goes on (zsh; see walker.substWaited): of
+	// a `>(…)` argument, and of a redirection's target, `< <(…)` and
+	// `> >(…)`, where the shell runs the command itself (a builtin, a
+	// function, a compound that does not end in an exec in place; not
+	// `exec`); bash does not, and the worker keeps the caller's stdout
+	// and stderr as long as it runs.
+	waitsSubst bool
 	// execCloexec: descriptors above 2 that `exec 3>&1` opens are
 	// close-on-exec (mksh, like ksh): a job that runs a program does not
 	// keep them, a forked subshell does.
@@ -553,7 +557,7 @@ var (
 		cTail:                tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
 		trapsForkTail:        trapsZsh,
 		tailKeepsRedirs:      true,
-		waitsOutSubst:        true,
+		waitsSubst:           true,
 		multios:              true,
 		lastPipeHere:         true,
 		exitTrapFunc:         "TRAPEXIT",

@@ -150,6 +150,11 @@ func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
 	if r.timeout || w.depth >= maxNested {
 		return false
 	}
+	if r.name == "script" {
+		// script -c: as long as its shell (see terminalShell)
+		cmd := scriptCommand(r.args)
+		return cmd != nil && literalWord(cmd)
+	}
 	if r.head == nil {
 		return false
 	}

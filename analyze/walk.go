@@ -103,6 +103,10 @@ type walker struct {
 	// any: the command a process substitution there serves (see
 	// walker.procSubst).
 	consumer *syntax.CallExpr
+	// redirStmt is the statement whose redirections' words are being
+	// walked: a process substitution that is one's target is waited for
+	// where another is not (see walker.substWaited).
+	redirStmt *syntax.Stmt
 	// exitFuncs: a function the script defines has an exit or exec in its
 	// text, so a call of it may end the shell (see afterExit).
 	exitFuncs bool
@@ -376,8 +380,8 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	// substitutions there (restored without a defer: stmt is the
 	// hottest function of the walk, and has too many returns for an
 	// open-coded one).
-	savedConsumer := w.consumer
-	w.consumer = nil
+	savedConsumer, savedRedirStmt := w.consumer, w.redirStmt
+	w.consumer, w.redirStmt = nil, s
 	if isCall {
 		w.consumer = ce
 	}
@@ -393,7 +397,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 	default:
 		out = w.compoundStmt(s, env, inner)
 	}
-	w.consumer = savedConsumer
+	w.consumer, w.redirStmt = savedConsumer, savedRedirStmt
 	if !isCall || len(ce.Args) != 1 || wordLit(ce.Args[0]) != "exec" {
 		w.outFile = out0 // (exec >f: the shell's stdout is f from now on)
 	}

@@ -260,6 +260,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			// ./run.sh, a script the command line wrote: walked as such
 		} else if r.name == "ssh" {
 			w.remoteShell(r, inner)
+		} else if r.name == "script" {
+			w.terminalShell(r, inner)
 		} else {
 			for _, args := range runCommands(r) {
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)

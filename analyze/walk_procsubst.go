@@ -63,9 +63,13 @@ func (wk *worker) beforeTail() bool {
 // the shell has no handle on.
 func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	in := ps.Op == syntax.CmdIn
-	if !in && w.sh.d.waitsOutSubst {
+	if w.substWaited(ps) {
 		sub := env
-		sub[0] = tPipe
+		if in {
+			sub[1] = tPipe
+		} else {
+			sub[0] = tPipe
+		}
 		w.subshell(ps.Stmts, sub, formProcSubst) // zsh waits for it: a foreground subshell
 		return
 	}
@@ -111,6 +115,58 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	w.p.jobs = append(w.p.jobs, j) // not in the job table: wait and %N do not reach it
 }
 
+// substWaited reports whether the shell waits for the worker of ps once
+// the command it serves is done, as zsh does (dialect.waitsSubst) for a
+// `>(…)` argument (getproc in Src/exec.c: `tee >(gzip > f)`) but not a
+// `<(…)` one (`diff <(a) <(b)`), and for a redirection's target (getpipe:
+// `< <(…)`, `> >(…)`) where the shell itself runs the command (see
+// runsHere): a program forks first, and the child that makes the
+// substitution execs it; `exec` keeps it for the rest of the script
+// (`exec > >(tee -a log) 2>&1`), as does a `{fd}>` target. A worker not
+// waited for runs on as bash's does, and may outlive the shell.
+func (w *walker) substWaited(ps *syntax.ProcSubst) bool {
+	if !w.sh.d.waitsSubst {
+		return false
+	}
+	if s := w.redirStmt; s != nil {
+		for _, r := range s.Redirs {
+			if r.Word == nil || len(r.Word.Parts) != 1 || r.Word.Parts[0] != ps {
+				continue
+			}
+			return (r.N == nil || isDigits(r.N.Value)) && w.runsHere(s)
+		}
+	}
+	return ps.Op == syntax.CmdOut
+}
+
+// runsHere reports whether the shell runs s itself and is still there
+// when it ends: a builtin or a function, or a compound other than a
+// subshell, unless the shell execs a program in it in place of itself as
+// the last command of its -c string (see markInPlace): `{ echo a; cmd; }
+// > >(tee log)` ends as cmd, `while read l; do cmd; done < <(…)` does not.
+func (w *walker) runsHere(s *syntax.Stmt) bool {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		return len(c.Args) == 0 || w.inShell(c)
+	case *syntax.Subshell:
+		return false
+	}
+	if w.sh != &w.p.root.sh || w.src != &w.p.root.src {
+		return true
+	}
+	return !slices.ContainsFunc(w.p.inPlaceStmts(), func(t *syntax.Stmt) bool {
+		ce, ok := t.Cmd.(*syntax.CallExpr)
+		return ok && len(ce.Args) > 0 && !w.inShell(ce) && t.Pos().Offset() >= s.Pos().Offset() && t.End().Offset() <= s.End().Offset()
+	})
+}
+
+// inShell reports whether the simple command ce runs in the shell: a
+// builtin other than exec, or a function.
+func (w *walker) inShell(ce *syntax.CallExpr) bool {
+	name := wordLit(ce.Args[0])
+	return name != "exec" && builtins.has(name) || w.funcs[name] != nil
+}
+
 // stopsEarly reports whether a command reads only the start of its
 // input: `read x < <(cmd)`, `head -1 <(cmd)`.
 func stopsEarly(ce *syntax.CallExpr) bool {
@@ -150,8 +206,10 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 		// read loop) waits for everything before the tail.
 		return
 	case inner[wk.fd] != wk.pipe || serverKind(r) != "":
-	case wk.fd == 0 && bounded:
-		// >(sleep 2; cat): a pause does not read the pipe.
+	case bounded && (wk.fd == 0 || wk.earlyStop && r.name == "sleep"):
+		// >(sleep 2; cat): a pause does not read the pipe; nor does it
+		// write it: after `read x < <(echo ok; sleep 2)` has its line,
+		// the sleep runs on where a writer would die at its next write.
 	default:
 		return
 	}
