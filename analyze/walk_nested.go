@@ -163,36 +163,40 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
 	var bad []int // (see badSubstsRead)
+	if err != nil {
+		// Read it as that shell does (parseAmpGt, parseLoneBang,
+		// parseEmptySemi); what the shell refuses is checked on that.
+		switch {
+		case d.ampGtBackgrounds:
+			f, _, _, err = parseAmpGt([]byte(code), d.variant)
+		case d.variant == syntax.LangBash:
+			f, err = parseLoneBang([]byte(code), d.variant)
+		case d.variant == syntax.LangZsh:
+			f, err = parseEmptySemi([]byte(code), d.variant)
+		}
+	}
 	if err == nil {
 		if pe := d.refused(f, []byte(code)); pe != nil {
 			err = pe
 		}
 	}
 	if err != nil {
-		// Read it as that shell does (parseAmpGt, parseLoneBang).
-		switch {
-		case d.ampGtBackgrounds:
-			f, _, _, err = parseAmpGt([]byte(code), d.variant)
-		case d.variant == syntax.LangBash:
-			f, err = parseLoneBang([]byte(code), d.variant)
+		f = nil // (a parser's partial tree is not what the shell runs)
+		// bash, dash and mksh read the string a line at a time and
+		// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
+		// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
+		// parses it whole first and runs nothing.
+		if d.parsesWholeC {
+			return
 		}
-		if err != nil {
-			// bash, dash and mksh read the string a line at a time and
-			// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
-			// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
-			// parses it whole first and runs nothing.
-			if d.parsesWholeC {
+		if d.bashSyntaxStops {
+			if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
+				f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
+			}
+		}
+		if f == nil {
+			if f = parsedLines(w.p, code, d.variant, err); f == nil {
 				return
-			}
-			if d.bashSyntaxStops {
-				if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
-					f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
-				}
-			}
-			if f == nil {
-				if f = parsedLines(w.p, code, d.variant, err); f == nil {
-					return
-				}
 			}
 		}
 	}
