@@ -285,3 +285,70 @@ func neverLoops(c *syntax.WhileClause) bool {
 	}
 	return stop != s.Negated
 }
+
+// ifClause walks an if and returns the shell's descriptors after it. A
+// condition whose status is known (true, false, :) decides for sure: `if
+// false; then server & fi` starts nothing, after `if true` the else
+// branches never run, and an exec redirection in a branch that runs for
+// sure redirects the shell for good. The branches that may run are
+// alternatives for $! (see branchSet); an exec in one of them may not
+// have happened, so the descriptors before it are kept (they are the ones
+// that can hang the caller).
+func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
+	b := w.branches()
+	ran, fallThrough := 0, true
+	outer := w.apart
+	ends := w.mayEndJobs(c)
+	var elses []branchMark // the else parts entered (see walk_branchscope.go)
+	for ic := c; ic != nil; ic = ic.Else {
+		st := 1 // an else runs when every condition before it failed
+		if len(ic.Cond) > 0 {
+			w.stmts(ic.Cond, env)
+			if w.stopped() {
+				break // the condition ended the shell ([ "$x" == y ] in zsh)
+			}
+			st = w.condStatus(ic.Cond)
+		}
+		if st < 0 {
+			continue // the branch never runs
+		}
+		if st > 0 && ran == 0 {
+			// Every condition before this one failed for sure.
+			w.apart = outer
+			return w.stmts(ic.Then, env)
+		}
+		b.start()
+		n := len(w.p.jobs)
+		if st > 0 {
+			w.stmts(ic.Then, env) // runs whenever the else part it is in does
+		} else {
+			var ended []*job
+			if ends {
+				ended = w.ifEnds(ic, 0)
+			}
+			g, guarded := condGuardOf(ic.Cond, true)
+			m := w.branchIn(ended, g, guarded)
+			w.stmts(ic.Then, env)
+			w.branchOut(m)
+			if ic.Else != nil {
+				g, guarded := condGuardOf(ic.Cond, false)
+				elses = append(elses, w.branchIn(ended, g, guarded))
+			}
+		}
+		w.apartFrom(n)
+		b.end()
+		ran++
+		if st > 0 {
+			fallThrough = false // no branch after this one runs
+			break
+		}
+	}
+	for i := len(elses) - 1; i >= 0; i-- {
+		w.branchOut(elses[i])
+	}
+	w.apart = outer
+	if ran > 0 {
+		b.done(fallThrough)
+	}
+	return env
+}

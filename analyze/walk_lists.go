@@ -1,0 +1,158 @@
+package analyze
+
+import (
+	"bytes"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Lists: statements in order, the exits that end a list (or may), and
+// and-or lists.
+
+// mentionsExit reports whether the text of s in src has an exit or an
+// exec in it: without one (and without a function that has one), s
+// cannot end the shell (see exits).
+func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
+	start, end := int(s.Pos().Offset()), int(s.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return true
+	}
+	return hasExitWord(src[start:end], d)
+}
+
+// hasExitWord reports whether text has exit or exec in it anywhere, or in
+// dash and mksh a dup that may fail (see badDupEffect).
+func hasExitWord(text []byte, d *dialect) bool {
+	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) ||
+		d.badDup != dupOpensFile && hasBadDupText(text)
+}
+
+func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
+	maybe := 0
+	outer := w.prev
+	var prev *syntax.Stmt
+	for _, s := range list {
+		w.prev = prev
+		env = w.stmt(s, env)
+		w.prev = prev
+		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) {
+			break // the shell never runs what follows
+		}
+		prev = s
+	}
+	w.prev = outer
+	if maybe > 0 {
+		w.condOut()
+	}
+	return env
+}
+
+// afterExit reports whether the statement just walked ends the shell for
+// sure; after one that may end it, what follows is a maybe (w.cond, and
+// *maybe counts it for the caller to undo at the end of the list). A
+// return ends the list (a function body) without ending the shell.
+func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
+	if w.stopped() || ends(s) {
+		return true
+	}
+	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) && !w.src.badWithin(s) {
+		return false // spares exits a walk of every compound, at every level
+	}
+	switch w.exits(s, 0) {
+	case endsSurely:
+		return true
+	case endsMaybe:
+		old, renewed := w.scope(), *maybe > 0
+		if !renewed {
+			*maybe = 1
+			w.condIn()
+		} else {
+			w.condRenew()
+		}
+		w.noteExitKills(s, old, renewed)
+	}
+	return false
+}
+
+// andOr walks `X && Y` or `X || Y` in the current shell and returns its
+// descriptors afterwards. Y runs if X succeeds (&&) or fails (||): when
+// X's status is known, Y runs for sure or never; otherwise what Y does to
+// the jobs (kill, wait) may not happen, and an exec in it may not have
+// redirected the shell (the descriptors before it are kept: they are the
+// ones that can hang the caller).
+func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
+	n := len(w.p.jobs)
+	env = w.stmt(c.X, env)
+	if w.stopped() || w.dupEnds(c.X) {
+		return env // X ended the shell: Y never runs
+	}
+	switch st := w.status(c.X); {
+	case st == 0 && guardsKill(c.X, c.Y, c.Op == syntax.AndStmt):
+		env = w.stmt(c.Y, env) // kill -0 $P && kill $P: as sure as the kill
+	case st == 0 && guardsKillBlock(c.X, c.Y, c.Op == syntax.AndStmt):
+		// [ -f F ] && { kill $(cat F); rm F; }: the kill as sure, what
+		// follows it a maybe
+		b := c.Y.Cmd.(*syntax.Block)
+		env = w.stmt(b.Stmts[0], env)
+		w.cond++
+		w.stmts(b.Stmts[1:], env)
+		w.cond--
+	case st == 0:
+		w.condIn()
+		if c.Op == syntax.AndStmt && len(w.p.jobs) > n && w.failsWithoutJobs(c.X) {
+			for _, j := range w.p.jobs[n:] {
+				j.scope = w.scope() // Y runs whenever X's jobs exist
+			}
+		}
+		g, guarded := guardOf(c.X, c.Op == syntax.AndStmt)
+		if guarded {
+			w.guards = append(w.guards, condGuard{g, w.cond})
+		}
+		w.stmt(c.Y, env)
+		if guarded {
+			w.guards = w.guards[:len(w.guards)-1]
+		}
+		w.condOut()
+	case (st > 0) == (c.Op == syntax.AndStmt):
+		env = w.stmt(c.Y, env)
+	}
+	return env
+}
+
+// andOrLastInBackground walks zsh's `A && B &`: A in the foreground, and
+// B, the last pipeline, as the job if it runs (see bgLastPipeline).
+func (w *walker) andOrLastInBackground(s *syntax.Stmt, c *syntax.BinaryCmd, env fdTable) fdTable {
+	last := *c.Y
+	last.Background, last.Disown, last.Semicolon = s.Background, s.Disown, s.Semicolon
+	n := len(w.p.jobs)
+	env = w.andOr(&syntax.BinaryCmd{Op: c.Op, OpPos: c.OpPos, X: c.X, Y: &last}, env)
+	for _, j := range w.p.jobs[n:] {
+		if j.stmt == &last {
+			// The job is the list's for a plan (Job.Head): a direct
+			// statement of the script if the list is one.
+			j.lastOfList, j.head = true, w.src.outer(int(s.Pos().Offset()))
+			j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
+		}
+	}
+	return env
+}
+
+// ends reports whether a statement unconditionally ends the list it is in:
+// `exit`, `return`, or `exec` with a program, run in the foreground.
+func ends(s *syntax.Stmt) bool {
+	if s.Background || s.Coprocess || s.Negated {
+		return false
+	}
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	switch wordLit(ce.Args[0]) {
+	case "exit", "return":
+		return true
+	case "exec":
+		r := resolve(ce.Args)
+		return len(r.all) > 0
+	}
+	return false
+}
