@@ -163,36 +163,42 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
 	var bad []int // (see badSubstsRead)
-	if err == nil {
-		if pe := d.refused(f, []byte(code)); pe != nil {
-			err = pe
-		}
-	}
 	if err != nil {
-		// Read it as that shell does (parseAmpGt, parseLoneBang).
+		// What the parser built before the error is no part of what the
+		// shell runs: it runs the lines before the error's (parsedLines)
+		// or nothing (`mksh -c 'server & ;'` starts no server). Read it
+		// as that shell does (parseAmpGt, parseLoneBang, parseEmptySemi).
+		f = nil
 		switch {
 		case d.ampGtBackgrounds:
 			f, _, _, err = parseAmpGt([]byte(code), d.variant)
 		case d.variant == syntax.LangBash:
 			f, err = parseLoneBang([]byte(code), d.variant)
+		case d.variant == syntax.LangZsh:
+			f, err = parseEmptySemi([]byte(code), d.variant)
 		}
-		if err != nil {
-			// bash, dash and mksh read the string a line at a time and
-			// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
-			// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
-			// parses it whole first and runs nothing.
-			if d.parsesWholeC {
+	}
+	if err == nil {
+		if pe := d.refused(f, []byte(code)); pe != nil {
+			f, err = nil, pe
+		}
+	}
+	if err != nil {
+		// bash, dash and mksh read the string a line at a time and
+		// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
+		// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
+		// parses it whole first and runs nothing.
+		if d.parsesWholeC {
+			return
+		}
+		if d.bashSyntaxStops {
+			if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
+				f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
+			}
+		}
+		if f == nil {
+			if f = parsedLines(w.p, code, d.variant, err); f == nil {
 				return
-			}
-			if d.bashSyntaxStops {
-				if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
-					f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
-				}
-			}
-			if f == nil {
-				if f = parsedLines(w.p, code, d.variant, err); f == nil {
-					return
-				}
 			}
 		}
 	}

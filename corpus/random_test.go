@@ -205,7 +205,9 @@ func (g *progGen) cmd(depth int, long bool) string {
 		}
 		return o + g.list(depth+1, long) + ")"
 	case k == 17:
-		return "case x in " + g.pick("x", "y") + ") " + g.body(depth+1, long) + "; *) " + g.short() + ";; esac " + g.redir()
+		// list, not body: a branch ending in `&` takes `;;` (`&;` is no
+		// shell's syntax; only a nested -c string got it past the parse).
+		return "case x in " + g.pick("x", "y") + ") " + g.list(depth+1, long) + ";; *) " + g.short() + ";; esac " + g.redir()
 	case k == 18 && long && depth > 0:
 		// exec in a subshell or job: the subshell becomes the program.
 		return "exec " + g.long() + " " + g.redir()
