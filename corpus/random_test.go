@@ -277,7 +277,13 @@ func (g *progGen) item(depth int, bg bool) string {
 	if !bg {
 		return g.cmd(depth, false)
 	}
-	switch g.r.Intn(9) {
+	switch g.r.Intn(10) {
+	case 9:
+		if depth == 0 {
+			// The shapes of functions, branches, traps and job lists
+			// (more often than one of case 5's).
+			return g.pick(g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing(), g.startFn())
+		}
 	case 8:
 		if depth == 0 {
 			// A trap makes bash and zsh fork their last command instead
