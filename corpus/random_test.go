@@ -401,7 +401,7 @@ func (g *progGen) startFn() string {
 func (g *progGen) killInBranch() string {
 	kill := func() string {
 		return g.pick("kill $P 2>/dev/null", "kill $! 2>/dev/null", "kill $(cat p.pid) 2>/dev/null",
-			"kill $P 2>/dev/null; wait $P 2>/dev/null")
+			"{ kill $P 2>/dev/null; wait $P 2>/dev/null; }") // (a wait not taken with its kill blocks)
 	}
 	yes := g.pick("[ -d /tmp ]", "test -e /dev/null")
 	no := g.pick("[ -f /nonexistent ]", "[ -r /nonexistent/x ]")
