@@ -129,7 +129,7 @@ func (w *walker) constVars() map[string]string {
 	if vs, ok := w.p.consts[f]; ok {
 		return vs
 	}
-	vs := scanConsts(f)
+	vs := scanConsts(f, w.sh.d.missing)
 	if w.p.consts == nil {
 		w.p.consts = map[*syntax.File]map[string]string{}
 	}
@@ -138,8 +138,8 @@ func (w *walker) constVars() map[string]string {
 }
 
 // scanConsts finds the constants of a parsed script (see constVars).
-func scanConsts(f *syntax.File) map[string]string {
-	if f == nil || opaqueAssigns(f) {
+func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
+	if f == nil || opaqueAssigns(f, lacks) {
 		return nil
 	}
 	vals, bad := map[string]string{}, map[string]bool{}

@@ -294,8 +294,9 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 func (w *walker) mayBeAssigned(name string) bool {
 	p := w.p
 	if p.assigned == nil {
-		p.assigned = scanAssigned(p.src)
-		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file)
+		lacks := p.cfg.lang.dialect().missing
+		p.assigned = scanAssigned(p.src, lacks)
+		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file, lacks)
 	}
 	a := p.assigned
 	if a.opaque || a.names[name] || shellSet.has(name) || a.names["coproc"] && strings.HasSuffix(name, "_PID") {
@@ -306,7 +307,7 @@ func (w *walker) mayBeAssigned(name string) bool {
 			if p.opaqueFiles == nil {
 				p.opaqueFiles = map[*syntax.File]bool{}
 			}
-			p.opaqueFiles[f] = opaqueAssigns(f)
+			p.opaqueFiles[f] = opaqueAssigns(f, w.sh.d.missing)
 		}
 		return p.opaqueFiles[f]
 	}
@@ -326,7 +327,9 @@ type assignedNames struct {
 // scanAssigned collects every name in the source text that is not a read
 // ($name, ${name} and its operators other than = and :=), in every
 // string and here-document, so that code run by another shell counts too.
-func scanAssigned(src []byte) *assignedNames {
+// A source the shell lacks (lacks: dash's) is "not found" and assigns
+// nothing: `source env.sh || kill $P` kills no pid in dash.
+func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 	a := &assignedNames{names: map[string]bool{}}
 	isName := func(c byte, first bool) bool {
 		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
@@ -355,15 +358,16 @@ func scanAssigned(src []byte) *assignedNames {
 		}
 		i = j
 	}
-	a.opaque = a.names["eval"] || a.names["source"] || a.names["nameref"]
+	a.opaque = a.names["eval"] || a.names["source"] && !lacks.has("source") || a.names["nameref"]
 	return a
 }
 
 // opaqueAssigns reports whether a parsed script assigns variables whose
 // names it does not spell out: `.` and source (the file's code), eval,
 // read, declare, printf -v… of a name in a variable, a nameref, an
-// arithmetic assignment to $v, zsh's ${(P)v}.
-func opaqueAssigns(f *syntax.File) bool {
+// arithmetic assignment to $v, zsh's ${(P)v}; not a source the shell
+// lacks (see scanAssigned).
+func opaqueAssigns(f *syntax.File, lacks *wordSet) bool {
 	if f == nil {
 		return false
 	}
@@ -382,7 +386,7 @@ func opaqueAssigns(f *syntax.File) bool {
 			r := resolve(n.Args)
 			switch r.name {
 			case ".", "source", "eval", "nameref":
-				opaque = true
+				opaque = opaque || !lacks.has(r.name)
 			case "read", "mapfile", "readarray", "getopts", "vared", "zparseopts", "export", "declare", "typeset", "local", "readonly":
 				opaque = opaque || dynamic(r.args...)
 			case "printf", "print":

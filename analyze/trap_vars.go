@@ -38,7 +38,7 @@ func (w *walker) trapVars(word *syntax.Word) []trapVar {
 		v := trapVar{name: name, jobs: slices.Clone(js), had: had, empty: w.sh.empty[name]}
 		if !had && plainParam(pe) && !w.sh.arrays[name] && !shellSet.has(name) {
 			if pos := int(word.Pos().Offset()); before == nil && pos <= len(w.src.text) {
-				before = scanAssigned(w.src.text[:pos])
+				before = scanAssigned(w.src.text[:pos], w.sh.d.missing)
 			}
 			v.empty = v.empty || before != nil && !before.opaque && !before.names[name]
 		}

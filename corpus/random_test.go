@@ -20,7 +20,12 @@ import (
 // in the foreground and the background, traps, functions, kill $!/%1/%%,
 // kill then wait, disown, pids kept in a variable or a pid file and
 // killed from there (guarded, from an EXIT trap), jobs -p | xargs kill,
-// pkill -P $$, nested bash, sh, zsh, dash and mksh -c) run
+// pkill -P $$, functions that start and stop jobs by their positional
+// arguments (start p sleep N writes p.pid, stop $P), kills in if and case
+// branches under conditions only the run decides, compound jobs that pass
+// a TERM or INT on from a trap, jobs -p in $( ), a subshell or after
+// disown, a builtin the shell lacks left of && or ||, nested bash, sh,
+// zsh, dash and mksh -c) run
 // under the shell by Observe, and the analyzer's verdict for that shell
 // must be the shell's. A program whose verdict under bash
 // changes from one run to the next (a race) is skipped.
@@ -200,7 +205,9 @@ func (g *progGen) cmd(depth int, long bool) string {
 		}
 		return o + g.list(depth+1, long) + ")"
 	case k == 17:
-		return "case x in " + g.pick("x", "y") + ") " + g.body(depth+1, long) + "; *) " + g.short() + ";; esac " + g.redir()
+		// list, not body: a branch ending in `&` takes `;;` (`&;` is no
+		// shell's syntax; only a nested -c string got it past the parse).
+		return "case x in " + g.pick("x", "y") + ") " + g.list(depth+1, long) + ";; *) " + g.short() + ";; esac " + g.redir()
 	case k == 18 && long && depth > 0:
 		// exec in a subshell or job: the subshell becomes the program.
 		return "exec " + g.long() + " " + g.redir()
@@ -270,7 +277,13 @@ func (g *progGen) item(depth int, bg bool) string {
 	if !bg {
 		return g.cmd(depth, false)
 	}
-	switch g.r.Intn(9) {
+	switch g.r.Intn(10) {
+	case 9:
+		if depth == 0 {
+			// The shapes of functions, branches, traps and job lists
+			// (more often than one of case 5's).
+			return g.pick(g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing(), g.startFn())
+		}
 	case 8:
 		if depth == 0 {
 			// A trap makes bash and zsh fork their last command instead
@@ -287,12 +300,12 @@ func (g *progGen) item(depth int, bg bool) string {
 			// that what the killed job does before it dies is settled.
 			return g.pick("sleep 1; kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
 				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null",
-				g.killSaved())
+				g.killSaved(), g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing())
 		}
 	case 7:
 		if depth == 0 {
 			// Where agents keep a job's pid: a variable, a pid file.
-			return g.pick("P=$!", "echo $! > p.pid", "echo $! >> p.pid")
+			return g.pick("P=$!", "echo $! > p.pid", "echo $! >> p.pid", g.startFn())
 		}
 	case 6:
 		if depth == 0 && !g.fn {
@@ -332,6 +345,9 @@ func (g *progGen) killSaved() string {
 		"pkill -P $$ 2>/dev/null",
 		"trap 'kill $P 2>/dev/null' EXIT",
 		"trap 'kill $(cat p.pid) 2>/dev/null' EXIT",
+		`stop() { kill "$1" 2>/dev/null; }; stop $P`,
+		`stop() { kill $(cat "$1.pid") 2>/dev/null; }; stop p`,
+		`stop() { for p in "$@"; do kill $p 2>/dev/null; done; }; stop $P $(cat p.pid 2>/dev/null)`,
 	)
 }
 
@@ -362,4 +378,84 @@ func (g *progGen) killCurrent() string {
 		return "sleep 1; kill $! 2>/dev/null"
 	}
 	return "sleep 1; kill %% 2>/dev/null"
+}
+
+// startFn defines start, which runs its arguments as a job and keeps its
+// pid in P or in the pid file its first argument names (p.pid, which
+// killSaved reads): positional parameters carry the program and the name
+// through the call.
+func (g *progGen) startFn() string {
+	r := g.pick("", ">/dev/null 2>&1")
+	return g.pick(
+		`start() { "$@" `+r+` & P=$!; }; start `+g.long(),
+		`start() { n=$1; shift; "$@" `+r+` & echo $! >"$n.pid"; }; start p `+g.long(),
+	)
+}
+
+// killInBranch kills in an if or case branch, or behind && or ||, under a
+// condition that is true or false at run time but unknown to the analyzer.
+// To the analyzer such a kill is a maybe (the job may run on: a warning,
+// or an error if it holds the output), so the kill stands only where the
+// shell does not take it, or in every branch (then it is sure): a kill the
+// shell takes in one branch alone would make every such program differ.
+func (g *progGen) killInBranch() string {
+	kill := func() string {
+		return g.pick("kill $P 2>/dev/null", "kill $! 2>/dev/null", "kill $(cat p.pid) 2>/dev/null",
+			"{ kill $P 2>/dev/null; wait $P 2>/dev/null; }") // (a wait not taken with its kill blocks)
+	}
+	yes := g.pick("[ -d /tmp ]", "test -e /dev/null")
+	no := g.pick("[ -f /nonexistent ]", "[ -r /nonexistent/x ]")
+	return "sleep 1; " + g.pick(
+		"if "+no+"; then "+kill()+"; fi",
+		"if "+yes+"; then :; else "+kill()+"; fi",
+		"if "+g.pick(yes, no)+"; then "+kill()+"; else "+kill()+"; fi",
+		"case $PWD in /nonexistent) "+kill()+";; esac",
+		"case $PWD in /nonexistent) "+kill()+";; *) "+kill()+";; esac",
+		no+" && "+kill(),
+		yes+" || "+kill(),
+	)
+}
+
+// trapJob is a compound job whose subshell passes a TERM or INT on to its
+// own job from a trap, killed while its foreground pause runs: the pause
+// outside is shorter than the one inside, and both are long against a
+// fork, so that the trap is set when the signal comes.
+func (g *progGen) trapJob() string {
+	sig, opt := g.pick("TERM", "INT"), ""
+	if sig == "INT" {
+		opt = "-INT "
+	}
+	action := g.pick("kill $c 2>/dev/null", "kill $c 2>/dev/null; exit")
+	return "( trap '" + action + "' " + sig + "; " + g.long() + " " + g.redir() + " & c=$!; " +
+		g.pick("sleep 0.8", "wait", "sleep 0.8; echo x") + " ) " + g.redir() + " & sleep 0.3; kill " + opt + "$! 2>/dev/null"
+}
+
+// killListed stops the jobs jobs -p lists, read in a $( ), a subshell or
+// after a disown.
+func (g *progGen) killListed() string {
+	return "sleep 1; " + g.pick(
+		"P=$(jobs -p); kill $P 2>/dev/null",
+		"( kill $(jobs -p) 2>/dev/null )",
+		`[ -n "$(jobs -p)" ] && kill $(jobs -p) 2>/dev/null`,
+		g.pick("disown", g.disownAll())+" 2>/dev/null; kill $(jobs -p) 2>/dev/null",
+	)
+}
+
+// killAfterMissing kills behind && or || whose left side is a builtin
+// the shell lacks, which fails (status 127): shopt outside bash, source
+// in dash, disown in dash and mksh. bash lacks none of them, and where a
+// shell has the builtin its status depends on the file sourced or the
+// option named, which the analyzer does not follow (`source /dev/null &&
+// kill $P` is clean there and a maybe to the analyzer); bash kills plainly.
+func (g *progGen) killAfterMissing() string {
+	missing := map[string][]string{
+		"zsh":  {"shopt -s nullglob"},
+		"dash": {"shopt -s nullglob", "source /dev/null", "disown"},
+		"mksh": {"shopt -s nullglob", "disown"},
+	}[g.shell]
+	kill := g.pick("kill $P 2>/dev/null", "kill $! 2>/dev/null")
+	if len(missing) == 0 {
+		return "sleep 1; " + kill
+	}
+	return "sleep 1; " + g.pick(missing...) + " 2>/dev/null " + g.pick("&&", "||") + " " + kill
 }
