@@ -1,0 +1,250 @@
+package analyze
+
+import (
+	"strings"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// jobKind says how bash runs a job, which decides what `kill $!` reaches
+// and which fixes apply.
+type jobKind uint8
+
+const (
+	// jobSimple is one program: bash forks and the child execs it, so the
+	// job's pid is the program's (also `(cmd) &`, which bash execs in place).
+	jobSimple jobKind = iota
+	// jobCompound is an and-or list, a subshell, a group, a loop…: bash
+	// forks a subshell that runs the parts and waits for each in turn.
+	jobCompound
+	// jobPipeline is a pipeline: one process per element.
+	jobPipeline
+	// jobCoproc is a coprocess: its stdin and stdout are pipes to the shell.
+	jobCoproc
+	// jobForked is started by a foreground command that forks and returns
+	// (setsid -f): the shell has no handle on it at all.
+	jobForked
+)
+
+// job is something that runs asynchronously to the shell that started it.
+type job struct {
+	stmt  *syntax.Stmt
+	src   *source
+	start int // outer offsets of the statement, including the & that starts it
+	end   int
+	kind  jobKind
+	fds   fdTable // what the job's own process holds open
+	num   int     // its number in the shell's job table (%N); 0: not in it
+	// tail is the last simple command of a compound job when it is in tail
+	// position (nothing in the job runs after it), for the tail-exec fix.
+	tail *syntax.Stmt
+	// inNested: the job is inside a `bash -c` or eval string.
+	inNested bool
+	// topLevel: the statement is a direct statement of the outer script.
+	topLevel bool
+	// lastOfList: the job is the last pipeline of a background and-or
+	// list whose rest zsh runs in the foreground (see
+	// dialect.bgLastPipeline); head is where that list starts.
+	lastOfList bool
+	head       int
+
+	nohup, setsid, coproc bool
+	// pipeBrief: a process substitution's worker (see worker) whose
+	// pipe closes at once: a command that reads it to the end ends too.
+	pipeBrief bool
+	// leadsGroup: the first process of a pipeline job is setsid's: the
+	// job's process group exists (see dialect.specsSignalGroup).
+	leadsGroup     bool
+	disowned       bool // removed from the job table: wait no longer waits for it
+	orphaned       bool // started in a subshell that exited without waiting for it
+	waited, killed bool
+	quick          bool // a builtin that finishes at once
+	// trap: the job's body sets a trap that runs a command (on a signal
+	// or EXIT): the subshell stays to run it, and dash and zsh no longer
+	// exec its last command in place (`( trap 'exit 0' TERM; server ) &`
+	// leaves the subshell waiting for the server; `trap '' TERM` alone
+	// does not keep it).
+	trap   bool
+	remote bool // runs on another machine (ssh): only what it holds matters here
+	// prog are the words of a one-process job from its program's name on,
+	// for commandLine; nil for other jobs.
+	prog []*syntax.Word
+	// sh is the subshell that runs the job's body, while it is walked.
+	sh *shell
+	// forks: the job's process is a subshell that runs its commands as
+	// children (a function, a { } coprocess): a signal to $! does not
+	// reach them.
+	forks bool
+	// condEnd: a kill or wait that would end it runs only if an earlier
+	// command succeeds (or fails): `curl … && kill $!`.
+	condEnd bool
+	// scope is the maybe the job runs under (see walk_scope.go): a kill
+	// or wait under the same one ends it whenever it runs.
+	scope int
+	// ignored are the signals the job ignores from the start (see
+	// shell.ignored).
+	ignored sigSet
+	// callsFunc: the job's subshell runs a function; bodyFds are the
+	// descriptors its commands run with.
+	callsFunc bool
+	bodyFds   fdTable
+	// pipeLast is the last element of a pipeline job (the process $!
+	// names); pipeRest is what the elements before it hold while they run.
+	pipeLast *syntax.Stmt
+	pipeRest fdTable
+	// pipeChildren: the last element is find -exec or xargs, whose
+	// command a kill of $! leaves running (see runsChildren).
+	pipeChildren bool
+	// runsChildren: the job's program is find -exec or xargs (see
+	// startJob), or a shell given a literal script
+	// that it does not end by exec'ing (dash never does: `sh -c 'server'
+	// &`): it runs the commands as its children, which a signal to $!
+	// does not reach.
+	runsChildren bool
+	// procD is the dialect of the shell that is the job's process, when
+	// that is not a subshell of the current one (see shell.process).
+	procD *dialect
+	// execsTail: the job is a bash ( ) subshell that execs its last
+	// command in place (see dialect.parenTail), though it may hold the
+	// job's descriptors a while before: nothing waits for that command.
+	execsTail bool
+	// heldReads counts the substitutions the job's own shell reads whose
+	// pipe a background job inside keeps open (see walker.nodeSubsts).
+	heldReads int
+	// onlyReads: the job is `x=$(…) &` whose subshell, once the
+	// substitution's commands are done, only waits for EOF on a pipe its
+	// background jobs keep open: a signal to it ends all the job holds
+	// (the jobs inside are jobs of their own).
+	onlyReads bool
+	// dur is the sum of the literal durations of its commands (see
+	// walker.bounded); it only means something for a quick or timed job.
+	dur time.Duration
+	// timed: none of its commands may take a while beyond a literal
+	// duration, so it ends dur after it starts; slept: the script's sure
+	// sleeps before it started (see endsWithShell).
+	timed bool
+	slept time.Duration
+	// reported: the jobs builtin listed it after it ended, which takes
+	// it out of the table where ended jobs stay (dialect.doneJobsStay).
+	reported bool
+	// inJob: it was started inside a background job's body, at a time
+	// the shell's own statements do not tell (see endsWithShell).
+	inJob bool
+	// subshellGone: a compound job's subshell was killed; its last
+	// command goes on with its own descriptors (fds).
+	subshellGone bool
+	// worker: a process substitution's worker (walk_procsubst.go)
+	worker bool
+	// depth is how many -c strings deep the job's statement is.
+	depth int
+	// ampGt: dash started it by reading `&>` as `&` (see parseAmpGt).
+	ampGt bool
+	// startSlow and startBounded are the shell's walker.slow and
+	// walker.bounded just after the job started: unchanged at a kill, the
+	// kill comes right after the start (see dialect.killRaces).
+	// startForks is walker.forks when the job started (see kill's mksh
+	// race).
+	startForks   int
+	startSlow    int
+	startBounded time.Duration
+	// endSlow and endBounded are the same when a kill ended the job (see
+	// walker.inTable).
+	endSlow    int
+	endBounded time.Duration
+	// fgLong counts the foreground programs of the job's body that may
+	// take a while (walker.call), fgFds is what the last of them holds:
+	// a kill of the job's subshell leaves that one running (see killed).
+	fgLong int
+	fgFds  fdTable
+	// last is the command of its body that ran last of those that take
+	// time (see runsTail).
+	last lastRun
+	// innerWaited are the jobs the job's own shell started and waited
+	// for: when a kill ends that shell they are waited for no more.
+	// innerEnded are those it killed, and when in its walk.
+	innerWaited []*job
+	innerEnded  []innerEnd
+	// parent is the job in whose body this one was started (nil at the
+	// shell's top): a job's process group holds its descendants.
+	parent *job
+	// trapSh is the job's own shell when it set signal traps, kept for
+	// a kill of the job to run them (see killed).
+	trapSh  *shell
+	trapRan bool // a kill ran the trap already
+	// timeoutGroup: the job's process is GNU timeout without
+	// --foreground, which leads a process group of its own and passes
+	// the signals it catches on to that group (see walker.timeoutKilled);
+	// timeoutSig is its -s signal ("" for TERM).
+	timeoutGroup bool
+	timeoutSig   string
+}
+
+// innerEnd is a job that the shell of another job killed, after slow
+// commands that may take a while and bounded time from that job's start
+// (see walker.slow).
+type innerEnd struct {
+	job     *job
+	slow    int
+	bounded time.Duration
+}
+
+// text is the job's command as bash records it in its job table (what
+// `%name` and `%?name` are matched against): the statement without its &.
+func (j *job) text() string {
+	t := j.src.text[j.stmt.Pos().Offset():j.stmt.End().Offset()]
+	return strings.TrimRight(strings.TrimSpace(string(t)), "&")
+}
+
+// commandLine is the command line of a one-process job, as pkill -f sees
+// it ("" for a word that is not a literal); nil for other jobs. Built on
+// demand: only pkill and killall look at it.
+func (j *job) commandLine() []string {
+	r := resolve(j.prog)
+	return argvOf(r).command(r)
+}
+
+// tailCommandLine is the argv of a compound job's last command, when the
+// job is a subshell that runs it last (nil otherwise).
+func (j *job) tailCommandLine() []string {
+	if j.kind != jobCompound || j.tail == nil {
+		return nil
+	}
+	ce, ok := j.tail.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	return argvOf(r).command(r)
+}
+
+// headCommandLine is the argv of a pipeline job's first element, when
+// the elements after it read their input to the end or end at once by
+// themselves (see laterElemsRead): a kill of that process by name ends
+// the whole job, `server 2>&1 | tee log & … pkill -f server` (nil
+// otherwise).
+func (j *job) headCommandLine() []string {
+	if j.kind != jobPipeline || !laterElemsRead(j.stmt) {
+		return nil
+	}
+	ce, ok := pipeElems(j.stmt)[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return nil
+	}
+	r := resolve(ce.Args)
+	return argvOf(r).command(r)
+}
+
+// resolved reports whether the shell waits for or kills the job before it exits.
+func (j *job) resolved() bool { return j.waited || j.killed }
+
+// orphanLeft reports whether j is a job a subshell or a nested shell
+// (`sh -c 'server >log 2>&1 &'`, a daemonizing `up -d`) left running,
+// which only a pid file or a kill by name can reach.
+func (j *job) orphanLeft() bool { return (j.orphaned || j.inNested) && !j.resolved() }
+
+// escapes reports whether a mechanism rule (nohup, setsid, disown, double
+// fork, coproc) already describes how the job outlives the shell.
+func (j *job) escapes() bool {
+	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
+}
