@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,51 +18,49 @@ import (
 // keeps its offset, so findings keep their positions; fixes that would
 // touch a moved byte are dropped (see dropMovedFixes).
 
-// parseLoneBang parses src as bash reads a `!` that stands alone, as in
-// zsh's `cmd &!` written for bash: `cmd &` then `!`, an empty negation
-// that bash accepts and mvdan.cc/sh rejects. The `!` becomes `:` (a
-// command that does nothing, like the empty negation) at the same offset.
-func parseLoneBang(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
-	text := src
-	for range 64 {
-		f, err := parse(text, lang)
-		if err == nil || !strings.Contains(err.Error(), "`!` cannot form a statement alone") {
-			return f, err
-		}
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != '!' {
-			return nil, err
-		}
-		if &text[0] == &src[0] {
-			text = append([]byte(nil), src...)
-		}
-		text[pe.offset] = ':'
+// reread parses src as the shell d reads what mvdan.cc/sh's parser
+// refused with parseErr, where the two differ: dash's `&>` (parseAmpGt),
+// bash's lone `!`, zsh's empty `;`. Each change keeps every byte's offset.
+// It returns parseErr where the shell has no such reading; moved are the
+// `&>` operators dash read as `&`.
+func reread(src []byte, d *dialect, parseErr error) (f *syntax.File, moved []int, err error) {
+	switch {
+	case d.ampGtBackgrounds:
+		f, _, moved, err = parseAmpGt(src, d.variant)
+	case d.variant == syntax.LangBash:
+		// zsh's `cmd &!` written for bash: `cmd &` then `!`, an empty
+		// negation bash accepts; `:` does nothing, as it does.
+		f, err = parseBlanking(src, d.variant, "`!` cannot form a statement alone", '!', ':')
+	case d.variant == syntax.LangZsh:
+		// `server &; sleep 1`, or `;` at a line's start: zsh reads a `;`
+		// with no command before it as a blank (zsh 5.9 runs all of them;
+		// after `&&` too, where it waits for the command that follows).
+		f, err = parseBlanking(src, d.variant, "`;` can only immediately follow a statement", ';', ' ')
+	default:
+		return nil, nil, parseErr
 	}
-	return nil, errors.New("too many lone `!`")
+	return f, moved, err
 }
 
-// parseEmptySemi parses src as zsh reads a `;` with no command before it
-// (`server &; sleep 1`, `server &` then `; sleep 1` on the next line):
-// as a blank, which mvdan.cc/sh rejects (zsh 5.9 runs all of them; after
-// `&&` too, where it waits for the command that follows). The `;` becomes
-// a blank at the same offset.
-func parseEmptySemi(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+// parseBlanking parses src with each byte was that the parser refuses
+// with msg replaced by the byte with, at the same offset.
+func parseBlanking(src []byte, lang syntax.LangVariant, msg string, was, with byte) (*syntax.File, error) {
 	text := src
 	for range 64 {
 		f, err := parse(text, lang)
-		if err == nil || !strings.Contains(err.Error(), "`;` can only immediately follow a statement") {
+		if err == nil || !strings.Contains(err.Error(), msg) {
 			return f, err
 		}
 		var pe *ParseError
-		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != ';' {
+		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != was {
 			return nil, err
 		}
 		if &text[0] == &src[0] {
 			text = append([]byte(nil), src...)
 		}
-		text[pe.offset] = ' '
+		text[pe.offset] = with
 	}
-	return nil, errors.New("too many empty `;`")
+	return nil, fmt.Errorf("too many %q to read", was)
 }
 
 // parseAmpGt parses src as dash reads it. moved are the offsets (in src)

@@ -173,16 +173,8 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	// (refused) is checked on the tree of that text.
 	f, err := parse(src, d.variant)
 	var bad []int // (see badSubstsRead)
-	if err != nil && d.ampGtBackgrounds {
-		f, _, p.ampGt, err = parseAmpGt(src, d.variant)
-		p.reread = err == nil
-	}
-	if err != nil && d.variant == syntax.LangBash {
-		f, err = parseLoneBang(src, d.variant)
-		p.reread = err == nil
-	}
-	if err != nil && d.variant == syntax.LangZsh {
-		f, err = parseEmptySemi(src, d.variant)
+	if err != nil {
+		f, p.ampGt, err = reread(src, d, err)
 		p.reread = err == nil
 	}
 	if err == nil {

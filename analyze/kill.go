@@ -454,14 +454,19 @@ func isLastPid(word *syntax.Word) bool {
 // solePart is the one part of a word, inside double quotes or not
 // (`$!`, `"$!"`, `"$(pgrep x)"`), or nil.
 func solePart(word *syntax.Word) syntax.WordPart {
-	parts := word.Parts
-	if len(parts) == 1 {
-		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = dq.Parts
+	if parts := unquotedParts(word); len(parts) == 1 {
+		return parts[0]
+	}
+	return nil
+}
+
+// unquotedParts are the parts of a word, or of the double-quoted string
+// that is the whole word (`"/proc/$P"` as /proc/$P).
+func unquotedParts(word *syntax.Word) []syntax.WordPart {
+	if len(word.Parts) == 1 {
+		if dq, ok := word.Parts[0].(*syntax.DblQuoted); ok {
+			return dq.Parts
 		}
 	}
-	if len(parts) != 1 {
-		return nil
-	}
-	return parts[0]
+	return word.Parts
 }

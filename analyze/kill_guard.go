@@ -370,12 +370,7 @@ func aliveOperand(s *syntax.Stmt) *syntax.Word {
 // procPid is the pid of a word `/proc/$P` (quoted or not), which exists
 // while the process does; nil for any other word.
 func procPid(w *syntax.Word) *syntax.Word {
-	parts := w.Parts
-	if len(parts) == 1 {
-		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
-			parts = dq.Parts
-		}
-	}
+	parts := unquotedParts(w)
 	if len(parts) != 2 {
 		return nil
 	}

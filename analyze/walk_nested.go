@@ -164,16 +164,9 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	f, err := w.p.parseNested(code, d.variant)
 	var bad []int // (see badSubstsRead)
 	if err != nil {
-		// Read it as that shell does (parseAmpGt, parseLoneBang,
-		// parseEmptySemi); what the shell refuses is checked on that.
-		switch {
-		case d.ampGtBackgrounds:
-			f, _, _, err = parseAmpGt([]byte(code), d.variant)
-		case d.variant == syntax.LangBash:
-			f, err = parseLoneBang([]byte(code), d.variant)
-		case d.variant == syntax.LangZsh:
-			f, err = parseEmptySemi([]byte(code), d.variant)
-		}
+		// Read it as that shell does; what the shell refuses is checked
+		// on that.
+		f, _, err = reread([]byte(code), d, err)
 	}
 	if err == nil {
 		if pe := d.refused(f, []byte(code)); pe != nil {
