@@ -22,6 +22,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -92,10 +93,7 @@ func WithFilter(keep func(Finding) bool) Option { return func(c *config) { c.kee
 // WithDirectives).
 func Analyze(src []byte, opts ...Option) ([]Finding, error) {
 	res, err := run(src, false, opts)
-	if err != nil {
-		return nil, err
-	}
-	return res.Findings, nil
+	return res.Findings, err
 }
 
 // Result is the full outcome of an analysis: the findings and the
@@ -156,11 +154,18 @@ type Job struct {
 }
 
 // Run is Analyze returning the whole Result.
-func Run(src []byte, opts ...Option) (*Result, error) { return run(src, true, opts) }
+func Run(src []byte, opts ...Option) (*Result, error) {
+	res, err := run(src, true, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
 
 // run analyzes src; the jobs are made public only when withJobs (Analyze
-// does not need them).
-func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
+// does not need them). The result is a value: Analyze, in front of every
+// command, keeps only its findings.
+func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	// Passes are reused: one sits in front of every command an agent runs.
 	p := newPass(src)
 	defer p.release()
@@ -200,7 +205,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 		}
 	}
 	if err != nil {
-		return nil, explainParseError(err, d)
+		return Result{}, explainParseError(err, d)
 	}
 	p.file = f
 	p.root.src = source{text: src, bad: bad}
@@ -270,7 +275,7 @@ func run(src []byte, withJobs bool, opts []Option) (*Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := &Result{File: f, Reread: p.reread}
+	res := Result{File: f, Reread: p.reread}
 	if len(p.findings) > 0 {
 		// p.findings is the pass's scratch, reused by the next pass: the
 		// result gets a copy of exactly its length.
@@ -361,6 +366,16 @@ func (p *pass) write(name string, sc *script) {
 		p.written = map[string]*script{}
 	}
 	p.written[name] = sc
+}
+
+// writtenScript is the script the command line wrote into the file name,
+// or nil. Most command lines write none: then the name is not cleaned
+// (path.Clean allocates for ./run.sh).
+func (p *pass) writtenScript(name string) *script {
+	if len(p.written) == 0 {
+		return nil
+	}
+	return p.written[path.Clean(name)]
 }
 
 // define notes a function or alias name the script defines.

@@ -203,10 +203,11 @@ func resolve(args []*syntax.Word) resolved {
 // builtin that would make `exec ./exec` look like an exec of nothing. The
 // few builtins that are also ordinary programs keep their name.
 func programName(lit string) string {
-	if !strings.Contains(lit, "/") {
+	slash := strings.LastIndexByte(lit, '/')
+	if slash < 0 {
 		return lit
 	}
-	name := lit[strings.LastIndexByte(lit, '/')+1:] // path.Base, without its allocation for ./x
+	name := lit[slash+1:] // path.Base, without its allocation for ./x
 	if name == "" || builtins.has(name) && !alsoPrograms.has(name) {
 		return lit
 	}

@@ -158,7 +158,7 @@ func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
 	if r.head == nil {
 		return false
 	}
-	if head := wordLit(r.head); strings.Contains(head, "/") && w.p.written[path.Clean(head)] != nil {
+	if head := wordLit(r.head); strings.Contains(head, "/") && w.p.writtenScript(head) != nil {
 		return true // ./run.sh
 	}
 	if dialectOfProgram(r.name) == nil {
@@ -169,7 +169,7 @@ func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
 	case script != nil || cflag:
 		return false // a -c string that is not a literal
 	case operand != nil && !sflag:
-		return w.p.written[path.Clean(value(operand))] != nil // sh run.sh
+		return w.p.writtenScript(value(operand)) != nil // sh run.sh
 	}
 	if doc := stdinDoc(s.Redirs); doc != nil {
 		_, _, ok := literal(doc)

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -456,5 +457,31 @@ func (w *walker) killsShell(a *syntax.Word) bool {
 }
 
 // compilePattern compiles a pkill pattern (an extended regular expression,
-// in which . matches a newline too).
-func compilePattern(p string) (*regexp.Regexp, error) { return regexp.Compile("(?s)" + p) }
+// in which . matches a newline too). Compiled patterns are kept: an agent
+// repeats its `pkill -f "vite"` far more often than it writes a new one,
+// and compiling costs more than analysing the rest of the command.
+func compilePattern(p string) (*regexp.Regexp, error) {
+	patterns.Lock()
+	defer patterns.Unlock()
+	if c, ok := patterns.m[p]; ok {
+		return c.rx, c.err
+	}
+	if len(patterns.m) >= maxPatterns || patterns.m == nil {
+		patterns.m = make(map[string]compiled, 64) // (a bound, not an LRU: enough for a session's patterns)
+	}
+	rx, err := regexp.Compile("(?s)" + p)
+	patterns.m[p] = compiled{rx, err}
+	return rx, err
+}
+
+const maxPatterns = 512
+
+var patterns struct {
+	sync.Mutex
+	m map[string]compiled
+}
+
+type compiled struct {
+	rx  *regexp.Regexp
+	err error
+}

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"errors"
-	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -73,7 +72,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if !cflag && !sflag && operand != nil {
 		// `sh run.sh`: a script file, walked when the command line
 		// wrote it (see writtenScript).
-		if sc := w.p.written[path.Clean(value(operand))]; sc != nil {
+		if sc := w.p.writtenScript(value(operand)); sc != nil {
 			w.runWritten(s, sc, d, env)
 		}
 		return
@@ -374,10 +373,10 @@ func (w *walker) jobShell(s *syntax.Stmt) *job {
 // runs it (bash, zsh and mksh in a child of their own; dash through sh).
 func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
 	head := wordLit(r.head)
-	if w.p.written == nil || !strings.Contains(head, "/") {
+	if !strings.Contains(head, "/") {
 		return false
 	}
-	sc := w.p.written[path.Clean(head)]
+	sc := w.p.writtenScript(head)
 	if sc == nil {
 		return false
 	}
