@@ -387,6 +387,7 @@ func (p *pass) define(name string) {
 }
 
 func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
+	p.forgetResolved()
 	pp := parserPool(lang)
 	pr := pp.Get().(*pooledParser)
 	defer pp.Put(pr)

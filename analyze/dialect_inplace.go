@@ -14,7 +14,7 @@ import (
 // simple command ce in place: a program, not a builtin or a function of
 // the script (those run in the subshell itself).
 func (w *walker) execsTail(ce *syntax.CallExpr) bool {
-	r := resolve(ce.Args)
+	r := w.p.resolveCall(ce)
 	if len(r.all) == 0 || builtins.has(r.name) || w.funcs[r.name] != nil {
 		return false
 	}

@@ -169,7 +169,7 @@ func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
 		}
 		set(as.Name.Value, v, ok && !as.Append && as.Index == nil && as.Array == nil && v != "")
 	}
-	syntax.Walk(f, func(n syntax.Node) bool {
+	inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			for _, as := range n.Assigns {

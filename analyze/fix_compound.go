@@ -185,7 +185,7 @@ func serverBeforeTail(c syntax.Command) bool {
 		return false
 	}
 	var found bool
-	syntax.Walk(b.X, func(n syntax.Node) bool {
+	inspect(b.X, func(n syntax.Node) bool {
 		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && serverKind(resolve(ce.Args)) != "" {
 			found = true
 		}

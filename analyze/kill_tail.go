@@ -128,7 +128,7 @@ func (w *walker) calledFunc(ce *syntax.CallExpr) *function {
 	if len(ce.Args) == 0 {
 		return nil
 	}
-	return w.funcs[resolve(ce.Args).name]
+	return w.funcs[w.p.resolveCall(ce).name]
 }
 
 // killTrapped applies a signal that background jobs ignore from their

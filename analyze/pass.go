@@ -67,6 +67,10 @@ type passState struct {
 	opaqueFiles map[*syntax.File]bool
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
 	ampGt []int
+	// resolvedCalls are resolve's last answers (see resolveCall), and
+	// nextResolved the one to replace next.
+	resolvedCalls [4]resolvedCall
+	nextResolved  int
 }
 
 var passes = sync.Pool{New: func() any { return new(pass) }}
@@ -123,6 +127,7 @@ func (p *pass) reset(src []byte) {
 	zero(&s.assigned)
 	zeroMap(&s.opaqueFiles)
 	zeroSlice(&s.ampGt)
+	s.forgetResolved()
 }
 
 // zero, zeroMap and zeroSlice clear what v points to unless it is clear

@@ -275,7 +275,7 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 		return js, ok, ok && len(js) == 0
 	}
 	if ce, isCall := s.Cmd.(*syntax.CallExpr); isCall && !s.Background && !s.Negated {
-		if r := resolve(ce.Args); r.name == "pgrep" && !r.wrapped {
+		if r := w.p.resolveCall(ce); r.name == "pgrep" && !r.wrapped {
 			m, judged := w.byName(r)
 			if !judged || len(m.tails) > 0 || m.every {
 				return nil, false, false
@@ -448,7 +448,7 @@ func (w *walker) killsShell(a *syntax.Word) bool {
 	if !ok {
 		return false
 	}
-	r := resolve(ce.Args)
+	r := w.p.resolveCall(ce)
 	if r.name != "pgrep" {
 		return false
 	}

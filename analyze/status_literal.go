@@ -35,7 +35,7 @@ func (w *walker) literalTestStatus(s *syntax.Stmt) int {
 			return 0 // a pattern
 		}
 	case *syntax.CallExpr:
-		r := resolve(c.Args)
+		r := w.p.resolveCall(c)
 		a := r.args
 		if r.wrapped || len(c.Assigns) > 0 || r.name != "[" && r.name != "test" {
 			return 0

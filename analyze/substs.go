@@ -88,24 +88,14 @@ func eachSubst(n syntax.Node, f func(syntax.Node)) {
 			}
 		}
 	default:
-		for _, s := range walkSubsts(n) {
-			f(s)
-		}
+		// (inspect, unlike syntax.Walk, keeps f on the callers' stack)
+		inspect(n, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				f(n)
+				return false
+			}
+			return true
+		})
 	}
-}
-
-// walkSubsts is what eachSubst finds, by the generic walk. It returns a
-// list rather than taking f, so that f does not escape: the callers'
-// closures then stay on the stack.
-func walkSubsts(n syntax.Node) []syntax.Node {
-	var found []syntax.Node
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			found = append(found, n)
-			return false
-		}
-		return true
-	})
-	return found
 }

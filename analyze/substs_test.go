@@ -78,3 +78,18 @@ EOF`,
 	}
 	t.Logf("%d expansions checked", checked)
 }
+
+// walkSubsts is the reference eachSubst is held against: the substitutions
+// under n, found by syntax.Walk.
+func walkSubsts(n syntax.Node) []syntax.Node {
+	var found []syntax.Node
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = append(found, n)
+			return false
+		}
+		return true
+	})
+	return found
+}

@@ -214,7 +214,7 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*job {
 		if js := w.plainWait(c); len(js) > 0 {
 			return js
 		}
-		if r := resolve(c.Args); len(c.Args) > 0 && w.callsFunc(r) {
+		if r := w.p.resolveCall(c); len(c.Args) > 0 && w.callsFunc(r) {
 			if b, ok := w.funcs[r.name].body.Cmd.(*syntax.Block); ok {
 				return w.listEnds(b.Stmts, depth+1)
 			}

@@ -65,7 +65,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if len(w.calling) > 0 {
 		w.declaredValues(ce) // dash: local pid=$!
 	}
-	r := resolve(ce.Args)
+	r := w.p.resolveCall(ce)
 	if how := w.missingCommand(ce, r); how != present {
 		w.missingRuns(r, how) // dash: source: not found
 		return resolved{}

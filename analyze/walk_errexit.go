@@ -52,7 +52,7 @@ func (w *walker) trapListsOf(action []*syntax.Stmt) [][]*syntax.Stmt {
 		if !ok || len(ce.Args) == 0 {
 			continue
 		}
-		if r := resolve(ce.Args); w.callsFunc(r) {
+		if r := w.p.resolveCall(ce); w.callsFunc(r) {
 			if b, ok := w.funcs[r.name].body.Cmd.(*syntax.Block); ok {
 				lists = append(lists, b.Stmts)
 			}

@@ -129,7 +129,7 @@ func (w *walker) callEnds(c *syntax.CallExpr) (execs bool, body *syntax.Stmt) {
 	if execsSomething(c) {
 		return true, nil
 	}
-	if r := resolve(c.Args); w.callsFunc(r) {
+	if r := w.p.resolveCall(c); w.callsFunc(r) {
 		return false, w.funcs[r.name].body
 	}
 	return false, nil

@@ -227,7 +227,7 @@ func (w *walker) callStatus(ce *syntax.CallExpr) int {
 	if len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return 0
 	}
-	if r := resolve(ce.Args); w.callsFunc(r) && w.funcs[r.name].other == nil {
+	if r := w.p.resolveCall(ce); w.callsFunc(r) && w.funcs[r.name].other == nil {
 		return funcStatus(w.funcs[r.name].body)
 	}
 	return 0
@@ -319,7 +319,7 @@ func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) < 2 {
 		return false
 	}
-	if r := resolve(ce.Args); r.name != "kill" || r.wrapped || w.callsFunc(r) {
+	if r := w.p.resolveCall(ce); r.name != "kill" || r.wrapped || w.callsFunc(r) {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])

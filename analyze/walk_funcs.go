@@ -107,7 +107,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		case *syntax.Stmt:
 			return !n.Background && !n.Coprocess
 		case *syntax.CallExpr:
-			r := resolve(n.Args)
+			r := w.p.resolveCall(n)
 			switch r.name {
 			case "wait":
 				w.wait(r.args)

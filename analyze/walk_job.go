@@ -105,7 +105,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
 		var r resolved
-		if name := resolve(c.Args).name; d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
+		if name := w.p.resolveCall(c).name; d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
 			// dash, mksh: the job's subshell saves what the function
 			// call's redirections replace, and what it forks inherits
 			// the copies.

@@ -99,7 +99,7 @@ func (w *walker) missingStatus(ce *syntax.CallExpr, negated bool) int {
 		n := wordLit(a[2])
 		fails = w.sh.d.missing.has(n) && !w.p.defined[n]
 	} else if len(a) > 0 {
-		fails = w.missingCommand(ce, resolve(a)) != present
+		fails = w.missingCommand(ce, w.p.resolveCall(ce)) != present
 	}
 	switch {
 	case !fails:

@@ -81,7 +81,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	} else {
 		w.sh = w.newShell(shSubshell, saved.async)
 		w.inheritJobs(saved, formPipe)
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(resolve(ce.Args)) {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(w.p.resolveCall(ce)) {
 			w.sh.execsElem = true
 		}
 		w.stmt(s, env)
@@ -92,7 +92,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
 	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(resolve(ce.Args).name) && !readsProcSubst(ce) {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(w.p.resolveCall(ce).name) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
 			// it ends at once: nothing of it runs on after a kill of
@@ -230,7 +230,7 @@ func (w *walker) pushesRedirs(s *syntax.Stmt) bool {
 	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
 		return w.sh.d.keepsSaved&savedPipeElem != 0
 	case *syntax.CallExpr:
-		return w.sh.d.keepsSaved&savedFuncCall != 0 && w.callsFunc(resolve(c.Args))
+		return w.sh.d.keepsSaved&savedFuncCall != 0 && w.callsFunc(w.p.resolveCall(c))
 	}
 	return false
 }

@@ -76,7 +76,7 @@ func (w *walker) startsJobs(s *syntax.Stmt, depth int) bool {
 		case *syntax.Stmt:
 			found = found || n.Background || n.Coprocess
 		case *syntax.CallExpr:
-			if r := resolve(n.Args); len(n.Args) > 0 && w.callsFunc(r) {
+			if r := w.p.resolveCall(n); len(n.Args) > 0 && w.callsFunc(r) {
 				found = found || w.startsJobs(w.funcs[r.name].body, depth+1)
 			}
 		}

@@ -314,7 +314,7 @@ func (sh *shell) setEmpty(name string, empty bool) {
 func (w *walker) execsProgramInPlace() bool {
 	for _, s := range w.p.inPlaceStmts() {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
-			if r := resolve(ce.Args); r.name != "" && !builtins.has(r.name) && w.funcs[r.name] == nil {
+			if r := w.p.resolveCall(ce); r.name != "" && !builtins.has(r.name) && w.funcs[r.name] == nil {
 				return true
 			}
 		}

@@ -180,7 +180,7 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 		}
 		return w.execdTails(s.Cmd, via, fds, implicit, out)
 	}
-	r := resolve(ce.Args)
+	r := w.p.resolveCall(ce)
 	// (exec "$cmd", exec nohup "": a program the walk cannot name is
 	// exec'd all the same.)
 	execd := r.exec && (len(r.all) > 0 || execsSomething(ce))
