@@ -388,6 +388,13 @@ type dialect struct {
 	// splitsWords: an unquoted $var is split into words (not zsh): `$cmd &`
 	// may name a program with arguments.
 	splitsWords bool
+	// pidLead and pidTrail are the blanks kill, wait and disown skip
+	// around a pid (see pidargs_joined.go): before it any blank (their
+	// strtol's isspace: bash, dash, mksh), after it those of pidTrail
+	// (bash's legal_number: space and tab; dash: newline too; mksh
+	// none). zsh skips none: `kill "$PID $UNSET"` is "illegal pid".
+	pidLead  bool
+	pidTrail string
 	// compoundHoldsJob: a compound command the shell is running ({ }, if,
 	// for, while, case, a function call, a pipeline) holds a job number
 	// itself, as does a subshell from its start (zsh). So `{ server & };
@@ -512,7 +519,7 @@ var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
-		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true,
+		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
@@ -520,6 +527,7 @@ var (
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
+		pidLead: true, pidTrail: " \t\n",
 		badDup:               dupEndsShell,
 		bashSyntaxStops:      true,
 		ignoredStayIgnored:   true,
@@ -598,6 +606,7 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
+		pidLead:                true,
 		jobsKeptIn:             formParen | formSubst | formProcSubst | formPipe | formJob,
 		jobsOptions:            "lnpz",
 		jobsMarkField:          true,

@@ -120,6 +120,15 @@ func (w *walker) substVar(a *syntax.Assign) {
 		}
 		w.sh.pidVars[name] = js
 		delete(w.sh.joined, name)
+		switch in := w.pidsIn(a.Value); {
+		case in.pids > 0 && in.text:
+			w.sh.pidVars[name] = nil // PIDS="$a,$b": no pid kill takes
+		case in.pids > 1:
+			if w.sh.joined == nil {
+				w.sh.joined = map[string]bool{}
+			}
+			w.sh.joined[name] = true // PIDS="$API $WEB": split, two pids
+		}
 	}
 }
 

@@ -25,6 +25,10 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 				continue
 			}
 		}
+		if lit == "" && w.joinsPids(a) {
+			any = true // "$API $WEB": no pid the builtin takes
+			continue
+		}
 		if lit == "" {
 			js, known, empty := w.argJobs(a)
 			if empty && (!hasQuotes(a) || w.sh.d.emptyArgIgnored) {
