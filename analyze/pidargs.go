@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"bytes"
 	"regexp"
 	"strconv"
 	"strings"
@@ -22,6 +23,7 @@ import (
 // follow); empty is true when it expands to nothing for sure.
 func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 	empty = true
+	opaque := false // a part whose value the walk does not know
 	var visit func(n syntax.Node) bool
 	visit = func(n syntax.Node) bool {
 		switch n := n.(type) {
@@ -43,7 +45,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				return false
 			}
 			if n.Param == nil {
-				empty = false
+				empty, opaque = false, true
 				return true
 			}
 			name := n.Param.Value
@@ -52,7 +54,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				// arguments named (see walk_args.go)
 				known = known || p.known
 				if !p.known {
-					empty = false
+					empty, opaque = false, true
 					return true
 				}
 				if p.joined && !w.splits(n, quotedIn(a, n)) {
@@ -82,10 +84,10 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				named = append(named, js...)
 				return true
 			}
-			if (plainParam(n) || elementsParam(n)) && (w.sh.empty[name] || isName(name) && !w.mayBeAssigned(name)) {
+			if (plainParam(n) || elementsParam(n)) && (w.sh.empty[name] || isName(name) && (!w.mayBeAssigned(name) || w.unassignedYet(name))) {
 				return false // holds nothing (see mayBeAssigned)
 			}
-			empty = false
+			empty, opaque = false, true
 			return true // ${pid:-$!}: what is inside may still name one
 		case *syntax.CmdSubst:
 			js, ok, none := w.substJobs(n)
@@ -98,16 +100,20 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 				return false
 			}
 			named = append(named, js...) // a pid file with these and maybe others
-			empty = false
+			empty, opaque = false, true
 			return true // $(echo $!) names $!
 		}
-		empty = false
+		empty, opaque = false, true
 		return true
 	}
 	inspect(a, visit)
-	// A part that holds nothing settles the word only when the whole word
-	// is empty: `%$unset` is `%`, the current job.
-	return named, known || empty, empty
+	// A part that holds nothing settles the word when the rest is text
+	// (`"$UNSET "` names no job), but not after a %: `%$unset` is `%`,
+	// the current job.
+	if l, ok := a.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "%") {
+		opaque = true
+	}
+	return named, known || empty || !opaque, empty
 }
 
 // splits reports whether the shell splits the value of pe into words:
@@ -315,14 +321,28 @@ func (w *walker) mayBeAssigned(name string) bool {
 	return false
 }
 
+// unassignedYet reports whether the walk has not yet passed an
+// assignment of name where every assignment the source has of it is a
+// plain `name=…` (which the walk notes as it passes: see pass.sawAssign):
+// then it holds nothing of the script's so far, at most a value from the
+// environment, which names no job of this command. `server & kill $P;
+// P=$!` kills nothing.
+func (w *walker) unassignedYet(name string) bool {
+	a := w.p.assigned
+	top := w.src.file == nil || w.src.file == w.p.file // (a nested script has its own variables)
+	return top && a != nil && !a.opaque && !a.other[name] && !shellSet.has(name) && !w.p.constSeen[name]
+}
+
 // shellSet are variables the shells set themselves (read without a
 // name sets REPLY, zsh lists its jobs in jobstates…).
 var shellSet = setOf(`_ REPLY reply MAPFILE OPTARG OPTIND BASH_REMATCH match COPROC jobstates jobtexts jobdirs`)
 
-// assignedNames are the names the source could assign.
+// assignedNames are the names the source could assign. other are those
+// it could assign otherwise than by `name=…` (`read name`, `for name
+// in`, `${name:=…}`, `((name=…))`, or anywhere the scan cannot tell).
 type assignedNames struct {
-	names  map[string]bool
-	opaque bool
+	names, other map[string]bool
+	opaque       bool
 }
 
 // scanAssigned collects every name in the source text that is not a read
@@ -331,7 +351,7 @@ type assignedNames struct {
 // A source the shell lacks (lacks: dash's) is "not found" and assigns
 // nothing: `source env.sh || kill $P` kills no pid in dash.
 func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
-	a := &assignedNames{names: map[string]bool{}}
+	a := &assignedNames{names: map[string]bool{}, other: map[string]bool{}}
 	isName := func(c byte, first bool) bool {
 		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
 	}
@@ -352,10 +372,15 @@ func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 		case strings.HasSuffix(before, "${") || strings.HasSuffix(before, "${#") || strings.HasSuffix(before, "${!"):
 			rest := string(src[j:min(len(src), j+3)])
 			if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ":=") || strings.HasPrefix(rest, "::=") {
-				a.names[name] = true
+				a.names[name], a.other[name] = true, true
 			}
 		default:
 			a.names[name] = true
+			rest := src[j:]
+			plain := bytes.HasPrefix(rest, []byte("=")) || bytes.HasPrefix(rest, []byte("+=")) || bytes.HasPrefix(rest, []byte("["))
+			if !plain || strings.HasSuffix(before, "((") || bytes.HasSuffix(src[:i], []byte("let ")) {
+				a.other[name] = true
+			}
 		}
 		i = j
 	}

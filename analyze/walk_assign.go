@@ -243,3 +243,25 @@ func spaced(w *syntax.Word) bool {
 	}
 	return false
 }
+
+// unset forgets the pids the named variables held: `unset P; kill $P`
+// kills nothing. Only where it surely runs (as a new pid=$! replaces the
+// old one: see replacesPid); `unset -f` names functions.
+func (w *walker) unset(args []*syntax.Word) {
+	if w.cond != 0 || w.branching != 0 {
+		return
+	}
+	for _, a := range args {
+		name := wordLit(a)
+		switch {
+		case name == "-f":
+			return
+		case !isName(name):
+			continue
+		}
+		delete(w.sh.pidVars, name)
+		delete(w.sh.joined, name)
+		delete(w.sh.arrays, name)
+		w.sh.setEmpty(name, true)
+	}
+}

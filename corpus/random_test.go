@@ -333,7 +333,7 @@ func (g *progGen) list(depth int, bg bool) string {
 
 // killSaved stops the jobs whose pids the program kept (see item): by the
 // variable, with a guard, from the pid file, or by what lists the shell's
-// children.
+// children. X is never set.
 func (g *progGen) killSaved() string {
 	return "sleep 1; " + g.pick(
 		"kill $P 2>/dev/null",
@@ -348,6 +348,11 @@ func (g *progGen) killSaved() string {
 		`stop() { kill "$1" 2>/dev/null; }; stop $P`,
 		`stop() { kill $(cat "$1.pid") 2>/dev/null; }; stop p`,
 		`stop() { for p in "$@"; do kill $p 2>/dev/null; done; }; stop $P $(cat p.pid 2>/dev/null)`,
+		// one argument, several pids or a pid and a blank: refused, or
+		// not, by each shell's kill (see analyze/pidargs_joined.go)
+		`kill "$P $X" 2>/dev/null`,
+		`Q="$P $P"; kill $Q 2>/dev/null`,
+		`kill "$(jobs -p)" 2>/dev/null`,
 	)
 }
 
