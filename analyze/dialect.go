@@ -347,6 +347,12 @@ type dialect struct {
 	// EXIT; server & wait) & … kill $!` stops the server. dash, zsh and
 	// mksh die without it.
 	signalRunsExitTrap bool
+	// topSignalRunsExitTrap: the script's own shell, killed by a signal
+	// it does not trap (TERM, HUP, INT; never KILL), runs its EXIT trap as
+	// it dies (bash: termsig_handler calls run_exit_trap; mksh: the fatal
+	// signal unwinds to its exit, which runs it). zsh and dash die
+	// without it. See walk_selfkill.go.
+	topSignalRunsExitTrap bool
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
@@ -522,7 +528,7 @@ var (
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
-		signalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
+		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr",
 	}
 	dialectDash = &dialect{
@@ -629,6 +635,7 @@ var (
 		jobFuncSaved:           true,
 		jobTextEscaped:         true,
 		selfKillDeferred:       true,
+		topSignalRunsExitTrap:  true,
 		substReadsFile:         true,
 		funcErrorReturns:       true,
 		noNegativeIndex:        true,

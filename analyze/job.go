@@ -178,6 +178,11 @@ type job struct {
 	// timeoutSig is its -s signal ("" for TERM).
 	timeoutGroup bool
 	timeoutSig   string
+	// selfKill: the job's body surely signals the script's own shell,
+	// `( sleep 30; kill $$ ) &`, with selfKillSig ("" for TERM): a
+	// watchdog that a wait for it outlasts (see walk_selfkill.go).
+	selfKill    bool
+	selfKillSig string
 }
 
 // innerEnd is a job that the shell of another job killed, after slow

@@ -30,6 +30,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
+	if ops = w.noteSelfKill(sig, ops); len(ops) == 0 {
+		return // kill $$ in a watchdog: no job of the shell's
+	}
 	var rest []*syntax.Word
 	for _, a := range ops {
 		if wordLit(a) == "0" {

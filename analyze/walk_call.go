@@ -254,8 +254,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			w.nestedShell(r, d, inner, s)
 			if w.timesOut(r, slow, bounded) {
-				w.timeoutCuts(w.p.jobs[n:], r.timeoutSig)
-				w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
+				w.timeoutCuts(w.p.jobs[n:], r)
+				if !r.timeoutFg {
+					w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
+				}
 			}
 		} else if w.runWrittenFile(s, r, inner) {
 			// ./run.sh, a script the command line wrote: walked as such
@@ -279,7 +281,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 // -c '…'`) fires: the commands walked in it since the counts slow and
 // bounded ran longer than its literal limit, or for a time nobody knows.
 func (w *walker) timesOut(r resolved, slow int, bounded time.Duration) bool {
-	return r.timeout && r.limit > 0 && !r.timeoutFg && (w.slow > slow || w.bounded-bounded >= r.limit)
+	return r.timeout && r.limit > 0 && (w.slow > slow || w.bounded-bounded >= r.limit)
 }
 
 // timeoutFiresInPlace reports whether s is a timeout that the shell execs
@@ -328,10 +330,14 @@ func (w *walker) killProgram(r resolved) bool {
 // timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60
 // sh -c 'server & wait'`) for the jobs its signal does not reach: the wait
 // ended with the shell, not with them. A job that left the group (setsid),
-// or ignores the signal (background jobs SIGINT and SIGQUIT), runs on.
-func (w *walker) timeoutCuts(jobs []*job, sig string) {
+// or ignores the signal (background jobs SIGINT and SIGQUIT), runs on, and
+// so does every job under --foreground, whose signal (and -k's KILL) goes
+// to the shell alone (coreutils timeout.c, cleanup: send_sig(0, sig) only
+// when !foreground).
+func (w *walker) timeoutCuts(jobs []*job, r resolved) {
+	sig := r.timeoutSig
 	for _, j := range jobs {
-		if j.waited && !j.quick && (j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
+		if j.waited && !j.quick && (r.timeoutFg || j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
 			j.waited = false
 		}
 	}

@@ -82,6 +82,9 @@ func (w *walker) wait(args []*syntax.Word) {
 			nflag = true
 		}
 	}
+	if !nflag && w.selfKilled(named, !any || all) {
+		return
+	}
 	pending := w.pending()
 	switch {
 	case nflag && !any && w.endedInTable():
