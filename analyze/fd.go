@@ -248,19 +248,25 @@ func redirFD(r *syntax.Redirect) int {
 }
 
 // closeExecFds closes what exec opened above fd 2 in the table of a
-// program the shell starts with the redirections redirs (mksh, whose exec
-// makes them close-on-exec: see dialect.execCloexec); what redirs open
-// (`3>&1`, a dup of the caller's pipe) stays.
-func (t *fdTable) closeExecFds(redirs []*syntax.Redirect) {
-	var own [len(fdTable{})]bool
-	for _, r := range redirs {
-		if fd := redirFD(r); fd >= 0 && fd < len(own) {
-			own[fd] = true
-		}
-	}
+// program the shell starts (mksh, whose exec makes them close-on-exec:
+// see dialect.execCloexec); the descriptors in keep stay, those that the
+// program's own redirections or an enclosing compound's opened (`3>&1`,
+// `{ …; } 3>&1`, a dup of the caller's pipe: see walker.redirOpen).
+func (t *fdTable) closeExecFds(keep uint16) {
 	for fd := 3; fd < len(t); fd++ {
-		if !own[fd] {
+		if keep&(1<<fd) == 0 {
 			t[fd] = tNone
 		}
 	}
+}
+
+// redirMask has a bit for each descriptor above 2 that rs open, dup or
+// close.
+func redirMask(rs []*syntax.Redirect) (m uint16) {
+	for _, r := range rs {
+		if fd := redirFD(r); fd > 2 && fd < len(fdTable{}) {
+			m |= 1 << fd
+		}
+	}
+	return m
 }
