@@ -11,6 +11,13 @@ import "mvdan.cc/sh/v3/syntax"
 // or function call in the current shell), for the forked subshells started
 // meanwhile to inherit (see dialect.childrenKeepSaved).
 func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) {
+	if w.sh.d.execCloexec {
+		// mksh: what these redirections open is not close-on-exec, as
+		// exec's are (funcs.c c_exec sets FD_CLOEXEC, iosetup does not).
+		prevOpen := w.redirOpen
+		w.redirOpen |= redirMask(rs)
+		defer func() { w.redirOpen = prevOpen }()
+	}
 	if !w.sh.d.childrenKeepSaved || inner == env {
 		walk()
 		return

@@ -28,10 +28,17 @@ const (
 	tWorker
 )
 
-// fdTable models descriptors 0-9 of one process. Only what they point at
+// fdTable models descriptors 0-9 of one process, and in its slot fdNamed
+// those that `{var}>` redirections allocate. Only what they point at
 // matters: a background process that keeps a tCaller or tBlock descriptor
 // open keeps someone waiting for EOF.
-type fdTable [10]target
+type fdTable [11]target
+
+// fdNamed is the one slot for every descriptor a `{var}>` redirection
+// allocates (bash, zsh: the lowest free one from 10 up). They are not
+// close-on-exec: a job started while `exec {out}>&1` holds a copy of the
+// caller's stdout keeps it, whatever its own redirections.
+const fdNamed = 10
 
 // callerFDs is the table bash -c starts with: stdout and stderr are the
 // caller's pipe (agent tools usually give both the same pipe), stdin is not
@@ -75,8 +82,12 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 	fd := -1
 	if r.N != nil {
 		n, err := strconv.Atoi(r.N.Value)
-		if err != nil {
-			return // {varname}> allocates a new descriptor above 9
+		switch {
+		case err != nil:
+			t.named(r)
+			return
+		case n >= fdNamed:
+			return // `12>&1`: bash only, not followed
 		}
 		fd = n
 	}
@@ -108,6 +119,9 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 			src, _ := strconv.Atoi(word[:len(word)-1])
 			t.set(fd, t.get(src))
 			t.set(src, tNone)
+		case t[fdNamed] != tNone && isParam(r.Word):
+			// >&$out: the descriptor a {out}> redirection allocated.
+			t.set(fd, t[fdNamed])
 		case r.Op == syntax.DplOut && r.N == nil:
 			// `>& file` is bash's spelling of `&> file`.
 			v := t.fileTarget(word)
@@ -134,6 +148,41 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		}
 		t.set(fd, t.wordTarget(r.Word, word))
 	}
+}
+
+// named makes a {varname}> redirection, which allocates a new descriptor
+// above 9 (see fdNamed): one more beside any there already, so a copy of
+// the caller's pipe there stays until one of them is closed (`{out}>&-`).
+func (t *fdTable) named(r *syntax.Redirect) {
+	prev := t[fdNamed]
+	plain := *r
+	plain.N = nil
+	u := *t
+	u.redirect(&plain)
+	v := u[1]
+	if plain.Op == syntax.DplIn || plain.Op == syntax.RdrIn || plain.Op == syntax.RdrInOut || plain.Op == syntax.Hdoc || plain.Op == syntax.DashHdoc || plain.Op == syntax.WordHdoc {
+		v = u[0]
+	}
+	switch {
+	case plain.Word != nil && wordLit(plain.Word) == "-":
+		t[fdNamed] = tNone
+	case prev != tCaller && prev != tBlock:
+		t[fdNamed] = v
+	}
+}
+
+// isParam reports whether a word is one parameter expansion, quoted or
+// not (`>&$out`, `>&"$fd"`).
+func isParam(w *syntax.Word) bool {
+	if w == nil {
+		return false
+	}
+	parts := unquotedParts(w)
+	if len(parts) != 1 {
+		return false
+	}
+	_, ok := parts[0].(*syntax.ParamExp)
+	return ok
 }
 
 // wordTarget is what an output redirection to the word gives: a file, or
@@ -248,19 +297,25 @@ func redirFD(r *syntax.Redirect) int {
 }
 
 // closeExecFds closes what exec opened above fd 2 in the table of a
-// program the shell starts with the redirections redirs (mksh, whose exec
-// makes them close-on-exec: see dialect.execCloexec); what redirs open
-// (`3>&1`, a dup of the caller's pipe) stays.
-func (t *fdTable) closeExecFds(redirs []*syntax.Redirect) {
-	var own [len(fdTable{})]bool
-	for _, r := range redirs {
-		if fd := redirFD(r); fd >= 0 && fd < len(own) {
-			own[fd] = true
-		}
-	}
+// program the shell starts (mksh, whose exec makes them close-on-exec:
+// see dialect.execCloexec); the descriptors in keep stay, those that the
+// program's own redirections or an enclosing compound's opened (`3>&1`,
+// `{ …; } 3>&1`, a dup of the caller's pipe: see walker.redirOpen).
+func (t *fdTable) closeExecFds(keep uint16) {
 	for fd := 3; fd < len(t); fd++ {
-		if !own[fd] {
+		if keep&(1<<fd) == 0 {
 			t[fd] = tNone
 		}
 	}
+}
+
+// redirMask has a bit for each descriptor above 2 that rs open, dup or
+// close.
+func redirMask(rs []*syntax.Redirect) (m uint16) {
+	for _, r := range rs {
+		if fd := redirFD(r); fd > 2 && fd < len(fdTable{}) {
+			m |= 1 << fd
+		}
+	}
+	return m
 }

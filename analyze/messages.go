@@ -31,6 +31,8 @@ func held(t *fdTable) string {
 			names = append(names, "stdout")
 		case 2:
 			names = append(names, "stderr")
+		case fdNamed:
+			names = append(names, "{var} descriptor")
 		default:
 			names = append(names, "fd "+string(rune('0'+fd)))
 		}

@@ -87,6 +87,12 @@ type walker struct {
 	// savedTen: the current shell holds a saved copy on fd 10, the
 	// first one it made (see dialect.childrenKeepFirstSaved).
 	savedTen bool
+	// redirOpen has a bit for each descriptor above 2 that the
+	// redirections of the compounds and function calls being walked
+	// opened, in the dialects whose exec makes its own close-on-exec
+	// (mksh): a program started inside `{ …; } 3>&1` keeps those (see
+	// fdTable.closeExecFds).
+	redirOpen uint16
 	// outFile is the file, by literal name, that an enclosing statement's
 	// redirection sent the shell's stdout to (`(server & echo $!) >
 	// run.pid`, `sh -c '… & echo $!' > run.pid`), for an echo of a pid
@@ -288,6 +294,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 			j.fds = inner
 		}
 		w.execKeeps(s.Redirs, env)
+		w.redirOpen &^= redirMask(s.Redirs) // (mksh: exec's are close-on-exec)
 		return inner
 	}
 	return env

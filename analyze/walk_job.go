@@ -66,7 +66,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.keepSaved(j, s, env, saved.d)
 	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
-		j.fds.closeExecFds(s.Redirs)
+		j.fds.closeExecFds(w.redirOpen | redirMask(s.Redirs))
 	}
 	if s.Coprocess {
 		// mksh's `cmd |&`; a compound stays one (its subshell waits

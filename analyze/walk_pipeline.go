@@ -135,7 +135,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 					}
 				}
 			} else if w.sh.d.execCloexec {
-				own.closeExecFds(s.Redirs) // mksh: `exec 3>&1; a | b >&3 &`
+				own.closeExecFds(w.redirOpen | redirMask(s.Redirs)) // mksh: `exec 3>&1; a | b >&3 &`
 			}
 			if len(s.Redirs) > 0 && w.pushesRedirs(s) {
 				for fd := range env {
