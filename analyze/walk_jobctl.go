@@ -58,6 +58,23 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 	return named, all, any
 }
 
+// currentJob is the job a bare disown takes: the last one started, and
+// in bash the last one still in the table (see running): `server & quick
+// & sleep 1; disown` disowns the server, while right after `quick &` the
+// quick job is still there and disown takes it.
+func (w *walker) currentJob() []*job {
+	for i := len(w.sh.jobs) - 1; i >= 0; i-- {
+		j := w.sh.jobs[i]
+		if !w.specSees(j) {
+			continue
+		}
+		if !w.sh.d.currentSkipsDone || w.running(j) || i == 0 {
+			return []*job{j}
+		}
+	}
+	return nil
+}
+
 // argText is an argument of kill, wait or disown as the builtin sees it:
 // the word without its quotes when it expands nothing, else "". The shell
 // removes the quotes before the builtin runs, so `kill "%1"` names job 1
@@ -208,9 +225,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 	case any:
 		js = named
 	default:
-		if w.sh.last != nil && !w.sh.last.resolved() {
-			js = []*job{w.sh.last}
-		}
+		js = w.currentJob()
 	}
 	var long []*job
 	for _, j := range js {
