@@ -460,6 +460,14 @@ type dialect struct {
 	// SIG15 and SIGSTERM, and nothing is killed; bash, dash and mksh take
 	// both).
 	killSName bool
+	// killSAttached: kill reads -sNAME as -s NAME (bash, dash, mksh), so
+	// bash's `kill -sigterm $!` names the signal "igterm" and fails;
+	// -SIGTERM and -term are fine.
+	killSAttached bool
+	// killNameExact: a -NAME option must be an upper-case name (mksh:
+	// `kill -term $!` and `kill -Term $!` fail), where the others take
+	// any case; `-s term` is fine everywhere.
+	killNameExact bool
 	// jobTextEscaped: the job table shows a command whose name has no
 	// slash with a backslash in front (mksh: `\sleep 5`), so `%sleep`
 	// names no job (`%?sleep` and `%./server` still do).
@@ -526,6 +534,7 @@ var (
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
+		killSAttached:    true,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
@@ -534,6 +543,7 @@ var (
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
 		pidLead: true, pidTrail: " \t\n",
+		killSAttached:        true,
 		badDup:               dupEndsShell,
 		bashSyntaxStops:      true,
 		ignoredStayIgnored:   true,
@@ -613,6 +623,8 @@ var (
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
 		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,
+		killSAttached:          true,
+		killNameExact:          true,
 		jobsKeptIn:             formParen | formSubst | formProcSubst | formPipe | formJob,
 		jobsOptions:            "lnpz",
 		jobsMarkField:          true,
