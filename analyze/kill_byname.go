@@ -48,6 +48,7 @@ type nameMatch struct {
 	kills, tails []*job
 	every        bool
 	parents      []*job // pkill -P $!: the children of these jobs' processes
+	newest       bool   // -n: only the newest process it finds
 }
 
 // byName finds the jobs pkill, killall or pgrep r names. They match their
@@ -59,7 +60,7 @@ type nameMatch struct {
 // does not follow).
 func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 	pgrep := r.name == "pgrep" || r.name == "pkill"
-	full, exact, re, children, fold := false, r.name == "killall", false, false, false
+	full, exact, re, children, fold, newest := false, r.name == "killall", false, false, false, false
 	pidfile := ""
 	var patterns []string
 	args := r.args
@@ -86,11 +87,16 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			exact = true
 		case pgrep && (a == "-i" || a == "--ignore-case"):
 			fold = true
-		case pgrep && len(a) > 2 && a[1] != '-' && strings.Trim(a[1:], "fxie") == "":
-			// -if, -fx…: options that take no argument, together
+		case pgrep && (a == "-n" || a == "--newest"):
+			newest = true
+		case pgrep && (a == "-o" || a == "--oldest"):
+			return m, false // the oldest match may be any process of the machine
+		case pgrep && len(a) > 2 && a[1] != '-' && strings.Trim(a[1:], "fxien") == "":
+			// -if, -fx, -fn…: options that take no argument, together
 			full = full || strings.Contains(a, "f")
 			exact = exact || strings.Contains(a, "x")
 			fold = fold || strings.Contains(a, "i")
+			newest = newest || strings.Contains(a, "n")
 		case r.name == "killall" && (a == "-r" || a == "--regexp"):
 			re, exact = true, false
 		case a == "--signal" || r.name == "killall" && a == "-s":
@@ -179,7 +185,32 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			}
 		}
 	}
+	if newest {
+		m.newest = true
+		m.kills, m.tails = newestMatch(w.p.jobs, m.kills, m.tails)
+	}
 	return m, true
+}
+
+// newestMatch keeps, of the jobs pkill -n matches, the one started last
+// (all are in started, in order) that may still run: the newest process
+// among them (the script's own jobs are the newest processes of the
+// machine that match).
+func newestMatch(started, kills, tails []*job) ([]*job, []*job) {
+	var last *job
+	for _, j := range slices.Backward(started) {
+		if !j.resolved() && (slices.Contains(kills, j) || slices.Contains(tails, j)) {
+			last = j
+			break
+		}
+	}
+	switch {
+	case last == nil:
+		return nil, nil
+	case slices.Contains(kills, last):
+		return []*job{last}, nil
+	}
+	return nil, []*job{last}
 }
 
 // pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs

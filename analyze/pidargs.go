@@ -450,8 +450,8 @@ func opaqueAssigns(f *syntax.File, lacks *wordSet) bool {
 // pgrep lists pids in order, the shell's first, so `kill $(pgrep -f
 // PATTERN)` kills the shell before it gets to the job.
 func (w *walker) selfMatch(m nameMatch) bool {
-	if !m.full || w.p.cfg.scriptFile {
-		return false
+	if !m.full || w.p.cfg.scriptFile || m.newest && len(m.kills)+len(m.tails) > 0 {
+		return false // (-n: a job it finds is newer than the shell)
 	}
 	line := "sh -c " + string(w.p.src)
 	for _, rx := range m.patterns {
