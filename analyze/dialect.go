@@ -436,6 +436,9 @@ type dialect struct {
 	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
 	// work).
 	killSigNoDashDash bool
+	// killStopsAtBad: kill stops at the first operand it cannot parse,
+	// and signals none after it (dash: see kill_badarg.go).
+	killStopsAtBad bool
 	// killNoSigPrefix: a signal name with the SIG prefix is refused
 	// (dash: `kill -SIGTERM $!` says "Illegal option -S", `kill -s
 	// SIGTERM $!` "invalid signal number or name"), and nothing is killed.
@@ -557,6 +560,7 @@ var (
 		childrenKeepSaved:    true,
 		jobFuncSaved:         true,
 		killSigNoDashDash:    true,
+		killStopsAtBad:       true,
 		killNoSigPrefix:      true,
 		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
 		missing:              setOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),

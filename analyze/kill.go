@@ -33,6 +33,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if ops = w.noteSelfKill(sig, ops); len(ops) == 0 {
 		return // kill $$ in a watchdog: no job of the shell's
 	}
+	ops = w.parsedOperands(ops) // dash: `kill "$OLD" $PID` with OLD unset
 	var rest []*syntax.Word
 	for _, a := range ops {
 		if wordLit(a) == "0" {
