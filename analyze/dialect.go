@@ -449,7 +449,9 @@ type dialect struct {
 	// refuses a SIG prefix and bash's pseudo-signals (its trapcmd returns
 	// there: `trap cleanup SIGINT SIGTERM EXIT` sets no EXIT trap, `trap
 	// cleanup EXIT SIGINT` does); zsh takes names in upper case only
-	// (`trap cleanup exit` sets nothing).
+	// (`trap cleanup exit` sets nothing); bash takes no SIG before its own
+	// names (SIGEXIT, SIGERR: "invalid signal specification"), and sets
+	// the names after one it refuses.
 	trapRefuses trapNames
 	// testNoDoubleEquals: test and [ know = but not ==, and fail on it
 	// (dash: `[ "$CI" == true ]` says "unexpected operator", status 2),
@@ -538,6 +540,7 @@ var (
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
 		killSAttached:    true,
+		trapRefuses:      trapNoSigPseudo | trapGoesOn,
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,

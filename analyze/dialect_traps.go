@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -127,6 +128,10 @@ const (
 	trapNoSigPrefix trapNames = 1 << iota // SIGINT
 	trapNoPseudo                          // ERR, DEBUG, RETURN
 	trapUpperOnly                         // exit, int
+	trapNoSigPseudo                       // SIGEXIT, SIGERR: no SIG before bash's own names
+	// trapGoesOn: a refused name is skipped and the names after it are
+	// set (bash); without it trap stops at the first (dash, zsh)
+	trapGoesOn
 )
 
 // trapSets returns the signal words of a trap command that the shell
@@ -137,9 +142,19 @@ func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
 		return sigs
 	}
 	for i, a := range sigs {
-		if d.trapRefused(wordLit(a)) {
+		if !d.trapRefused(wordLit(a)) {
+			continue
+		}
+		if d.trapRefuses&trapGoesOn == 0 {
 			return sigs[:i]
 		}
+		set := slices.Clone(sigs[:i])
+		for _, b := range sigs[i+1:] {
+			if !d.trapRefused(wordLit(b)) {
+				set = append(set, b)
+			}
+		}
+		return set
 	}
 	return sigs
 }
@@ -154,6 +169,11 @@ func (d *dialect) trapRefused(n string) bool {
 		return true
 	case r&trapUpperOnly != 0 && strings.ToUpper(n) != n:
 		return true
+	case r&trapNoSigPseudo != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+		switch strings.ToUpper(n[3:]) {
+		case "EXIT", "ERR", "DEBUG", "RETURN":
+			return true // bash: "SIGEXIT: invalid signal specification"
+		}
 	}
 	return false
 }
