@@ -381,7 +381,9 @@ func TestKillHandedOverJobStopsTree(t *testing.T) {
 	if out.Status != "running" {
 		t.Fatalf("got %+v", out)
 	}
-	for range 100 { // bash execs the last sleep: 4 sleeps
+	// bash execs the last sleep: 4 sleeps, the last two after the 0.5 s
+	// pause (allowed 10 s: a loaded 2-core CI machine has taken over 2 s)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
 		if len(marked(mark)) >= 4 {
 			break
 		}
