@@ -187,6 +187,12 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 			f, err = nil, pe
 		}
 	}
+	if err != nil {
+		// zsh, mksh: bash's ${!x}, ${x^^}… refused where expanded
+		if ef, ebad := expansionsRead(p, src, d); ef != nil {
+			f, bad, err = ef, ebad, nil
+		}
+	}
 	if err != nil && d.variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.
@@ -195,7 +201,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 			if d.bashSyntaxStops {
 				// dash runs the lines before the error, and stops; it
 				// ends where it expands what it refuses (badSubstsRead)
-				if f, bad = badSubstsRead(p, src, bf, d.variant); f == nil {
+				if f, bad = badSubstsRead(p, src, bf, d); f == nil {
 					if f = parsedLines(p, string(src), d.variant, err); f == nil {
 						f, _ = parse(nil, d.variant)
 					}

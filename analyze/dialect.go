@@ -212,6 +212,10 @@ type dialect struct {
 	// 'server & echo hi; x=(a b)'` with /bin/sh dash starts nothing). The
 	// walk reads those lines only, as it does for a nested `sh -c`.
 	bashSyntaxStops bool
+	// refusesExpansion reports the parameter expansions the shell parses as
+	// words and refuses where it expands them ("Bad substitution"), which
+	// ends the shell there (see dialect_badsubst.go). nil: bash.
+	refusesExpansion func(*syntax.ParamExp) bool
 	// exitTrapFunc: a function of this name is the shell's EXIT trap
 	// (zsh's TRAPEXIT), run when the shell ends like `trap … EXIT`.
 	exitTrapFunc string
@@ -317,8 +321,8 @@ type dialect struct {
 	// end the shell there too.
 	funcErrorReturns bool
 	// nounsetSkipsTraps: a shell that ends on an unset variable under set
-	// -u, or on an assignment to a read-only parameter, runs no EXIT trap
-	// (zsh); bash, dash and mksh run it.
+	// -u, on an assignment to a read-only parameter or on a bad
+	// substitution, runs no EXIT trap (zsh); bash, dash and mksh run it.
 	nounsetSkipsTraps bool
 	// readonlyParams are parameters the shell keeps read-only whose
 	// assignment is an error that ends the shell, in a function too (zsh:
@@ -552,6 +556,7 @@ var (
 		killSAttached:        true,
 		badDup:               dupEndsShell,
 		bashSyntaxStops:      true,
+		refusesExpansion:     dashRefuses,
 		ignoredStayIgnored:   true,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
@@ -582,6 +587,7 @@ var (
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
+		refusesExpansion:     zshRefuses,
 		bgLastPipeline:       true,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
 		substTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
@@ -628,7 +634,8 @@ var (
 	}
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn,
-		cTail: tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
+		refusesExpansion: mkshRefuses,
+		cTail:            tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,
 		killSAttached:          true,
 		killNameExact:          true,

@@ -25,13 +25,13 @@ import (
 // The text is then parsed as POSIX sh up to the line of what dash refuses
 // when it parses, if anything. nil when no expansion was replaced (the
 // caller cuts the text at its error), or when one spans lines.
-func badSubstsRead(p *pass, code []byte, bf *syntax.File, lang syntax.LangVariant) (*syntax.File, []int) {
+func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect) (*syntax.File, []int) {
 	var bad []int
 	var patched []byte
 	ok := true
 	inspect(bf, func(n syntax.Node) bool {
 		pe, isPe := n.(*syntax.ParamExp)
-		if !ok || !isPe || !dashRefuses(pe) {
+		if !ok || !isPe || !d.expansionRefused(pe) {
 			return ok
 		}
 		start, end := int(pe.Pos().Offset()), int(pe.End().Offset())
@@ -53,18 +53,50 @@ func badSubstsRead(p *pass, code []byte, bf *syntax.File, lang syntax.LangVarian
 		return nil, nil
 	}
 	slices.Sort(bad)
-	f, err := p.parseNested(string(patched), lang)
-	if err != nil {
-		if f = parsedLines(p, string(patched), lang, err); f == nil {
-			f, _ = p.parseNested("", lang)
+	f, err := p.parseNested(string(patched), d.variant)
+	switch {
+	case err == nil:
+	case !d.bashSyntaxStops:
+		return nil, nil // zsh, mksh: only the expansions were bash's
+	default:
+		if f = parsedLines(p, string(patched), d.variant, err); f == nil {
+			f, _ = p.parseNested("", d.variant)
 		}
 	}
 	return f, bad
 }
 
+// expansionsRead reads code that does not parse as the shell's syntax
+// but as bash's, where only bash's parameter expansions were in the way
+// and the shell (zsh, mksh) parses them as words and refuses them where
+// it expands them (see dialect.refusesExpansion): as badSubstsRead. nil
+// when anything else is in the way.
+func expansionsRead(p *pass, code []byte, d *dialect) (*syntax.File, []int) {
+	if d.refusesExpansion == nil || d.bashSyntaxStops {
+		return nil, nil
+	}
+	bf, err := p.parseNested(string(code), syntax.LangBash)
+	if err != nil {
+		return nil, nil
+	}
+	return badSubstsRead(p, code, bf, d)
+}
+
+// expansionRefused reports whether the shell refuses pe where it expands
+// it ("bad substitution"): never in bash.
+func (d *dialect) expansionRefused(pe *syntax.ParamExp) bool {
+	return d.refusesExpansion != nil && d.refusesExpansion(pe)
+}
+
 // dashRefuses reports whether dash refuses a parameter expansion when it
 // expands it: anything but a name with POSIX's operators (- = ? + % #,
 // with or without the colon) and ${#name}.
+// zshRefuses and mkshRefuses are the same for zsh (bash's ${!name},
+// ${!name[@]}, ${x^^}, ${x,,}, ${x@Q}) and mksh (${x^^}, ${x,,}), each
+// of which ends the shell with "bad substitution" after the commands
+// before it (zsh 5.9, mksh R59: `x=ab; echo before; echo ${!x}; echo
+// after` prints before). mvdan.cc/sh refuses them when it parses as zsh
+// or mksh, so such a source is read as bash's (see expansionsRead).
 func dashRefuses(pe *syntax.ParamExp) bool {
 	if pe.Short {
 		return false
@@ -74,6 +106,19 @@ func dashRefuses(pe *syntax.ParamExp) bool {
 		return true
 	}
 	return pe.Exp != nil && pe.Exp.Op > syntax.RemLargePrefix
+}
+
+func zshRefuses(pe *syntax.ParamExp) bool {
+	return !pe.Short && pe.Excl || caseOrQuoteOp(pe)
+}
+
+func mkshRefuses(pe *syntax.ParamExp) bool {
+	return pe.Exp != nil && pe.Exp.Op >= syntax.UpperFirst && pe.Exp.Op <= syntax.LowerAll
+}
+
+// caseOrQuoteOp: ${x^}, ${x^^}, ${x,}, ${x,,} and ${x@OP}.
+func caseOrQuoteOp(pe *syntax.ParamExp) bool {
+	return pe.Exp != nil && pe.Exp.Op >= syntax.UpperFirst && pe.Exp.Op <= syntax.OtherParamOps
 }
 
 // badSubst reports whether one of the words, as the shell expands them

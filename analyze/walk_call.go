@@ -51,7 +51,11 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 // command's redirections (substitutions in the words see it), inner after.
 func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
 	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
-		w.fatal() // dash: kill "${pids[@]}" says "Bad substitution"
+		// dash: kill "${pids[@]}" says "Bad substitution"; zsh's
+		// "bad substitution" ends it without its EXIT traps
+		if w.fatal() {
+			w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		}
 		return resolved{}
 	}
 	for _, a := range ce.Assigns {

@@ -178,12 +178,13 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		// stop at the line they cannot parse: `sh -c 'a & b <(c)'`
 		// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
 		// parses it whole first and runs nothing.
-		if d.parsesWholeC {
+		f, bad = expansionsRead(w.p, []byte(code), d) // zsh: `zsh -c 'a & echo ${!x}'` runs a
+		if f == nil && d.parsesWholeC {
 			return
 		}
 		if d.bashSyntaxStops {
 			if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
-				f, bad = badSubstsRead(w.p, []byte(code), bf, d.variant)
+				f, bad = badSubstsRead(w.p, []byte(code), bf, d)
 			}
 		}
 		if f == nil {
