@@ -508,6 +508,9 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.inheritJobs(saved, form)
+	if form == formSubst && w.sh.d.substDropsErrexit {
+		w.sh.errexit = false
+	}
 	w.stmts(list, env)
 	w.endShell()
 	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)
