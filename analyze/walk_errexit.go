@@ -63,8 +63,7 @@ func (w *walker) trapListsOf(action []*syntax.Stmt) [][]*syntax.Stmt {
 
 // errexitExits tells whether s, run in the current shell under set -e,
 // fails where set -e ends the shell: a simple command known to fail (as
-// errexitFails), the last element of a pipeline that is one (`curl … |
-// false`), or a ( ) subshell whose own set -e ends it (`(cd app; false)`:
+// errexitFails), a pipeline whose status is one (see pipeFails), or a ( ) subshell whose own set -e ends it (`(cd app; false)`:
 // the subshell's status is the failure's, and the shell that waits for it
 // ends too; a maybe where the subshell's end is one, `(cd app && false)`;
 // one whose status is a failure set -e ignored inside, `(source env.sh &&
@@ -86,7 +85,7 @@ func (w *walker) errexitExits(s *syntax.Stmt, depth int) exitKind {
 			return endsSurely
 		}
 	case *syntax.BinaryCmd:
-		if (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && !w.sh.d.lastPipeHere && w.status(lastPipeElem(c)) < 0 {
+		if (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && w.pipeFails(c) {
 			return endsSurely
 		}
 	case *syntax.Subshell:
@@ -101,6 +100,26 @@ func (w *walker) errexitExits(s *syntax.Stmt, depth int) exitKind {
 		return w.listExits(c.Stmts, depth)
 	}
 	return endsNever
+}
+
+// pipeFails reports whether the pipeline c fails for sure: its last
+// element is known to fail (`curl … | false`; zsh runs that one itself,
+// where exits finds it), or under set -o pipefail any element is (`false
+// | tee log`, in bash, zsh and mksh; dash has no pipefail).
+func (w *walker) pipeFails(c *syntax.BinaryCmd) bool {
+	if !w.sh.d.lastPipeHere && w.status(lastPipeElem(c)) < 0 {
+		return true
+	}
+	return w.sh.pipefail && (w.elemFails(c.X) || w.elemFails(c.Y))
+}
+
+// elemFails reports whether s, an element of a pipeline or a pipeline
+// nested in one (`a | b | c` is `(a | b) | c`), is known to fail.
+func (w *walker) elemFails(s *syntax.Stmt) bool {
+	if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && !s.Negated {
+		return w.elemFails(c.X) || w.elemFails(c.Y)
+	}
+	return w.status(s) < 0
 }
 
 // errexitOff suspends set -e in the current shell for a condition, the
