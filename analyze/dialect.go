@@ -205,6 +205,12 @@ type dialect struct {
 	// do server & p=$!; done` starts is the shell's job, its variables
 	// stay set, and an exit there ends the shell.
 	lastPipeHere bool
+	// substDropsErrexit: a command substitution does not keep set -e
+	// (bash outside POSIX mode, without shopt inherit_errexit: subst.c's
+	// command_substitute turns -e off in the child), so `x=$(false;
+	// server >log 2>&1 &)` starts the server there; zsh, dash and mksh end
+	// the substitution at the false.
+	substDropsErrexit bool
 	// bashSyntaxStops: bash syntax the shell lacks (arrays, <(…),
 	// function f {, |&) is a syntax error where it stands: the shell runs
 	// the lines before it, one at a time as it parses them, and exits
@@ -548,7 +554,7 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
-		jobsOptions: "lnprsx", disownOptions: "ahr",
+		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -698,6 +704,7 @@ var shDialect = sync.OnceValue(func() *dialect {
 	}
 	d := *dialectBash
 	d.lang, d.variant = LangPOSIX, syntax.LangPOSIX
+	d.substDropsErrexit = false // (POSIX mode: $(…) keeps set -e)
 	return &d
 })
 

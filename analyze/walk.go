@@ -303,6 +303,12 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 // compoundStmt walks a compound command run in the foreground, whose
 // redirections take env to inner.
 func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
+	if s.Negated && w.sh.errexit {
+		sh, on := w.errexitOff() // ! { …; }: set -e ends nothing inside
+		env = w.compoundStmt(s, env, inner)
+		errexitOn(sh, on)
+		return env
+	}
 	if len(s.Redirs) == 0 {
 		// A group, an and-or list, an if, a loop or a case runs in the
 		// current shell: an exec in what surely runs of it redirects the
@@ -359,7 +365,9 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	case *syntax.IfClause:
 		return w.ifClause(c, env)
 	case *syntax.WhileClause:
+		sh, on := w.errexitOff()   // (see walk_errexit.go)
 		env = w.stmts(c.Cond, env) // (the condition runs at least once)
+		errexitOn(sh, on)
 		if neverLoops(c) || w.stopped() {
 			break // while false; do …; done: the body never runs
 		}
@@ -500,6 +508,9 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	w.inheritJobs(saved, form)
+	if form == formSubst && w.sh.d.substDropsErrexit {
+		w.sh.errexit = false
+	}
 	w.stmts(list, env)
 	w.endShell()
 	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)

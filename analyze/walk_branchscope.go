@@ -193,7 +193,7 @@ func (w *walker) listEnds(list []*syntax.Stmt, depth int) []*job {
 	var ended []*job
 	for _, s := range list {
 		ended = union(ended, w.stmtEnds(s, depth))
-		if (w.exitFuncs || mentionsExit(w.src.text, s, w.sh.d)) && w.exits(s, depth) == endsSurely {
+		if (w.exitFuncs || w.sh.errexit || mentionsExit(w.src.text, s, w.sh.d)) && w.exits(s, depth) == endsSurely {
 			js, _ := w.exitKills(s, depth)
 			return union(ended, js)
 		}

@@ -215,6 +215,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else if off {
 			w.sh.errexit = false
 		}
+		if on, off := setsOption(r.args, 0, "pipefail"); on && w.surelyRuns() {
+			w.sh.pipefail = true
+		} else if off {
+			w.sh.pipefail = false
+		}
 		for _, a := range r.args {
 			v := wordLit(a)
 			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {

@@ -60,3 +60,81 @@ func (w *walker) trapListsOf(action []*syntax.Stmt) [][]*syntax.Stmt {
 	}
 	return lists
 }
+
+// errexitExits tells whether s, run in the current shell under set -e,
+// fails where set -e ends the shell: a simple command known to fail (as
+// errexitFails), a pipeline whose status is one (see pipeFails), or a ( ) subshell whose own set -e ends it (`(cd app; false)`:
+// the subshell's status is the failure's, and the shell that waits for it
+// ends too; a maybe where the subshell's end is one, `(cd app && false)`;
+// one whose status is a failure set -e ignored inside, `(source env.sh &&
+// make)` in dash, ends it as well, while a group's does not).
+// What set -e ends inside a group, an if branch, a loop's body, a
+// function the shell calls or the last command of an and-or list (`cd app
+// && false`) is found by exits walking into them: a failure there ends
+// the shell as an exit would, in all four shells. Conditions, the left of
+// && and ||, and negated commands are exempt, with everything they run
+// (see errexitOff). Only failures the walk knows are followed: a test run
+// that may fail is not.
+func (w *walker) errexitExits(s *syntax.Stmt, depth int) exitKind {
+	if !w.sh.errexit || s.Negated || s.Background || s.Coprocess {
+		return endsNever
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if w.status(s) < 0 {
+			return endsSurely
+		}
+	case *syntax.BinaryCmd:
+		if (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && w.pipeFails(c) {
+			return endsSurely
+		}
+	case *syntax.Subshell:
+		// (its exit words, `(exit 0)`, are left out: the end must be
+		// set -e's own)
+		if mentionsExit(w.src.text, s, w.sh.d) {
+			break
+		}
+		if w.status(s) < 0 {
+			return endsSurely // (false && true): its status is false's
+		}
+		return w.listExits(c.Stmts, depth)
+	}
+	return endsNever
+}
+
+// pipeFails reports whether the pipeline c fails for sure: its last
+// element is known to fail (`curl … | false`; zsh runs that one itself,
+// where exits finds it), or under set -o pipefail any element is (`false
+// | tee log`, in bash, zsh and mksh; dash has no pipefail).
+func (w *walker) pipeFails(c *syntax.BinaryCmd) bool {
+	if !w.sh.d.lastPipeHere && w.status(lastPipeElem(c)) < 0 {
+		return true
+	}
+	return w.sh.pipefail && (w.elemFails(c.X) || w.elemFails(c.Y))
+}
+
+// elemFails reports whether s, an element of a pipeline or a pipeline
+// nested in one (`a | b | c` is `(a | b) | c`), is known to fail.
+func (w *walker) elemFails(s *syntax.Stmt) bool {
+	if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && (c.Op == syntax.Pipe || c.Op == syntax.PipeAll) && !s.Negated {
+		return w.elemFails(c.X) || w.elemFails(c.Y)
+	}
+	return w.status(s) < 0
+}
+
+// errexitOff suspends set -e in the current shell for a condition, the
+// left of && or ||, or a negated compound, and everything they run
+// (functions, subshells): a failure there ends nothing in any of the four
+// shells (`f || true` runs f's body to its end). errexitOn undoes it;
+// where set -e is off, both change nothing.
+func (w *walker) errexitOff() (*shell, bool) {
+	sh, on := w.sh, w.sh.errexit
+	sh.errexit = false
+	return sh, on
+}
+
+func errexitOn(sh *shell, on bool) {
+	if on {
+		sh.errexit = true
+	}
+}

@@ -84,6 +84,9 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 	if ends(s) {
 		return nil, !isCallOf(s.Cmd, "return")
 	}
+	if w.errexitExits(s, depth) == endsSurely {
+		return nil, true // set -e; … false: an exit that kills nothing
+	}
 	paths := exitPaths{}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:

@@ -39,6 +39,12 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	if s.Background || s.Coprocess {
 		return endsNever
 	}
+	if s.Negated && w.sh.errexit {
+		sh, on := w.errexitOff() // (set -e ends nothing inside)
+		k := w.exits(s, depth)
+		errexitOn(sh, on)
+		return k
+	}
 	if ends(s) {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && wordLit(ce.Args[0]) == "return" {
 			return endsNever // the function's, not the shell's (see stmts)
@@ -47,6 +53,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	}
 	if len(w.src.bad) > 0 && w.stmtBadSubst(s) {
 		return endsSurely // dash: echo ${x[@]} says "Bad substitution"
+	}
+	if k := w.errexitExits(s, depth); k != endsNever {
+		return k // set -e; … false (see walk_errexit.go)
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -66,7 +75,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 			}
 			return endsNever // a pipeline: its elements are subshells
 		}
+		sh, on := w.errexitOff()
 		x := w.exits(c.X, depth)
+		errexitOn(sh, on)
 		if x == endsSurely {
 			return endsSurely
 		}
@@ -85,7 +96,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 			if n := len(ic.Cond); n > 0 {
 				st = w.condStatus(ic.Cond) // (if ! kill -0 $P: known, see probesAlive)
 			}
+			sh, on := w.errexitOff()
 			k := w.listExits(ic.Cond, depth)
+			errexitOn(sh, on)
 			if st >= 0 {
 				k = max(k, w.listExits(ic.Then, depth))
 			}
@@ -105,7 +118,10 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 			return endsMaybe
 		}
 	case *syntax.WhileClause:
-		return min(max(w.listExits(c.Cond, depth), w.listExits(c.Do, depth)), endsMaybe)
+		sh, on := w.errexitOff()
+		k := w.listExits(c.Cond, depth)
+		errexitOn(sh, on)
+		return min(max(k, w.listExits(c.Do, depth)), endsMaybe)
 	case *syntax.ForClause:
 		return min(w.listExits(c.Do, depth), endsMaybe)
 	case *syntax.CaseClause:

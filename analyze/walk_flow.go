@@ -148,7 +148,9 @@ func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable, sure bool, g
 		m := w.maybeIn(nil, g, guarded)
 		defer w.maybeOut(m)
 	}
+	sh, on := w.errexitOff() // (see walk_errexit.go)
 	w.stmts(cond, env)
+	errexitOn(sh, on)
 	w.stmts(roundRuns(body), env)
 	w.again--
 }
@@ -303,7 +305,9 @@ func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
 	for ic := c; ic != nil; ic = ic.Else {
 		st := 1 // an else runs when every condition before it failed
 		if len(ic.Cond) > 0 {
+			sh, on := w.errexitOff() // (see walk_errexit.go)
 			w.stmts(ic.Cond, env)
+			errexitOn(sh, on)
 			if w.stopped() {
 				break // the condition ended the shell ([ "$x" == y ] in zsh)
 			}

@@ -55,7 +55,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 	if w.stopped() || ends(s) {
 		return true
 	}
-	if !w.exitFuncs && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) && !w.src.badWithin(s) {
+	if !w.exitFuncs && !w.sh.errexit && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) && !w.src.badWithin(s) {
 		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
@@ -82,7 +82,9 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 // ones that can hang the caller).
 func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 	n := len(w.p.jobs)
+	sh, on := w.errexitOff() // (see walk_errexit.go)
 	env = w.stmt(c.X, env)
+	errexitOn(sh, on)
 	if w.stopped() || w.dupEnds(c.X) {
 		return env // X ended the shell: Y never runs
 	}

@@ -79,6 +79,9 @@ type shell struct {
 	nounset bool
 	// errexit: set -e is on for sure (see walker.errexitEnds).
 	errexit bool
+	// pipefail: set -o pipefail is on for sure: a pipeline fails when
+	// any of its elements does (see walker.pipeFails).
+	pipefail bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -249,7 +252,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh.ignored = w.sh.ignored
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
-		sh.nounset, sh.errexit = w.sh.nounset, w.sh.errexit
+		sh.nounset, sh.errexit, sh.pipefail = w.sh.nounset, w.sh.errexit, w.sh.pipefail
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -294,6 +297,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
+	sh.pipefail = false
 	sh.maybes = maybes{}
 }
 
