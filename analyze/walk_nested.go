@@ -337,8 +337,10 @@ func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, ope
 		if !strings.HasPrefix(v, "--") {
 			cflag = cflag || strings.Contains(v, "c")
 			sflag = sflag || strings.Contains(v, "s")
-		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			// each o or O of a cluster takes the next word as its value:
+			// -euo pipefail, as -e -u -o pipefail
+			i += strings.Count(v, "o") + strings.Count(v, "O")
+		} else if v == "--rcfile" || v == "--init-file" {
 			i++ // the option's value
 		}
 	}
