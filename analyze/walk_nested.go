@@ -61,6 +61,12 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if w.depth >= maxNested {
 		return
 	}
+	set, refused := shellFlagsOf(r.args, d)
+	if refused {
+		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
+	}
+	w.nextSet = set
+	defer func() { w.nextSet = shellFlags{} }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
@@ -156,8 +162,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell := w.nextJobShell
-	w.nextJobShell = nil
+	jobShell, set := w.nextJobShell, w.nextSet
+	w.nextJobShell, w.nextSet = nil, shellFlags{}
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
@@ -208,6 +214,8 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		w.args = nil // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.sh.d = d
+		w.sh.errexit, w.sh.nounset = set.errexit, set.nounset
+		src.script = true
 		if w.sh.leads = w.nextLeads; w.sh.leads {
 			w.p.markInPlace(f.Stmts, d)
 		}
