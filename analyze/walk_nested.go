@@ -72,6 +72,10 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		// execs its own -c string's tail in place.
 		w.nextLeads = w.leads(s, r)
 		w.nextJobShell = w.jobShell(s)
+		if code, offs, ok := outerExpanded(script); ok {
+			w.nestedCode(code, offs, 0, d, env, shNested)
+			return
+		}
 		w.nested(script, d, env, shNested)
 		return
 	}
