@@ -424,10 +424,18 @@ func allEndAtOnce(list []*syntax.Stmt) bool {
 
 // killAll: the shell signals its process group (kill 0), which every job
 // and every process a job started belongs to, unless it left the group
-// (setsid).
+// (setsid). So do the jobs that subshells left running: `(server &)`, a
+// double fork, is no job of the shell's, but stays in its group (`trap
+// 'kill -- -$$' EXIT` of a group leader ends it; found in a Makefile's
+// `bash -c "trap 'kill -- -$$$$' EXIT; …"`).
 func (w *walker) killAll() {
 	for _, j := range w.sh.jobs {
 		if !j.setsid {
+			w.end(j)
+		}
+	}
+	for _, j := range w.p.jobs {
+		if j.orphaned && !j.setsid && !j.resolved() {
 			w.end(j)
 		}
 	}

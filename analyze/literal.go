@@ -144,6 +144,10 @@ type source struct {
 	// bad are the offsets of the parameter expansions the shell refuses
 	// where it expands them (dash's ${pids[@]}: see badSubstsRead), sorted.
 	bad []int
+	// script: file is the whole script of a shell of its own (a -c
+	// string, a script file or stdin), not an eval'd string: its top level
+	// is that shell's (see nestedErrexitEnds).
+	script bool
 }
 
 // mentionsExit reports whether the source has an exit or an exec anywhere

@@ -54,6 +54,9 @@ type walker struct {
 	// nextJobShell: the nested shell about to be walked is the process of
 	// this background job (see walk_shelljob.go).
 	nextJobShell *job
+	// nextSet: what the arguments of the nested shell about to be walked
+	// set for its script (see shellopts.go).
+	nextSet shellFlags
 	// tailWatch: the walk is in such a shell's script.
 	tailWatch *tailWatch
 	// inertVisiting are the functions whose inertness is being decided

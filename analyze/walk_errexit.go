@@ -138,3 +138,17 @@ func errexitOn(sh *shell, on bool) {
 		sh.errexit = true
 	}
 }
+
+// nestedErrexitEnds reports whether s, a statement of list just walked,
+// ends a nested shell under set -e, as errexitEnds does the script's own
+// shell: list is the top level of that shell's script (`sh -c 'set -e;
+// …'`, `bash -e -c '…'`, a script file or stdin it runs), not a
+// compound's, a function's or an eval'd string's. The shell's EXIT trap
+// runs (see endShell); its jobs run on.
+func (w *walker) nestedErrexitEnds(list []*syntax.Stmt, s *syntax.Stmt) bool {
+	if !w.sh.errexit || w.sh.kind != shNested || !w.src.script {
+		return false
+	}
+	top := w.src.file.Stmts
+	return len(top) > 0 && &list[0] == &top[0] && !w.sh.ended && w.errexitFails(s) && w.fatal()
+}

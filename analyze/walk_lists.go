@@ -35,7 +35,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 		w.prev = prev
 		env = w.stmt(s, env)
 		w.prev = prev
-		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) {
+		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
 			break // the shell never runs what follows
 		}
 		prev = s

@@ -61,11 +61,21 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if w.depth >= maxNested {
 		return
 	}
+	set, refused := shellFlagsOf(r.args, d)
+	if refused {
+		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
+	}
+	w.nextSet = set
+	defer func() { w.nextSet = shellFlags{} }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
 		w.nextLeads = w.leads(s, r)
 		w.nextJobShell = w.jobShell(s)
+		if code, offs, ok := outerExpanded(script); ok {
+			w.nestedCode(code, offs, 0, d, env, shNested)
+			return
+		}
 		w.nested(script, d, env, shNested)
 		return
 	}
@@ -156,8 +166,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell := w.nextJobShell
-	w.nextJobShell = nil
+	jobShell, set := w.nextJobShell, w.nextSet
+	w.nextJobShell, w.nextSet = nil, shellFlags{}
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
@@ -209,6 +219,8 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		w.args = nil // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.sh.d = d
+		w.sh.errexit, w.sh.nounset = set.errexit, set.nounset
+		src.script = true
 		if w.sh.leads = w.nextLeads; w.sh.leads {
 			w.p.markInPlace(f.Stmts, d)
 		}
@@ -338,8 +350,10 @@ func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, ope
 		if !strings.HasPrefix(v, "--") {
 			cflag = cflag || strings.Contains(v, "c")
 			sflag = sflag || strings.Contains(v, "s")
-		}
-		if v == "-o" || v == "+o" || v == "-O" || v == "+O" || v == "--rcfile" || v == "--init-file" {
+			// each o or O of a cluster takes the next word as its value:
+			// -euo pipefail, as -e -u -o pipefail
+			i += strings.Count(v, "o") + strings.Count(v, "O")
+		} else if v == "--rcfile" || v == "--init-file" {
 			i++ // the option's value
 		}
 	}
