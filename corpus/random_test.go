@@ -410,12 +410,16 @@ func (g *progGen) killInBranch() string {
 	}
 	yes := g.pick("[ -d /tmp ]", "test -e /dev/null")
 	no := g.pick("[ -f /nonexistent ]", "[ -r /nonexistent/x ]")
+	// Every branch kills the same way: `kill $!` in one and a pid file
+	// nothing wrote in the other would be a kill the run takes in one
+	// branch alone.
+	every := kill()
 	return "sleep 1; " + g.pick(
 		"if "+no+"; then "+kill()+"; fi",
 		"if "+yes+"; then :; else "+kill()+"; fi",
-		"if "+g.pick(yes, no)+"; then "+kill()+"; else "+kill()+"; fi",
+		"if "+g.pick(yes, no)+"; then "+every+"; else "+every+"; fi",
 		"case $PWD in /nonexistent) "+kill()+";; esac",
-		"case $PWD in /nonexistent) "+kill()+";; *) "+kill()+";; esac",
+		"case $PWD in /nonexistent) "+every+";; *) "+every+";; esac",
 		no+" && "+kill(),
 		yes+" || "+kill(),
 	)
