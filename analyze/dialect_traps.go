@@ -165,11 +165,11 @@ func (d *dialect) trapRefused(n string) bool {
 	switch {
 	case r&trapNoPseudo != 0 && (strings.EqualFold(n, "ERR") || strings.EqualFold(n, "DEBUG") || strings.EqualFold(n, "RETURN")):
 		return true
-	case r&trapNoSigPrefix != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+	case r&trapNoSigPrefix != 0 && sigPrefixed(n):
 		return true
 	case r&trapUpperOnly != 0 && strings.ToUpper(n) != n:
 		return true
-	case r&trapNoSigPseudo != 0 && len(n) > 3 && strings.EqualFold(n[:3], "SIG"):
+	case r&trapNoSigPseudo != 0 && sigPrefixed(n):
 		switch strings.ToUpper(n[3:]) {
 		case "EXIT", "ERR", "DEBUG", "RETURN":
 			return true // bash: "SIGEXIT: invalid signal specification"

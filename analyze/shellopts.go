@@ -22,9 +22,47 @@ type shellFlags struct{ errexit, nounset bool }
 // option -o pipefail": `sh -eu -o pipefail -c '…'` runs nothing where
 // /bin/sh is dash); bash's names are not listed (see dialect.setLetters).
 func shellFlagsOf(args []*syntax.Word, d *dialect) (set shellFlags, refused bool) {
+	a := readShellArgs(args)
+	if d.setLetters != "" {
+		for _, name := range a.options {
+			refused = refused || name != "" && !d.setName(name)
+		}
+	}
+	return a.set, refused
+}
+
+// shellArgs reads a shell's arguments as bash (and POSIX sh) do: options
+// first, -c anywhere among them; the first operand (after --, if any) is
+// then the command string, or without -c a script file. sflag: -s, which
+// reads the script from stdin even with operands.
+func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
+	a := readShellArgs(args)
+	return a.script, a.cflag, a.sflag, a.operand
+}
+
+// shellArgv is a shell's arguments read once (see shellArgs and
+// shellFlagsOf): options is the names its -o options give, in order.
+type shellArgv struct {
+	script, operand *syntax.Word
+	cflag, sflag    bool
+	set             shellFlags
+	options         []string
+}
+
+// readShellArgs reads the options up to the first operand (or after --).
+// Each o or O of a cluster takes the next word as its value: -euo
+// pipefail is -e -u -o pipefail.
+func readShellArgs(args []*syntax.Word) (a shellArgv) {
 	for i := 0; i < len(args); i++ {
 		v := wordLit(args[i])
-		if v == "--" || v == "-" || len(v) < 2 || v[0] != '-' && v[0] != '+' {
+		if v == "--" || v == "-" {
+			if i+1 < len(args) {
+				a.operand = args[i+1]
+			}
+			break
+		}
+		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
+			a.operand = args[i]
 			break
 		}
 		if strings.HasPrefix(v, "--") {
@@ -36,10 +74,14 @@ func shellFlagsOf(args []*syntax.Word, d *dialect) (set shellFlags, refused bool
 		on := v[0] == '-'
 		for _, c := range v[1:] {
 			switch c {
+			case 'c':
+				a.cflag = true
+			case 's':
+				a.sflag = true
 			case 'e':
-				set.errexit = on
+				a.set.errexit = on
 			case 'u':
-				set.nounset = on
+				a.set.nounset = on
 			case 'o', 'O':
 				if i+1 >= len(args) {
 					break
@@ -51,15 +93,16 @@ func shellFlagsOf(args []*syntax.Word, d *dialect) (set shellFlags, refused bool
 				name := wordLit(args[i])
 				switch strings.ToLower(strings.ReplaceAll(name, "_", "")) {
 				case "errexit":
-					set.errexit = on
+					a.set.errexit = on
 				case "nounset":
-					set.nounset = on
+					a.set.nounset = on
 				}
-				if d.setLetters != "" && name != "" && !d.setName(name) {
-					refused = true
-				}
+				a.options = append(a.options, name)
 			}
 		}
 	}
-	return set, refused
+	if a.cflag {
+		a.script = a.operand
+	}
+	return a
 }

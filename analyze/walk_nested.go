@@ -325,41 +325,6 @@ func runsLiteral(r resolved) bool {
 	return ok
 }
 
-// shellArgs reads a shell's arguments as bash (and POSIX sh) do: options
-// first, -c anywhere among them; the first operand (after --, if any) is
-// then the command string, or without -c a script file. sflag: -s, which
-// reads the script from stdin even with operands.
-func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
-	for i := 0; i < len(args); i++ {
-		v := wordLit(args[i])
-		if v == "--" || v == "-" {
-			if i+1 < len(args) {
-				operand = args[i+1]
-			}
-			if cflag {
-				script = operand
-			}
-			return script, cflag, sflag, operand
-		}
-		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			if cflag {
-				script = args[i]
-			}
-			return script, cflag, sflag, args[i]
-		}
-		if !strings.HasPrefix(v, "--") {
-			cflag = cflag || strings.Contains(v, "c")
-			sflag = sflag || strings.Contains(v, "s")
-			// each o or O of a cluster takes the next word as its value:
-			// -euo pipefail, as -e -u -o pipefail
-			i += strings.Count(v, "o") + strings.Count(v, "O")
-		} else if v == "--rcfile" || v == "--init-file" {
-			i++ // the option's value
-		}
-	}
-	return script, cflag, sflag, nil
-}
-
 // runWritten walks the script file sc, which the command line wrote, as
 // run by the shell d (`sh run.sh`, or `./run.sh` with its shebang). A
 // shell that reads a file execs none of its commands in place: that is
