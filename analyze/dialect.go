@@ -341,10 +341,12 @@ type dialect struct {
 	// is none (zsh's EQUALS option: `[ "$1" == ci ]` looks for a command
 	// `=`); see walker.equalsFails.
 	equalsExpands bool
-	// selfTermTakesJobs: a shell leading its process group that a
-	// foreground `pkill -f` signals (its pattern finds the shell's own -c
-	// command line) takes its jobs with it as it dies (mksh); in the
-	// caller's group they outlive it, as in bash, zsh and dash.
+	// selfTermTakesJobs: a shell leading its process group that a TERM
+	// or INT it does not trap kills (`kill $$`, a foreground `pkill -f`
+	// whose pattern finds its own -c command line) sends the signal on
+	// to its whole group as it dies, unless it has an EXIT trap (mksh:
+	// main.c's unwind, see walker.deathTakesGroup); in the caller's
+	// group its jobs outlive it, as in bash, zsh and dash.
 	selfTermTakesJobs bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):

@@ -13,15 +13,15 @@ func (w *walker) kill(args []*syntax.Word) {
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
+	if w.killFails(args) {
+		return
+	}
+	if w.killsItself(sig, ops) {
+		defer w.diesOf(sig) // (after the jobs it signals first)
+	}
 	if w.jobsIgnore(sig) {
 		w.killTrapped(sig, args, ops)
 		return
-	}
-	if w.sh.d.killRefused(args) {
-		return // dash: kill -SIGTERM; dash, mksh: kill -n 9
-	}
-	if w.sh.d.killSigNoDashDash && len(args) > 1 && wordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(wordLit(args[0]), "-")) {
-		return // dash: `kill -TERM -- $!` fails ("Illegal number: -")
 	}
 	if w.guardLifted(ops) {
 		top := w.scope()
@@ -37,7 +37,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	var rest []*syntax.Word
 	for _, a := range ops {
 		if wordLit(a) == "0" {
-			w.killAll() // pid 0: the shell's process group
+			w.killAll(sig) // pid 0: the shell's process group
 			return
 		}
 		if len(a.Parts) == 2 {
@@ -50,7 +50,7 @@ func (w *walker) kill(args []*syntax.Word) {
 					// group (a script's $(…), make) leaves none: "No such
 					// process". Both checked under bash.
 					if w.p.cfg.caller == CallerGroupLeader {
-						w.killAll()
+						w.killAll(sig)
 						return
 					}
 					continue
@@ -59,39 +59,23 @@ func (w *walker) kill(args []*syntax.Word) {
 		}
 		rest = append(rest, a)
 	}
-	if w.sh.d.bangZero && w.sh.last == nil {
-		for _, a := range rest {
-			if isLastPid(a) {
-				// zsh: $! is 0 before the first job, and kill 0 signals
-				// the whole process group, the shell included.
-				w.killAll()
-				if w.cond == 0 {
-					w.p.ended = true
-				}
-				return
-			}
-		}
+	if w.sh.d.bangZero && w.sh.last == nil && slices.ContainsFunc(rest, isLastPid) {
+		w.killAll(sig) // zsh: $! is 0 before the first job: the whole group
+		return
 	}
-	self := false
 	for i, a := range rest {
-		if w.killsShell(a) {
-			// kill $(pgrep -f server): the shell signals itself first and
-			// dies; the pids after its own are never signalled (but see
-			// dialect.selfKillDeferred).
-			self = true
-			if !w.sh.d.selfKillDeferred {
+		if w.selfOperand(a) {
+			// kill $$, kill $(pgrep -f server): the shell signals itself
+			// and dies there; the pids after its own are never
+			// signalled (but see dialect.selfKillDeferred). $$ names no
+			// job.
+			if !w.sh.d.selfKillDeferred && !w.survives(sig) {
 				rest = rest[:i]
 			}
 			break
 		}
 	}
-	if self {
-		defer func() {
-			if w.cond == 0 && w.job == nil && !w.sh.async {
-				w.p.ended = true
-			}
-		}()
-	}
+	rest = slices.DeleteFunc(rest, isShellPid)
 	rest = w.killGroups(rest, sig)
 	rest = w.dropLeaderlessGroups(rest)
 	rest = w.dropDeadPipeSpecs(rest)
@@ -144,6 +128,16 @@ func (w *walker) kill(args []*syntax.Word) {
 			}
 		}
 	}
+}
+
+// killFails reports whether the shell's kill refuses these arguments
+// before it signals anything.
+func (w *walker) killFails(args []*syntax.Word) bool {
+	if w.sh.d.killRefused(args) {
+		return true // dash: kill -SIGTERM; dash, mksh: kill -n 9
+	}
+	// dash: `kill -TERM -- $!` fails ("Illegal number: -")
+	return w.sh.d.killSigNoDashDash && len(args) > 1 && wordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(wordLit(args[0]), "-"))
 }
 
 // killLost reports whether a kill of the job j with sig, right after the
@@ -427,10 +421,11 @@ func allEndAtOnce(list []*syntax.Stmt) bool {
 // (setsid). So do the jobs that subshells left running: `(server &)`, a
 // double fork, is no job of the shell's, but stays in its group (`trap
 // 'kill -- -$$' EXIT` of a group leader ends it; found in a Makefile's
-// `bash -c "trap 'kill -- -$$$$' EXIT; …"`).
-func (w *walker) killAll() {
+// `bash -c "trap 'kill -- -$$$$' EXIT; …"`). A job that sig reaches
+// too soon lives on (mksh: `server & kill 0`, see killLost).
+func (w *walker) killAll(sig string) {
 	for _, j := range w.sh.jobs {
-		if !j.setsid {
+		if !j.setsid && !w.killLost(j, sig) {
 			w.end(j)
 		}
 	}

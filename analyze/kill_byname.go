@@ -28,7 +28,7 @@ func (w *walker) killByName(r resolved) {
 	for _, j := range m.parents {
 		w.killChildren(j)
 	}
-	if w.selfMatch(m) && w.shellEnds() && w.sh.d.selfTermTakesJobs && w.sh.leads {
+	if w.selfMatch(m) && w.shellEnds() && w.deathTakesGroup(m.sig) {
 		// pkill -f finds the shell's own command line: it signals the
 		// jobs it finds and the shell, which dies there (mksh leading its
 		// group with its jobs).

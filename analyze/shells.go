@@ -145,6 +145,25 @@ const (
 	CallerInGroup
 )
 
+// ParseCaller reads a caller as flags and settings name it: "leader" (or
+// "agent") or "group" (or "make", "script").
+func ParseCaller(s string) (Caller, error) {
+	switch strings.ToLower(s) {
+	case "leader", "agent", "":
+		return CallerGroupLeader, nil
+	case "group", "make", "script":
+		return CallerInGroup, nil
+	}
+	return 0, fmt.Errorf("unknown caller %q (want leader or group)", s)
+}
+
+func (c Caller) String() string {
+	if c == CallerInGroup {
+		return "group"
+	}
+	return "leader"
+}
+
 // WithCaller says how the shell is started (default CallerGroupLeader,
 // what agent tools do).
 func WithCaller(c Caller) Option { return func(cfg *config) { cfg.caller = c } }

@@ -59,6 +59,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
+		if w.killEndsShell(c) {
+			return endsSurely // kill $$ (see kill_self.go)
+		}
 		execs, body := w.callEnds(c)
 		if execs {
 			return endsSurely // exec "$@": a program whatever the words
@@ -125,11 +128,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	case *syntax.ForClause:
 		return min(w.listExits(c.Do, depth), endsMaybe)
 	case *syntax.CaseClause:
-		k := endsNever
-		for _, it := range c.Items {
-			k = max(k, min(w.listExits(it.Stmts, depth), endsMaybe))
-		}
-		return k
+		return w.caseExits(c, depth)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			return w.exits(c.Stmt, depth)

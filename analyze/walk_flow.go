@@ -230,6 +230,42 @@ func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
 	return nil, true
 }
 
+// caseExits is exits for a case. When the branches it runs are known,
+// they decide, in order. Otherwise any branch may run: the case ends the
+// shell for sure only if some branch is sure to match (a `*)` pattern)
+// and it and every branch before it end the shell (`case $1 in a) exit
+// 1;; *) exit 2;; esac`); else each one that may end it is a maybe.
+func (w *walker) caseExits(c *syntax.CaseClause, depth int) exitKind {
+	if its, known := caseBranch(c); known {
+		k := endsNever
+		for _, it := range its {
+			switch w.listExits(it.Stmts, depth) {
+			case endsSurely:
+				return endsSurely
+			case endsMaybe:
+				k = endsMaybe
+			}
+		}
+		return k
+	}
+	all, any, matched := true, false, false
+	for _, it := range c.Items {
+		k := w.listExits(it.Stmts, depth)
+		any = any || k != endsNever
+		if !matched {
+			all = all && k == endsSurely
+			matched = slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return wordLit(p) == "*" })
+		}
+	}
+	switch {
+	case all && matched:
+		return endsSurely
+	case any:
+		return endsMaybe
+	}
+	return endsNever
+}
+
 func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
 	switch l := l.(type) {
 	case *syntax.WordIter:

@@ -20,11 +20,25 @@ func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
 	return hasExitWord(src[start:end], d)
 }
 
-// hasExitWord reports whether text has exit or exec in it anywhere, or in
-// dash and mksh a dup that may fail (see badDupEffect).
+// hasExitWord reports whether text has exit or exec in it anywhere, a
+// kill that may reach the shell itself, or in dash and mksh a dup that
+// may fail (see badDupEffect).
 func hasExitWord(text []byte, d *dialect) bool {
 	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) ||
-		d.badDup != dupOpensFile && hasBadDupText(text)
+		d.badDup != dupOpensFile && hasBadDupText(text) || hasSelfKillText(text, d)
+}
+
+// hasSelfKillText reports whether text has a kill with an operand that
+// may name the shell's own process (see kill_self.go): $$, 0, a pgrep, or
+// in zsh $!.
+func hasSelfKillText(text []byte, d *dialect) bool {
+	i := bytes.Index(text, []byte("kill"))
+	if i < 0 {
+		return false
+	}
+	t := text[i:]
+	return bytes.Contains(t, []byte("$$")) || bytes.Contains(t, []byte("{$}")) || bytes.Contains(t, []byte(" 0")) ||
+		bytes.Contains(t, []byte("pgrep")) || d.bangZero && bytes.Contains(t, []byte("$!"))
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {

@@ -62,7 +62,7 @@ func (w *walker) selfKilled(named []*job, every bool) bool {
 		}
 	}
 	w.end(wd) // its kill done, the watchdog's subshell ends
-	if w.sh.d.selfTermTakesJobs && w.sh.leads && !uncatchable(sig) {
+	if w.deathTakesGroup(sig) {
 		w.killEachJob(pipeEvery) // mksh leading its group: they die with it
 	}
 	if uncatchable(sig) || !w.sh.d.topSignalRunsExitTrap {

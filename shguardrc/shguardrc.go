@@ -9,7 +9,8 @@
 //	exclude=SG2001,SG3001   # rule IDs or names (also: disable=)
 //	include=                # only these rules (empty: all)
 //	style=brace             # fix style: default or brace
-//	lang=bash               # bash, posix or mksh (also: shell=)
+//	shell=zsh               # bash, zsh, dash, sh, mksh or ksh (also: lang=)
+//	caller=group            # how the shell is started: leader or group
 //
 // A # after a value starts a comment. Unknown keys and bad values are
 // errors with the file's path and line, so a typo never silently changes
@@ -41,6 +42,7 @@ type Config struct {
 	Exclude, Include []string
 	Style            *analyze.Style
 	Lang             *analyze.Lang
+	Caller           *analyze.Caller
 	// Servers are more program names that run until stopped (a
 	// project's own dev server script): in the foreground they get the
 	// SG3001 advice.
@@ -147,6 +149,12 @@ func (c *Config) set(key, val string) error {
 			return err
 		}
 		c.Lang = &l
+	case "caller":
+		cl, err := analyze.ParseCaller(val)
+		if err != nil {
+			return err
+		}
+		c.Caller = &cl
 	case "servers", "server":
 		for _, n := range strings.Split(val, ",") {
 			if n = strings.TrimSpace(n); n != "" {
@@ -154,7 +162,7 @@ func (c *Config) set(key, val string) error {
 			}
 		}
 	default:
-		return fmt.Errorf("unknown key %q (want severity, exclude, include, style, shell or servers)", key)
+		return fmt.Errorf("unknown key %q (want severity, exclude, include, style, shell, caller or servers)", key)
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ type settings struct {
 	include  map[string]bool
 	style    *analyze.Style
 	lang     *analyze.Lang
+	caller   *analyze.Caller
 	servers  []string // .shguardrc servers=
 }
 
@@ -86,6 +87,9 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 			if s.lang == nil {
 				s.lang = rc.Lang
 			}
+			if s.caller == nil {
+				s.caller = rc.Caller
+			}
 			s.servers = rc.Servers
 			if s.include == nil && len(rc.Include) > 0 {
 				s.include = set(rc.Include)
@@ -122,6 +126,9 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 		return f.Severity >= min && !s.exclude[f.Rule] && (s.include == nil || s.include[f.Rule])
 	}
 	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep), analyze.WithServers(s.servers...)}
+	if s.caller != nil {
+		opts = append(opts, analyze.WithCaller(*s.caller))
+	}
 	if in.path != "" {
 		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
 	}

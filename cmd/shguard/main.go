@@ -28,9 +28,9 @@ const commandName = "<command>"
 
 const usageHead = `shguard finds shell commands that hang their caller or leak processes:
 'cd app && npm run dev &', 'server &' without redirection, nohup, setsid,
-disown, '$(server &)'... It models what bash really does with every file
-descriptor and background job, and fixes what can be fixed without changing
-what the command does.
+disown, '$(server &)'... It models what the shell that runs them (bash,
+zsh, dash or mksh) really does with every file descriptor and background
+job, and fixes what can be fixed without changing what the command does.
 
 Usage:
   shguard [flags] [FILE...]        lint files (stdin when none or -)
@@ -90,6 +90,7 @@ Configuration:
     exclude=SG3001,SG2001
     style=brace
     shell=zsh
+    caller=group
   Flags win over the file; exclude lists add up. --norc ignores it.
 
 Shell:
@@ -99,6 +100,14 @@ Shell:
   order: -s/--lang, a '# shguard shell=NAME' (or '# shellcheck shell=NAME')
   line, .shguardrc, the shebang (#!/bin/zsh, #!/usr/bin/env mksh), else
   bash. sh means this machine's /bin/sh (dash on Debian and Ubuntu).
+
+Caller:
+  How the shell is started decides a few shapes: a shell that leads its own
+  process group (agent tools, shexec) makes a foreground 'setsid cmd' fork
+  and return while cmd keeps the output, and takes 'kill -- -$$' for its
+  whole group; one in its caller's group (make, npm, Python's subprocess,
+  CI runners) does neither. --caller (or caller= in .shguardrc) says which;
+  the default is leader.
 
 Exit status:
   0  no finding at or above the -S severity
@@ -133,6 +142,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		write     = fs.BoolP("write", "w", false, "write the fixes into the files, atomically")
 		style     = fs.String("style", "default", "fix style for 'A && B &': default ('A && exec B &') or brace ('A && { B & }')")
 		lang      = fs.StringP("lang", "s", "", "the shell that runs it: bash, zsh, dash, sh, mksh or ksh (default: a\n'# shguard shell=' line, .shguardrc, the shebang, else bash)")
+		caller    = fs.String("caller", "leader", "how the shell is started: leader (its own process group, as agent tools\nand shexec start it) or group (in its caller's group, as make, npm, Python\nand CI runners start it)")
 		color     = fs.String("color", "auto", "colour the text format: auto (a terminal, and NO_COLOR unset), always or never")
 		norc      = fs.Bool("norc", false, "ignore .shguardrc files")
 		listRules = fs.Bool("list-rules", false, "list the rules and exit")
@@ -184,6 +194,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return usageErr("--lang: %v", err)
 		}
 		flags.lang = &l
+	}
+	if fs.Changed("caller") {
+		c, err := analyze.ParseCaller(*caller)
+		if err != nil {
+			return usageErr("--caller: %v", err)
+		}
+		flags.caller = &c
 	}
 	colored, err := useColor(*color, stdout)
 	if err != nil {
