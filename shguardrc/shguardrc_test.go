@@ -12,7 +12,7 @@ import (
 )
 
 func TestParse(t *testing.T) {
-	c, err := Parse([]byte("# defaults\n\nseverity = warning # CI gate\nexclude=SG2001, foreground-server\ndisable=sg2004\ninclude=SG1001\nstyle=brace\nshell=sh\n"))
+	c, err := Parse([]byte("# defaults\n\nseverity = warning # CI gate\nexclude=SG2001, foreground-server\ndisable=sg2004\ninclude=SG1001\nstyle=brace\nshell=sh\ncaller=group\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,6 +28,9 @@ func TestParse(t *testing.T) {
 	if c.Style == nil || *c.Style != analyze.StyleBrace || c.Lang == nil || *c.Lang != analyze.LangPOSIX {
 		t.Errorf("style %v lang %v", c.Style, c.Lang)
 	}
+	if c.Caller == nil || *c.Caller != analyze.CallerInGroup {
+		t.Errorf("caller %v", c.Caller)
+	}
 }
 
 func TestParseErrors(t *testing.T) {
@@ -38,6 +41,7 @@ func TestParseErrors(t *testing.T) {
 		"just words":            "1: \"just words\" is not key=value",
 		"style=pretty":          "1: unknown fix style",
 		"lang=fish":             "1: unknown shell",
+		"caller=boss":           "1: unknown caller",
 		"include=SG1001,nohupp": "1: unknown rule \"nohupp\"",
 	} {
 		_, err := Parse([]byte(src))
