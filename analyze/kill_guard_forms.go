@@ -10,27 +10,47 @@ import "mvdan.cc/sh/v3/syntax"
 
 // chainGuard reads `A && B` before an && (or `A || B` before an ||) as
 // one guard when A and B are guards: the list fails (succeeds) exactly
-// when one of them does, so it guards a kill that both are about (`[ -f
-// F ] && kill -0 $(cat F) && kill $(cat F)`).
+// when one of them does, so it guards a kill that each is about (`[ -f
+// F ] && kill -0 $(cat F) && kill $(cat F)`). Scripts stack a few; a
+// longer list is taken for no guard, which bounds the work a list of
+// thousands of tests would make.
 func chainGuard(b *syntax.BinaryCmd, and bool) (guard, bool) {
-	if (b.Op == syntax.AndStmt) != and || b.Op != syntax.AndStmt && b.Op != syntax.OrStmt {
-		return guard{}, false
+	op := syntax.OrStmt
+	if and {
+		op = syntax.AndStmt
 	}
-	gx, ok := guardOf(b.X, and)
-	if !ok {
-		return guard{}, false
+	var parts []guard
+	for x := b; len(parts) < maxChainGuards; {
+		if x.Op != op {
+			return guard{}, false
+		}
+		g, ok := guardOf(x.Y, and)
+		if !ok {
+			return guard{}, false
+		}
+		parts = append(parts, g)
+		if xb, ok := x.X.Cmd.(*syntax.BinaryCmd); ok && !x.X.Negated && !x.X.Background {
+			x = xb
+			continue
+		}
+		g, ok = guardOf(x.X, and)
+		if !ok {
+			return guard{}, false
+		}
+		tail := &g
+		for i := range parts {
+			for tail.also != nil {
+				tail = tail.also
+			}
+			tail.also = &parts[i]
+		}
+		return g, true
 	}
-	gy, ok := guardOf(b.Y, and)
-	if !ok {
-		return guard{}, false
-	}
-	last := &gx
-	for last.also != nil {
-		last = last.also
-	}
-	last.also = &gy
-	return gx, true
+	return guard{}, false
 }
+
+// maxChainGuards is the longest list of guards chainGuard reads.
+const maxChainGuards = 8
 
 // zeroDefaulted is the variable of `${P:-0}` or `${P-0}`, a pid operand
 // that reads 0 where P is unset or empty, which `-gt 0` and the other

@@ -161,7 +161,7 @@ func (w *walker) listExitKills(list []*syntax.Stmt, depth int) (ended []*job, fo
 // kill behind a guard on its pid is as plain (`[ -n "$P" ] && kill $P;
 // exit 1`: see guard).
 func (w *walker) plainKill(s *syntax.Stmt) []*job {
-	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Background && !s.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && guardsKill(b.X, b.Y, b.Op == syntax.AndStmt) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Background && !s.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && isCallOf(b.Y.Cmd, "kill") && guardsKill(b.X, b.Y, b.Op == syntax.AndStmt) {
 		return w.plainKill(b.Y)
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
