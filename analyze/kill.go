@@ -77,9 +77,10 @@ func (w *walker) kill(args []*syntax.Word) {
 		if w.killsShell(a) {
 			// kill $(pgrep -f server): the shell signals itself first and
 			// dies; the pids after its own are never signalled (but see
-			// dialect.selfKillDeferred).
+			// dialect.selfKillDeferred, and the kill program of
+			// `pgrep -f server | xargs kill`, which signals them all).
 			self = true
-			if !w.sh.d.selfKillDeferred {
+			if !w.sh.d.selfKillDeferred && !w.killProg {
 				rest = rest[:i]
 			}
 			break
