@@ -295,9 +295,11 @@ break continue let getopts times print fg bg`)
 
 // instant programs end at once whatever their arguments: they print a
 // fact or make one change to the file system. A background job of one of
-// them is as brief as one of a quick builtin.
+// them is as brief as one of a quick builtin. (pgrep and pidof read the
+// process table once: dash's `kill $(pgrep npm) &>/dev/null` is over at
+// once, though the kill runs in the background.)
 var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
-tty realpath readlink mktemp touch mkdir rmdir ln printenv`)
+tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof`)
 
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands

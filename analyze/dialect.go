@@ -310,6 +310,13 @@ type dialect struct {
 	// starts nothing there. Empty setLetters: set only complains (bash).
 	setLetters string
 	setNames   *wordSet
+	// setOffLetters are the letters only `set +X` takes: options the shell
+	// cannot turn on here but may turn off, as they are off (zsh's
+	// dosetopt, Src/options.c, refuses INTERACTIVE and SINGLECOMMAND once
+	// started, MONITOR and ZLE without a terminal, and sets any of them to
+	// the value it has): `set +m`, which scripts run to quiet job reports
+	// before a kill, does not end zsh, while `set -m` does.
+	setOffLetters string
 	// exportLetters are the option letters export and readonly know;
 	// any other makes that special builtin fail and end the shell (dash:
 	// `export -f start_server` says "Illegal option -f"; mksh "-f: unknown
@@ -633,9 +640,10 @@ var (
 		commandSkipsBuiltins: true,
 		missing:              setOf(`mapfile readarray shopt caller complete compgen help`),
 		missingBuiltin:       absentFails,
-		// (-m: see monitorExits; b c i j q t z Z: "bad option" or "can't
-		// change option")
+		// (-m: see monitorExits; b c j q z: "bad option"; i m t Z: "can't
+		// change option", which + does not meet)
 		setLetters:     "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
+		setOffLetters:  "imtZ",
 		setNames:       zshOptions,
 		setNamesLoose:  true,
 		setoptBuiltins: true,

@@ -67,9 +67,10 @@ func (w *walker) kill(args []*syntax.Word) {
 		if w.selfOperand(a) {
 			// kill $$, kill $(pgrep -f server): the shell signals itself
 			// and dies there; the pids after its own are never
-			// signalled (but see dialect.selfKillDeferred). $$ names no
-			// job.
-			if !w.sh.d.selfKillDeferred && !w.survives(sig) {
+			// signalled (but see dialect.selfKillDeferred, and the kill
+			// program of `pgrep -f server | xargs kill`, which signals
+			// them all). $$ names no job.
+			if !w.sh.d.selfKillDeferred && !w.killProg && !w.survives(sig) {
 				rest = rest[:i]
 			}
 			break

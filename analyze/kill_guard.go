@@ -8,26 +8,29 @@ import (
 
 // A guard is the test before the && (or ||) of `X && kill P` that fails
 // (succeeds) only when the kill would end nothing: X asks whether the one
-// process P is alive (`kill -0 $P`, `ps -p $P`) or whether P is set at
-// all (`[ -n "$P" ]`, `[ "$P" ]`, `test -n`, `[[ $P ]]`, `${P-}` as set
-// -u scripts write it; with || `[ -z "$P" ]`; P may be a substitution,
-// `[ -n "$(jobs -p)" ] && kill $(jobs -p)`), whether it is a positive
-// number (`(( P > 0 ))`, `[ "$P" -gt 0 ]`), or whether the pid file the
-// kill reads exists (`[ -f run.pid ] && kill $(cat run.pid)`, `test ! -e
-// F || kill "$(cat F)"`, -s, -r): when the process is gone, the operand
-// empty or the file missing, the kill ends nothing either (cat prints
-// nothing, and kill without a pid only complains). (A variable holding
-// several pids, one of them gone, would make `kill -0 $P` fail with the
-// others alive; a pid variable is taken to hold one.) Cleanup code writes
-// the guard so (`kill -0 "$pid" 2>/dev/null && kill "$pid"`); the kill
-// runs for sure under bash, zsh, dash and mksh, where a guard of another
-// kind (`curl … && kill $!`) leaves it a maybe. The kill may be deeper in
-// what the guard runs (`[[ -n "${PID-}" ]] && stop_server`, whose body
-// kills $PID): it is as sure there, and the rest a maybe (see
-// walker.guardedKill).
+// process P is alive (`kill -0 $P`, `kill -0 $(cat F)`, `ps -p $P`) or
+// whether P is set at all (`[ -n "$P" ]`, `[ "$P" ]`, `[ ! -z "$P" ]`,
+// `test -n`, `[[ $P ]]`, `${P-}` as set -u scripts write it; with || `[
+// -z "$P" ]`; P may be a substitution, `[ -n "$(jobs -p)" ] && kill
+// $(jobs -p)`), whether it is a positive number (`(( P > 0 ))`, `[ "$P"
+// -gt 0 ]`, `[ ${P:-0} -gt 0 ]`), or whether the pid file the kill reads
+// exists (`[ -f run.pid ] && kill $(cat run.pid)`, `test ! -e F || kill
+// "$(cat F)"`, -s, -r), or several of these in a row (`[ ${P:-0} -gt 0 ]
+// && kill -0 $P && kill $P`: see chainGuard): when the process is gone,
+// the operand empty or the file missing, the kill ends nothing either
+// (cat prints nothing, and kill without a pid only complains). (A
+// variable holding several pids, one of them gone, would make `kill -0
+// $P` fail with the others alive; a pid variable is taken to hold one.)
+// Cleanup code writes the guard so (`kill -0 "$pid" 2>/dev/null && kill
+// "$pid"`); the kill runs for sure under bash, zsh, dash and mksh, where a
+// guard of another kind (`curl … && kill $!`) leaves it a maybe. The kill
+// may be deeper in what the guard runs (`[[ -n "${PID-}" ]] &&
+// stop_server`, whose body kills $PID): it is as sure there, and the rest
+// a maybe (see walker.guardedKill).
 type guard struct {
 	key  string       // the operand X asks about (see operandKey)
 	file *syntax.Word // or the pid file whose existence it tests
+	also *guard       // and a guard chained to it (see chainGuard)
 }
 
 // guardOf reads X as a guard of the kills after its && (and) or ||.
@@ -49,9 +52,14 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 	// (an error in [ ] and test).
 	positive := func(w *syntax.Word, op, n string) (guard, bool) {
 		k := operandKey(w)
+		if k == "" {
+			k = zeroDefaulted(w) // [ ${pid:-0} -gt 0 ]
+		}
 		return guard{key: k}, and && k != "" && positiveTest(op, n)
 	}
 	switch xc := x.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		return chainGuard(xc, and)
 	case *syntax.ArithmCmd:
 		k := arithmPositive(xc.X)
 		return guard{key: k}, and && k != ""
@@ -71,6 +79,9 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 					return g, false
 				}
 				w, isWord := in.X.(*syntax.Word)
+				if op := notEmptyOp(in.Op.String()); op != "" && isWord {
+					return emptyTest(op, w) // [[ ! -z $PID ]]
+				}
 				return guard{file: w}, isWord && !and && fileTests.has(in.Op.String())
 			}
 			w, ok := t.X.(*syntax.Word)
@@ -100,7 +111,7 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 		switch rx.name {
 		case "kill":
 			s, xops, list := killArgs(a)
-			ok := and && !list && signalName(s) == "0" && len(xops) == 1 && pidOperand(xops[0]) != ""
+			ok := and && !list && signalName(s) == "0" && len(xops) == 1 && operandKey(xops[0]) != ""
 			if !ok {
 				return g, false
 			}
@@ -127,6 +138,9 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 				}
 				return emptyTest(a[0].Lit(), a[1])
 			case 3:
+				if op := notEmptyOp(a[1].Lit()); a[0].Lit() == "!" && op != "" {
+					return emptyTest(op, a[2]) // [ ! -z "$PID" ]
+				}
 				if a[0].Lit() == "!" {
 					return fileTest(a[1].Lit(), a[2], true)
 				}
@@ -137,49 +151,15 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 	return g, false
 }
 
-// positiveTest reports whether `P op n` holds for every pid: > 0, != 0,
-// >= 1, in test's words or arithmetic's.
-func positiveTest(op, n string) bool {
-	switch op {
-	case "-gt", "-ne", ">", "!=":
-		return n == "0"
-	case "-ge", ">=":
-		return n == "1"
-	}
-	return false
-}
-
-// arithmPositive is the variable an arithmetic command `(( x ))` asks to
-// be a positive number, holding for every pid and failing for an empty
-// one (`(( pid ))`, `(( $pid > 0 ))`, `(( pid != 0 ))`), or "".
-func arithmPositive(x syntax.ArithmExpr) string {
-	name := func(e syntax.ArithmExpr) string {
-		w, ok := e.(*syntax.Word)
-		if !ok {
-			return ""
-		}
-		if l := w.Lit(); isVarName(l) {
-			return l
-		}
-		return operandKey(w)
-	}
-	b, ok := x.(*syntax.BinaryArithm)
-	if !ok {
-		return name(x)
-	}
-	n, ok := b.Y.(*syntax.Word)
-	if !ok || !positiveTest(b.Op.String(), n.Lit()) {
-		return ""
-	}
-	return name(b.X)
-}
-
 // covers reports whether the guard is about the kill operand op: the same
 // variable or substitution, or `$(cat F)` of the file it tests. An array's
 // `"${pids[@]}"` is empty where its first element, which `[ -n "$pids" ]`
 // tests, is (mapfile of pgrep's lines, as Kubernetes' local-up-cluster.sh
 // kills them).
 func (g guard) covers(op *syntax.Word) bool {
+	if g.also != nil && !g.also.covers(op) {
+		return false
+	}
 	if g.file != nil {
 		return readsSameFile(op, g.file)
 	}

@@ -60,7 +60,7 @@ func (d *dialect) setFails(args []*syntax.Word) bool {
 		}
 		for _, c := range a[1:] {
 			if c != 'o' {
-				if !strings.ContainsRune(d.setLetters, c) {
+				if !strings.ContainsRune(d.setLetters, c) && (a[0] == '-' || !strings.ContainsRune(d.setOffLetters, c)) {
 					return true
 				}
 				continue

@@ -104,6 +104,10 @@ type walker struct {
 	outFile string
 	// killSig is the signal of the kill being applied ("" for SIGTERM).
 	killSig string
+	// killProg: the kill being applied is the kill program xargs runs
+	// (`pgrep -f server | xargs kill`), which signals every pid it is
+	// given, the shell's own among them, and then exits.
+	killProg bool
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker

@@ -220,19 +220,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else if off {
 			w.sh.pipefail = false
 		}
-		for _, a := range r.args {
-			v := wordLit(a)
-			if (strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "--") && strings.Contains(v, "m")) || v == "monitor" {
-				if v == "monitor" || !strings.Contains(v, "o") || strings.HasSuffix(v, "m") {
-					if w.sh.d.monitorExits {
-						w.fatal()
-						break
-					}
-					w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
-					w.sh.monitor = !w.sh.d.monitorNeedsTty
-					break
-				}
+		// set -m or -o monitor turns job control on; set +m, +o monitor
+		// (quieting job reports before a kill) turns it off.
+		if on, off := setsOption(r.args, 'm', "monitor"); on {
+			if w.sh.d.monitorExits {
+				w.fatal()
+				break
 			}
+			w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
+			w.sh.monitor = !w.sh.d.monitorNeedsTty
+		} else if off {
+			w.sh.monitor = false
 		}
 	case "shift":
 		w.shiftArgs(r.args)

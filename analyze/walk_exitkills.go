@@ -157,8 +157,13 @@ func (w *walker) listExitKills(list []*syntax.Stmt, depth int) (ended []*job, fo
 
 // plainKill is the jobs that s, a plain `kill ARGS` (no && around it, not
 // in the background), ends for sure: those it names that die of the
-// signal, and that no subshell of theirs outlives (see walker.killed).
+// signal, and that no subshell of theirs outlives (see walker.killed). A
+// kill behind a guard on its pid is as plain (`[ -n "$P" ] && kill $P;
+// exit 1`: see guard).
 func (w *walker) plainKill(s *syntax.Stmt) []*job {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Background && !s.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && isCallOf(b.Y.Cmd, "kill") && guardsKill(b.X, b.Y, b.Op == syntax.AndStmt) {
+		return w.plainKill(b.Y)
+	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || s.Background || s.Coprocess || s.Negated || !isCallOf(ce, "kill") || w.funcs["kill"] != nil {
 		return nil

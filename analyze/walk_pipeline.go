@@ -20,7 +20,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 	if args := pipedToKill(c); args != nil {
 		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
 		// $!), kill $(jobs -p) (which signals each job's listed process)
+		_, w.killProg = c.Y.Cmd.(*syntax.CallExpr) // xargs kill, not a read loop's
 		w.kill(args)
+		w.killProg = false
 		here = false // the kills are done: the loop's own walk adds nothing
 	}
 	left := env
