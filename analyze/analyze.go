@@ -226,6 +226,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	env, maybe := callerFDs, 0
 	var prev *syntax.Stmt   // ($? of the statement before: see prevStatus)
 	var slept time.Duration // (see endsWithShell)
+	exitAt, exitSlept := -1, time.Duration(0)
 	for _, s := range f.Stmts {
 		p.top = s
 		w.prev = prev
@@ -238,18 +239,26 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		if w.afterExit(s, &maybe) || w.errexitEnds(s) {
 			break
 		}
-		if maybe == 0 && w.cond == 0 {
+		if maybe > 0 && exitAt < 0 {
+			exitAt, exitSlept = len(p.jobs), slept // the jobs an exit here leaves
+		}
+		if w.sureCond() == 0 {
 			slept += sureSleep(s)
 		}
 		prev = s
 	}
 	w.prev = nil
 	if maybe > 0 {
-		w.condOut()
+		w.exitCondOut()
 	}
 	p.top = nil
 	w.endShell()
-	endsWithShell(p.jobs, slept)
+	if exitAt >= 0 {
+		endsWithShell(p.jobs[:exitAt], exitSlept) // (the shell may exit there)
+		endsWithShell(p.jobs[exitAt:], slept)
+	} else {
+		endsWithShell(p.jobs, slept)
+	}
 	w.walkUncalled()
 	p.freeShells = w.free
 	for _, r := range sortedRules() {

@@ -82,6 +82,10 @@ type job struct {
 	// scope is the maybe the job runs under (see walk_scope.go): a kill
 	// or wait under the same one ends it whenever it runs.
 	scope int
+	// region is the maybe the exits before the job opened (see
+	// walker.exitRegion): a kill or wait that surely runs in it ends the
+	// job, which exists only where those exits were not taken.
+	region int
 	// ignored are the signals the job ignores from the start (see
 	// shell.ignored).
 	ignored sigSet

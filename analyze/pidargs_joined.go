@@ -140,7 +140,7 @@ func (w *walker) tablePids(cs *syntax.CmdSubst) int {
 	}
 	n := 0
 	for _, j := range w.sh.jobs {
-		if j.scope == 0 && w.inTable(j) {
+		if w.surelyStarted(j) && w.inTable(j) {
 			n++
 		}
 	}

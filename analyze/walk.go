@@ -72,6 +72,13 @@ type walker struct {
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
 	cond int
+	// exitLevels are the maybes of cond that a statement that may end the
+	// shell opened (see afterExit): what follows `[ -f .env ] || exit
+	// 1` runs whenever the shell is still there, so what it does to the
+	// shell itself (a trap, an exec, set -e, an error that ends it) is as
+	// sure as before the exit (see sureCond), while a kill or wait of a
+	// job started before it stays a maybe (see sureFor).
+	exitLevels []int // where in scopes they are
 	// scopes are the ids of the maybes cond counts, innermost last, and
 	// scopeGen the last id given (see walk_scope.go).
 	scopes   []int
@@ -280,12 +287,12 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
 	}
-	if r.exec && len(r.all) > 0 && w.cond == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(wordLit(r.head), "/")) {
+	if r.exec && len(r.all) > 0 && w.sureCond() == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(wordLit(r.head), "/")) {
 		w.sh.replaced = true
 	}
 	if len(r.all) == 0 && execsSomething(ce) {
 		// exec "$@": a program the walk cannot name replaces the shell.
-		if w.cond == 0 {
+		if w.sureCond() == 0 {
 			w.sh.replaced = true
 		}
 		return env

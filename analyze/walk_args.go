@@ -263,7 +263,7 @@ func (w *walker) frameAssign(name string, value *syntax.Word) {
 		return
 	}
 	v := ""
-	if value != nil && w.cond == 0 && w.branching == 0 {
+	if value != nil && w.sureCond() == 0 && w.branching == 0 {
 		v = w.wordValue(value)
 	}
 	if f.vals == nil {

@@ -33,7 +33,7 @@ func (w *walker) shiftArgs(args []*syntax.Word) {
 	case n > len(f.args):
 		w.args = f.lost() // bash and zsh shift nothing, dash exits
 		return
-	case w.cond != 0 || w.branching != 0:
+	case w.sureCond() != 0 || w.branching != 0:
 		g.drift = true
 	default:
 		g.args = f.args[n:]
@@ -76,7 +76,7 @@ func (w *walker) setArgs(args []*syntax.Word) {
 // resetArgs makes the words args the call's parameters (see setArgs).
 func (w *walker) resetArgs(args []*syntax.Word) {
 	f := w.args
-	if w.cond != 0 || w.branching != 0 {
+	if w.sureCond() != 0 || w.branching != 0 {
 		w.args = f.lost()
 		return
 	}

@@ -248,7 +248,7 @@ func spaced(w *syntax.Word) bool {
 // kills nothing. Only where it surely runs (as a new pid=$! replaces the
 // old one: see replacesPid); `unset -f` names functions.
 func (w *walker) unset(args []*syntax.Word) {
-	if w.cond != 0 || w.branching != 0 {
+	if w.sureCond() != 0 || w.branching != 0 {
 		return
 	}
 	for _, a := range args {

@@ -115,6 +115,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		j := w.p.newJob(job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup, prog: r.all, inJob: w.job != nil})
 		j.start, j.end = c.start, c.end
 		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
+		j.scope, j.region = w.scope(), w.exitRegion() // (as addJob)
 		d, bounded := r.bound()
 		j.timed = r.kind&kQuick != 0 || bounded
 		j.quick = r.kind&kQuick != 0 || bounded && d < briefJob

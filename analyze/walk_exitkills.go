@@ -30,16 +30,17 @@ type exitScope struct {
 
 // noteExitKills records, for the maybe that afterExit just entered (new)
 // or renewed after the statement s, the jobs every exit of s killed
-// first; after a renewal only those every earlier exit killed too.
+// first; after a renewal only those every earlier exit killed too, or
+// that started after the earlier exits (`[ -f .env ] || exit 1` before
+// the server starts leaves no server behind).
 func (w *walker) noteExitKills(s *syntax.Stmt, oldScope int, renewed bool) {
 	js, found := w.exitKills(s, 0)
 	if renewed {
-		i := slices.IndexFunc(w.exitScopes, func(e exitScope) bool { return e.scope == oldScope })
-		if i < 0 {
-			return // an earlier exit stopped nothing: neither does this scope
+		var prev []*job
+		if i := slices.IndexFunc(w.exitScopes, func(e exitScope) bool { return e.scope == oldScope }); i >= 0 {
+			prev = w.exitScopes[i].ended
 		}
-		prev := w.exitScopes[i].ended
-		js = slices.DeleteFunc(js, func(j *job) bool { return !slices.Contains(prev, j) })
+		js = slices.DeleteFunc(js, func(j *job) bool { return !slices.Contains(prev, j) && j.scope != oldScope })
 	}
 	if !found || len(js) == 0 {
 		return

@@ -116,7 +116,7 @@ func (w *walker) fatal() bool {
 // starts the server under zsh when the output is no terminal; `if [ -t 1
 // ]; then (set -m; server &); fi` never does.
 func (w *walker) surelyRuns() bool {
-	return w.sh.maybes == maybes{w.cond, w.branching, w.again}
+	return w.sh.maybes == maybes{w.sureCond(), w.branching, w.again}
 }
 
 // stopped reports whether the shell being walked has ended: the script's

@@ -285,7 +285,7 @@ func (p *pass) newJob(v job) *job {
 }
 
 func (w *walker) addJob(j *job) {
-	j.scope = w.scope()
+	j.scope, j.region = w.scope(), w.exitRegion()
 	j.num = w.nextJobNum()
 	w.sh.maxNum = max(w.sh.maxNum, j.num)
 	w.p.jobs = append(w.p.jobs, j)
@@ -313,7 +313,7 @@ func (sh *shell) lasts() []*job {
 // the value is $! alone. `server & pid=$!; db & pid=$!; kill $pid` stops
 // the db only.
 func (w *walker) replacesPid(a *syntax.Assign) bool {
-	return w.cond == 0 && w.branching == 0 && !a.Append && a.Array == nil && a.Index == nil && a.Value != nil && isLastPid(a.Value)
+	return w.sureCond() == 0 && w.branching == 0 && !a.Append && a.Array == nil && a.Index == nil && a.Value != nil && isLastPid(a.Value)
 }
 
 func (w *walker) pidVar(name string, j *job) {

@@ -255,7 +255,7 @@ func quotedIn(word *syntax.Word, pe *syntax.ParamExp) bool {
 // stay in the table (dialect.doneJobsStay), it reports those that ended
 // and takes them out.
 func (w *walker) listJobs() {
-	if !w.sh.d.doneJobsStay || w.cond > 0 || w.branching > 0 {
+	if !w.sh.d.doneJobsStay || w.sureCond() > 0 || w.branching > 0 {
 		return
 	}
 	for _, j := range w.sh.jobs {

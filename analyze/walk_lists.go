@@ -56,7 +56,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	}
 	w.prev = outer
 	if maybe > 0 {
-		w.condOut()
+		w.exitCondOut()
 	}
 	return env
 }
@@ -80,6 +80,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 		if !renewed {
 			*maybe = 1
 			w.condIn()
+			w.exitLevels = append(w.exitLevels, len(w.scopes)-1)
 		} else {
 			w.condRenew()
 		}

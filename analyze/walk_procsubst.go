@@ -112,7 +112,8 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	}
 	w.slow, w.bounded = slow, bounded
 	w.sh, w.job, w.worker = saved, savedJob, savedWorker
-	w.p.jobs = append(w.p.jobs, j) // not in the job table: wait and %N do not reach it
+	j.scope, j.region = w.scope(), w.exitRegion() // (as addJob)
+	w.p.jobs = append(w.p.jobs, j)                // not in the job table: wait and %N do not reach it
 }
 
 // substWaited reports whether the shell waits for the worker of ps once

@@ -25,6 +25,28 @@ func (w *walker) condOut() {
 	w.scopes = w.scopes[:len(w.scopes)-1]
 }
 
+// exitCondOut leaves the maybe that a statement that may end the shell
+// opened (see walker.exitLevels).
+func (w *walker) exitCondOut() {
+	w.exitLevels = w.exitLevels[:len(w.exitLevels)-1]
+	w.condOut()
+}
+
+// sureCond is cond without the maybes that exits opened: how deep in
+// conditions the walk is as far as the shell that is still running is
+// concerned.
+func (w *walker) sureCond() int { return w.cond - len(w.exitLevels) }
+
+// exitRegion is the id of the innermost maybe an exit opened (renewed by
+// each exit after it), 0 outside any: a job started in it exists only
+// when none of those exits was taken.
+func (w *walker) exitRegion() int {
+	if n := len(w.exitLevels); n > 0 {
+		return w.scopes[w.exitLevels[n-1]]
+	}
+	return 0
+}
+
 // condRenew makes the innermost maybe a new one, without going deeper: a
 // second `|| exit 1` in the same list is a condition of its own.
 func (w *walker) condRenew() {
@@ -43,9 +65,19 @@ func (w *walker) scope() int {
 }
 
 // sureFor reports whether a kill or wait walked now ends j whenever j
-// runs: it runs for sure, or under the very condition j was started in.
+// runs: it runs for sure, or under the very condition j was started in,
+// or for sure once the exits before it were not taken, which j needed to
+// exist (`[ -f .env ] || exit 1; server & …; kill $!`).
 func (w *walker) sureFor(j *job) bool {
-	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j)
+	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j) ||
+		j.region != 0 && w.sureCond() == 0 && j.region == w.exitRegion()
+}
+
+// surelyStarted reports whether j runs whenever the command walked now
+// does: it was started outside any maybe, or behind only the exits that
+// this command is behind too.
+func (w *walker) surelyStarted(j *job) bool {
+	return j.scope == 0 || j.scope == j.region && j.region == w.exitRegion()
 }
 
 // failsWithoutJobs reports whether s, when it fails, has started no

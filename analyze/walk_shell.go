@@ -239,7 +239,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 	} else {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
-	sh.maybes = maybes{w.cond, w.branching, w.again}
+	sh.maybes = maybes{w.sureCond(), w.branching, w.again}
 	if kind == shSubshell && d.compoundHoldsJob {
 		sh.held = 1 // zsh: `( server & jobs )` lists [2]
 	}

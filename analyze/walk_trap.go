@@ -38,7 +38,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		default:
 			// trap '' SIG ignores it from now on; any other action or
 			// a reset gives the jobs started after the default again.
-			if b := sigBit(wordLit(a)); b != 0 && w.cond == 0 {
+			if b := sigBit(wordLit(a)); b != 0 && w.trapSure() {
 				set |= b
 				if len(args) > 1 && single && action == "" {
 					w.sh.ignored |= b
@@ -56,7 +56,7 @@ func (w *walker) trap(args []*syntax.Word) {
 	}
 	if len(args) == 1 || single && (action == "-" || action == "") {
 		// `trap - EXIT`, `trap '' EXIT`: no EXIT trap from now on.
-		if w.cond == 0 {
+		if w.trapSure() {
 			w.sh.traps = w.sh.traps[:0]
 		}
 		return
@@ -65,7 +65,7 @@ func (w *walker) trap(args []*syntax.Word) {
 	if !ok {
 		return
 	}
-	if w.cond == 0 {
+	if w.trapSure() {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
 	w.sh.traps = append(w.sh.traps, w.trapBody(args[0], code, offs, single))
@@ -114,3 +114,10 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: w.trapBody(args[0], code, offs, single)})
 	}
 }
+
+// trapSure reports whether a trap command being walked runs whenever its
+// shell runs: not behind a && or || of that shell's own. A subshell job
+// started behind `[ -f .env ] && ` sets its traps for sure once it runs
+// (its maybes are the script's; see shell.maybes), and so does the
+// script after `[ -f .env ] || exit 1` (see walker.exitConds).
+func (w *walker) trapSure() bool { return w.sureCond() == w.sh.maybes.cond }

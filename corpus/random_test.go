@@ -18,8 +18,9 @@ import (
 // short sleeps, redirections, ( ), { }, if, for, && and ||, pipelines,
 // $( ), <(…) and >(…), exec redirections, nested bash -c, nohup, setsid
 // in the foreground and the background, traps, functions, kill $!/%1/%%,
-// kill then wait, disown, pids kept in a variable or a pid file and
-// killed from there (guarded, from an EXIT trap), jobs -p | xargs kill,
+// kill then wait, the shell's kill of itself, disown, pids kept in a
+// variable or a pid file and killed from there (guarded, from an EXIT
+// trap), jobs -p | xargs kill,
 // pkill -P $$, functions that start and stop jobs by their positional
 // arguments (start p sleep N writes p.pid, stop $P), kills in if and case
 // branches under conditions only the run decides, compound jobs that pass
@@ -300,7 +301,7 @@ func (g *progGen) item(depth int, bg bool) string {
 			// that what the killed job does before it dies is settled.
 			return g.pick("sleep 1; kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
 				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null",
-				g.killSaved(), g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing())
+				g.killSaved(), g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing(), g.killSelf())
 		}
 	case 7:
 		if depth == 0 {
@@ -363,6 +364,13 @@ func (g *progGen) disownAll() string {
 		return "disown -a"
 	}
 	return "disown 2>/dev/null"
+}
+
+// killSelf is the shell killing itself (see analyze/kill_self.go): it
+// dies there, its jobs live on (but for mksh leading its group on TERM),
+// and its EXIT trap runs in bash and mksh only, never on KILL.
+func (g *progGen) killSelf() string {
+	return g.pick("sleep 1; kill $$", "sleep 1; kill -9 $$", "sleep 1; kill -HUP $$", `die() { kill $$; }; sleep 1; die`)
 }
 
 // killFirst is kill %1. mksh reaps a job that ended at once (`true &`)
