@@ -38,35 +38,11 @@ func runCommands(r resolved) [][]*syntax.Word {
 		}
 		return cmds
 	case "xargs":
-		for i := 0; i < len(r.args); i++ {
-			o := wordLit(r.args[i])
-			switch {
-			case o == "--":
-				return wordsFrom(r.args, i+1)
-			case !strings.HasPrefix(o, "-") || o == "-":
-				return wordsFrom(r.args, i)
-			case strings.HasPrefix(o, "--"):
-				if !strings.Contains(o, "=") && xargsLongTakesArg(o) {
-					i++
-				}
-			case len(o) == 2 && strings.IndexByte("EIadnLPsd", o[1]) >= 0:
-				i++ // -I R, -n N…: the value is the next word
-			}
-		}
+		return afterOptions(r.args, "EIadnLPsd", xargsLongTakesArg) // -I R, -n N…
 	case "time":
 		// The program (by path, or through command or env): the
-		// keyword is no simple command.
-		for i := 0; i < len(r.args); i++ {
-			o := wordLit(r.args[i])
-			switch {
-			case o == "--":
-				return wordsFrom(r.args, i+1)
-			case !strings.HasPrefix(o, "-") || o == "-":
-				return wordsFrom(r.args, i)
-			case o == "-f" || o == "-o":
-				i++ // the format, the output file
-			}
-		}
+		// keyword is no simple command. -f the format, -o the file.
+		return afterOptions(r.args, "fo", func(o string) bool { return o == "--format" || o == "--output" })
 	case "flock":
 		for i := 0; i < len(r.args); i++ {
 			o := wordLit(r.args[i])
@@ -90,6 +66,28 @@ func runCommands(r resolved) [][]*syntax.Word {
 				}
 				return wordsFrom(r.args, i+1)
 			}
+		}
+	}
+	return nil
+}
+
+// afterOptions is the command a program runs after its own options,
+// whose short options in argOpts and long ones longArg reports take the
+// next word as their value.
+func afterOptions(args []*syntax.Word, argOpts string, longArg func(string) bool) [][]*syntax.Word {
+	for i := 0; i < len(args); i++ {
+		o := wordLit(args[i])
+		switch {
+		case o == "--":
+			return wordsFrom(args, i+1)
+		case !strings.HasPrefix(o, "-") || o == "-":
+			return wordsFrom(args, i)
+		case strings.HasPrefix(o, "--"):
+			if !strings.Contains(o, "=") && longArg(o) {
+				i++
+			}
+		case len(o) == 2 && strings.IndexByte(argOpts, o[1]) >= 0:
+			i++
 		}
 	}
 	return nil
