@@ -24,6 +24,9 @@ type dialect struct {
 	// any of it, so a parse error on its last line runs nothing (zsh);
 	// bash, dash and mksh run the lines before it.
 	parsesWholeC bool
+	// aliasesOff: a shell that is not interactive expands no alias until
+	// `shopt -s expand_aliases` (bash; see walk_alias.go).
+	aliasesOff bool
 
 	// arraysFromOne: array indexes start at 1, and a bare $array expands
 	// every element (zsh).
@@ -563,7 +566,7 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
-		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true,
+		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,

@@ -220,6 +220,13 @@ func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
 	for name := range bad {
 		delete(vals, name)
 	}
+	names, opaque := evalAssigns(f, vals)
+	for _, name := range names {
+		delete(vals, name)
+	}
+	if _, opaque2 := evalAssigns(f, vals); opaque || opaque2 {
+		return nil
+	}
 	return vals
 }
 

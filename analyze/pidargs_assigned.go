@@ -22,7 +22,7 @@ func (w *walker) mayBeAssigned(name string) bool {
 	if p.assigned == nil {
 		lacks := p.cfg.lang.dialect().missing
 		p.assigned = scanAssigned(p.src, lacks)
-		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file, lacks)
+		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file, lacks) || p.assigned.evals > 0 && evalsOpaque(p.file, p.assigned.evals, lacks)
 	}
 	a := p.assigned
 	if a.opaque || a.names[name] || shellSet.has(name) || a.names["coproc"] && strings.HasSuffix(name, "_PID") {
@@ -62,6 +62,9 @@ var shellSet = setOf(`_ REPLY reply MAPFILE OPTARG OPTIND BASH_REMATCH match COP
 type assignedNames struct {
 	names, other map[string]bool
 	opaque       bool
+	// evals counts the words eval in the text: each may run code that
+	// assigns any name, unless the walk reads it (see evalsOpaque).
+	evals int
 }
 
 // scanAssigned collects every name in the source text that is not a read
@@ -95,6 +98,9 @@ func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 			}
 		default:
 			a.names[name] = true
+			if name == "eval" {
+				a.evals++
+			}
 			rest := src[j:]
 			plain := bytes.HasPrefix(rest, []byte("=")) || bytes.HasPrefix(rest, []byte("+=")) || bytes.HasPrefix(rest, []byte("["))
 			if !plain || strings.HasSuffix(before, "((") || bytes.HasSuffix(src[:i], []byte("let ")) {
@@ -103,7 +109,7 @@ func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 		}
 		i = j
 	}
-	a.opaque = a.names["eval"] || a.names["source"] && !lacks.has("source") || a.names["nameref"]
+	a.opaque = a.names["source"] && !lacks.has("source") || a.names["nameref"]
 	return a
 }
 
@@ -130,8 +136,10 @@ func opaqueAssigns(f *syntax.File, lacks *wordSet) bool {
 		case *syntax.CallExpr:
 			r := resolve(n.Args)
 			switch r.name {
-			case ".", "source", "eval", "nameref":
+			case ".", "source", "nameref":
 				opaque = opaque || !lacks.has(r.name)
+			case "eval":
+				opaque = opaque || !evalSpelled(r.args) // (see evalAssigns)
 			case "read", "mapfile", "readarray", "getopts", "vared", "zparseopts", "export", "declare", "typeset", "local", "readonly":
 				opaque = opaque || dynamic(r.args...)
 			case "printf", "print":

@@ -14,6 +14,7 @@ import (
 //	xargs -I{} sh -c '…'                      (after xargs's options)
 //	flock /tmp/lock cmd args                  (after the lock file)
 //	flock /tmp/lock -c '…'                    (a string for sh -c)
+//	/usr/bin/time -v make                     (GNU time, a program)
 //
 // Each runs in the foreground of the program, which waits for it: what it
 // starts in the background is the caller's business as much as anything
@@ -37,42 +38,56 @@ func runCommands(r resolved) [][]*syntax.Word {
 		}
 		return cmds
 	case "xargs":
-		for i := 0; i < len(r.args); i++ {
-			o := wordLit(r.args[i])
-			switch {
-			case o == "--":
-				return wordsFrom(r.args, i+1)
-			case !strings.HasPrefix(o, "-") || o == "-":
-				return wordsFrom(r.args, i)
-			case strings.HasPrefix(o, "--"):
-				if !strings.Contains(o, "=") && xargsLongTakesArg(o) {
-					i++
-				}
-			case len(o) == 2 && strings.IndexByte("EIadnLPsd", o[1]) >= 0:
-				i++ // -I R, -n N…: the value is the next word
-			}
-		}
+		return afterOptions(r.args, "EIadnLPsd", xargsLongTakesArg) // -I R, -n N…
+	case "time":
+		// The program (by path, or through command or env): the
+		// keyword is no simple command. -f the format, -o the file.
+		return afterOptions(r.args, "fo", func(o string) bool { return o == "--format" || o == "--output" })
 	case "flock":
 		for i := 0; i < len(r.args); i++ {
 			o := wordLit(r.args[i])
 			switch {
 			case o == "-c" || o == "--command":
-				if i+1 < len(r.args) {
-					return [][]*syntax.Word{{litWord("sh"), litWord("-c"), r.args[i+1]}}
-				}
+				// Only after the lock file: before it, flock refuses
+				// the option (exit 64) and runs nothing.
 				return nil
 			case o == "-w" || o == "--timeout" || o == "-E" || o == "--conflict-exit-code":
 				i++
 			case strings.HasPrefix(o, "-") && o != "-":
 			default:
-				// The lock file, then the command or -c.
+				// The lock file, then the command or -c and a string.
 				if i+1 < len(r.args) {
 					if c := wordLit(r.args[i+1]); c == "-c" || c == "--command" {
-						continue
+						if i+2 < len(r.args) {
+							return [][]*syntax.Word{{litWord("sh"), litWord("-c"), r.args[i+2]}}
+						}
+						return nil
 					}
 				}
 				return wordsFrom(r.args, i+1)
 			}
+		}
+	}
+	return nil
+}
+
+// afterOptions is the command a program runs after its own options,
+// whose short options in argOpts and long ones longArg reports take the
+// next word as their value.
+func afterOptions(args []*syntax.Word, argOpts string, longArg func(string) bool) [][]*syntax.Word {
+	for i := 0; i < len(args); i++ {
+		o := wordLit(args[i])
+		switch {
+		case o == "--":
+			return wordsFrom(args, i+1)
+		case !strings.HasPrefix(o, "-") || o == "-":
+			return wordsFrom(args, i)
+		case strings.HasPrefix(o, "--"):
+			if !strings.Contains(o, "=") && longArg(o) {
+				i++
+			}
+		case len(o) == 2 && strings.IndexByte(argOpts, o[1]) >= 0:
+			i++
 		}
 	}
 	return nil
@@ -120,9 +135,18 @@ func runsChildren(s *syntax.Stmt, fgLong int) bool {
 	return fgLong > 1 && runsItsCommands(resolve(ce.Args))
 }
 
-// runsItsCommands reports whether the program is find -exec or xargs
-// given a command, which it runs as its child and waits for: a signal to
-// the program ends it alone, and the command goes on.
+// runsItsCommands reports whether the program is find -exec, xargs,
+// flock or GNU time given a command, which it runs as its child and waits
+// for: a signal to the program ends it alone, and the command goes on
+// (`flock app.lock ./server >log 2>&1 & … kill $!` leaves the server, in
+// all four shells).
 func runsItsCommands(r resolved) bool {
-	return (r.name == "find" || r.name == "xargs") && len(runCommands(r)) > 0
+	switch r.name {
+	case "find", "xargs", "time":
+		return len(runCommands(r)) > 0
+	case "flock":
+		// -F (--no-fork) execs the command in flock's place.
+		return len(runCommands(r)) > 0 && !argvOf(r).has("-F", "--no-fork")
+	}
+	return false
 }

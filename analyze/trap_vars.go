@@ -40,7 +40,7 @@ func (w *walker) trapVars(word *syntax.Word) []trapVar {
 			if pos := int(word.Pos().Offset()); before == nil && pos <= len(w.src.text) {
 				before = scanAssigned(w.src.text[:pos], w.sh.d.missing)
 			}
-			v.empty = v.empty || before != nil && !before.opaque && !before.names[name]
+			v.empty = v.empty || before != nil && !before.opaque && before.evals == 0 && !before.names[name]
 		}
 		vs = append(vs, v)
 		return true

@@ -196,6 +196,9 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+	if w.expandAlias(s, env) {
+		return env // `dev` with alias dev='server &'
+	}
 	if len(s.Redirs) > 0 && badDup(s.Redirs, w.sh.d) {
 		return w.failedDup(s, env) // dash, mksh: `cmd >&/dev/null` never runs cmd
 	}

@@ -248,6 +248,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 				w.p.define(name)
 			}
 		}
+		w.alias(s, r.args)
+	case "unalias":
+		w.unalias(r.args)
+	case "shopt":
+		w.shopt(s, r.args)
 	case "eval":
 		w.nestedEval(r.args, inner)
 	case "source", ".":

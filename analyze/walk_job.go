@@ -105,10 +105,10 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
 		var r resolved
-		if name := w.p.resolveCall(c).name; d.jobFuncSaved && len(s.Redirs) > 0 && w.funcs[name] != nil {
+		if name := w.p.resolveCall(c).name; d.jobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
 			// dash, mksh: the job's subshell saves what the function
-			// call's redirections replace, and what it forks inherits
-			// the copies.
+			// call's (or eval's) redirections replace, and what it forks
+			// inherits the copies.
 			w.saving(s.Redirs, env, j.fds, func() { r = w.call(s, c, j.fds, j.fds) })
 		} else {
 			r = w.call(s, c, j.fds, j.fds)
@@ -125,8 +125,9 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 		}
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.
-		// (Unless the body ends in exec: the subshell becomes that.)
-		if fn := w.funcs[r.name]; len(r.all) > 0 && w.callsFunc(r) {
+		// (Unless the body ends in exec: the subshell becomes that.) So
+		// does the code of an eval, in all four shells.
+		if fn := w.jobFunc(r); fn != nil {
 			j.forks = true
 			body := j.fds.apply(fn.body.Redirs)
 			if d.funcRedirsApplied {

@@ -130,7 +130,11 @@ func stdinDoc(redirs []*syntax.Redirect) *syntax.Word {
 
 // nestedEval walks eval's words as code run by the current shell.
 func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
-	if len(args) != 1 || w.depth >= maxNested {
+	if w.depth >= maxNested {
+		return
+	}
+	code, offs, quote, ok := w.evalCode(args)
+	if !ok {
 		return
 	}
 	if w.sh.d.compoundHoldsJob {
@@ -138,7 +142,7 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
 		// does: `eval 'server &'; kill %1` names no job.
 		defer w.leaveCompound(w.enterCompound())
 	}
-	w.nested(args[0], w.sh.d, env, 0xff)
+	w.nestedCode(code, offs, quote, w.sh.d, env, 0xff)
 }
 
 func (w *walker) nested(word *syntax.Word, d *dialect, env fdTable, kind shellKind) {
@@ -312,7 +316,7 @@ func runsLiteral(r resolved) bool {
 		return false
 	}
 	if r.name == "eval" {
-		return len(r.args) == 1 && plainWord(r.args[0])
+		return evalSpelled(r.args)
 	}
 	if dialectOfProgram(r.name) == nil {
 		return false

@@ -67,6 +67,11 @@ type shell struct {
 	// sigTraps are the traps on signals a kill sends (TERM, HUP…) with
 	// an action, which a kill of the job this shell runs walks.
 	sigTraps []sigTrap
+	// aliases are the aliases the shell defined, by name, and
+	// expandAliases where bash's `shopt -s expand_aliases` ran (see
+	// walk_alias.go). A subshell inherits both.
+	aliases       map[string]aliasDef
+	expandAliases aliasDef
 	// keep: a job holds on to the shell (job.trapSh); endShell does not
 	// hand it out again.
 	keep bool
@@ -250,6 +255,10 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh.last, sh.alt = w.sh.last, w.sh.alt
 		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
 		sh.ignored = w.sh.ignored
+		sh.expandAliases = w.sh.expandAliases
+		for name, a := range w.sh.aliases {
+			sh.defineAlias(name, a)
+		}
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
 		sh.nounset, sh.errexit, sh.pipefail = w.sh.nounset, w.sh.errexit, w.sh.pipefail
@@ -291,6 +300,8 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	zeroMap(&sh.arrays)
 	zeroMap(&sh.joined)
 	zero(&sh.process)
+	zeroMap(&sh.aliases)
+	zero(&sh.expandAliases)
 	if sh.d != d {
 		sh.d = d
 	}

@@ -195,7 +195,11 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 func (j *job) becomes(ts []tailExec) {
 	j.kind = jobSimple
 	if len(ts) == 1 {
-		j.runs(resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args))
+		r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
+		j.runs(r)
+		// dash's `cd app && find . -exec server \; &`: the subshell
+		// became find, which a kill ends alone (see runsItsCommands).
+		j.runsChildren = j.runsChildren || j.fgLong > 1 && runsItsCommands(r)
 	}
 }
 
