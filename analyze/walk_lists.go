@@ -30,15 +30,24 @@ func hasExitWord(text []byte, d *dialect) bool {
 
 // hasSelfKillText reports whether text has a kill with an operand that
 // may name the shell's own process (see kill_self.go): $$, 0, a pgrep, or
-// in zsh $!.
+// in zsh $!, on the kill's own line, up to the end of its command.
 func hasSelfKillText(text []byte, d *dialect) bool {
-	i := bytes.Index(text, []byte("kill"))
-	if i < 0 {
-		return false
+	for {
+		i := bytes.Index(text, []byte("kill"))
+		if i < 0 {
+			return false
+		}
+		text = text[i+4:]
+		end := bytes.IndexAny(text, "\n;&|)")
+		if end < 0 {
+			end = len(text)
+		}
+		args := text[:end]
+		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) ||
+			bytes.HasSuffix(args, []byte(" 0")) || bytes.Contains(args, []byte(" 0 ")) || d.bangZero && bytes.Contains(args, []byte("$!")) {
+			return true
+		}
 	}
-	t := text[i:]
-	return bytes.Contains(t, []byte("$$")) || bytes.Contains(t, []byte("{$}")) || bytes.Contains(t, []byte(" 0")) ||
-		bytes.Contains(t, []byte("pgrep")) || d.bangZero && bytes.Contains(t, []byte("$!"))
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
