@@ -18,9 +18,9 @@ import (
 // short sleeps, redirections, ( ), { }, if, for, && and ||, pipelines,
 // $( ), <(…) and >(…), exec redirections, nested bash -c, nohup, setsid
 // in the foreground and the background, traps, functions, kill $!/%1/%%,
-// kill then wait, the shell's kill of itself, disown, pids kept in a
-// variable or a pid file and killed from there (guarded, from an EXIT
-// trap), jobs -p | xargs kill,
+// kill then wait, the shell's kill of itself, guard clauses that may exit
+// before it all, disown, pids kept in a variable or a pid file and killed
+// from there (guarded, from an EXIT trap), jobs -p | xargs kill,
 // pkill -P $$, functions that start and stop jobs by their positional
 // arguments (start p sleep N writes p.pid, stop $P), kills in if and case
 // branches under conditions only the run decides, compound jobs that pass
@@ -102,7 +102,7 @@ func randomPrograms(t *testing.T, shell string, n int, seed int64) {
 	var progs []string
 	for len(progs) < n {
 		g.fn = false
-		p := g.list(0, true)
+		p := g.guard() + g.list(0, true)
 		if _, err := analyze.Analyze([]byte(p), opts...); err == nil {
 			progs = append(progs, p)
 		}
@@ -364,6 +364,18 @@ func (g *progGen) disownAll() string {
 		return "disown -a"
 	}
 	return "disown 2>/dev/null"
+}
+
+// guard is, for one program in four, a guard clause that may exit before
+// the program (its condition is the run's to decide, and it never exits
+// here): what follows must be judged as without it (see analyze's
+// walker.exitLevels).
+func (g *progGen) guard() string {
+	if g.r.Intn(4) != 0 {
+		return ""
+	}
+	return g.pick("[ -f /nonexistent ] && exit 1\n", "cd /tmp || exit 1; ", "command -v sleep >/dev/null || exit 1; ",
+		"[ -d /tmp ] || { echo no; exit 1; }; ", "if [ -f /nonexistent ]; then exit 2; fi\n", "die() { exit 1; }; [ -d /tmp ] || die; ")
 }
 
 // killSelf is the shell killing itself (see analyze/kill_self.go): it
