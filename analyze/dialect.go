@@ -355,6 +355,14 @@ type dialect struct {
 	// main.c's unwind, see walker.deathTakesGroup); in the caller's
 	// group its jobs outlive it, as in bash, zsh and dash.
 	selfTermTakesJobs bool
+	// unsetFallsToFunc: `unset NAME` without -f or -v removes the function
+	// NAME when no variable has that name (bash: unset_builtin tries the
+	// variable first, then the function): `kill() { :; }; …; unset kill;
+	// kill $!` stops the job. dash, zsh and mksh unset variables only.
+	unsetFallsToFunc bool
+	// unfunction: the shell has zsh's `unfunction NAME`, which is `unset
+	// -f NAME`.
+	unfunction bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -563,7 +571,7 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
-		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true,
+		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, unsetFallsToFunc: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -622,6 +630,7 @@ var (
 		funcRedirsApplied:    true,
 		monitorExits:         true,
 		funcExitTraps:        true,
+		unfunction:           true,
 		arraysFromOne:        true,
 		zeroIndexFatal:       true,
 		printBuiltin:         true,

@@ -94,6 +94,7 @@ func TestShellReset(t *testing.T) {
 		empty: map[string]bool{"e": true}, traps: []trapBody{{code: "x"}}, monitor: true, d: dialectBash, held: 1,
 		maxNum: 2, leads: true, kept: fdTable{1: tCaller}, keptTen: true, ignored: 1, replaced: true,
 		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, skipTraps: true, execsElem: true, ended: true, maybes: maybes{cond: 1},
+		outerFuncs: map[string]*function{"f": {}}, ownFuncs: true,
 	}
 	v := reflect.ValueOf(sh).Elem()
 	for i := range v.NumField() {

@@ -42,6 +42,9 @@ type walker struct {
 	funcOrder []string
 	free      []*shell // ended shells, for newShell to reuse
 	remote    int      // inside an ssh command string
+	// dropped are the definitions a subshell's end or an `unset -f`
+	// removed, for walkUncalled (see walk_funcscope.go).
+	dropped []*function
 	// fed is the script the left side of a pipe prints, while the walk is
 	// on its right side: a shell there reads it from stdin.
 	fed *script
@@ -482,14 +485,8 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break
 		}
 		w.p.define(c.Name.Value)
-		if w.funcs == nil {
-			w.funcs = map[string]*function{}
-		}
 		prev := w.funcs[c.Name.Value]
-		if prev == nil {
-			w.funcOrder = append(w.funcOrder, c.Name.Value)
-		}
-		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)}
+		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)})
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {

@@ -195,6 +195,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(m)
 	case "unset":
 		w.unset(r.args)
+	case "unfunction":
+		if w.sh.d.unfunction {
+			w.unsetFuncs(r.args, true) // zsh: unset -f
+		}
 	case "export", "readonly":
 		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
 			w.fatal() // dash: export -f f

@@ -135,6 +135,11 @@ func (w *walker) walkUncalled() {
 			w.walkUncalledBody(fn)
 		}
 	}
+	for _, fn := range w.dropped {
+		if !w.bodyDefined(fn) {
+			w.walkUncalledBody(fn)
+		}
+	}
 }
 
 // walkUncalledBody walks the body of a definition no call reached in a
