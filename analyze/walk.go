@@ -158,6 +158,9 @@ type walker struct {
 	// args are the positional parameters of the function call being
 	// walked, nil where they are not known (see walk_args.go).
 	args *argFrame
+	// localOpts: the function call being walked puts the shell's options
+	// back when it returns (see walk_funcopts.go).
+	localOpts bool
 }
 
 const maxNested = 8
@@ -277,6 +280,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	w.funcEnv = nil
 	if len(w.calling) > 0 {
 		w.declareLocal(ce) // dash: local is a command
+		w.noteLocalOpts(ce)
 	}
 	w.elementWord(ce) // dash: pids[0]=$! is a command
 	r := w.call(s, ce, env, inner)
@@ -486,7 +490,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		w.p.define(c.Name.Value)
 		prev := w.funcs[c.Name.Value]
-		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)})
+		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body), kshStyle: c.RsrvWord && !c.Parens})
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
@@ -497,6 +501,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break // mksh: export -f f
 		}
 		w.declareLocal(c)
+		w.noteLocalOpts(c) // local -
 		for _, a := range c.Args {
 			w.assign(a, env)
 		}
