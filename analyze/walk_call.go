@@ -58,6 +58,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		return resolved{}
 	}
+	if len(ce.Assigns) > 0 && w.callsFunc(w.p.resolveCall(ce)) {
+		defer w.restoreLocals(w.callAssigns(ce))
+	}
 	for _, a := range ce.Assigns {
 		w.assign(a, env)
 	}
