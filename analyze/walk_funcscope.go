@@ -69,14 +69,14 @@ func (w *walker) leaveFuncs(sh *shell) {
 // (dialect.unsetFallsToFunc). It reports whether the arguments name
 // variables, for unset to clear.
 func (w *walker) unsetFuncs(args []*syntax.Word, onlyFuncs bool) (vars bool) {
-	funcs, vars := onlyFuncs, !onlyFuncs
+	funcs, vars, either := onlyFuncs, !onlyFuncs, !onlyFuncs
 	for _, a := range args {
 		name := wordLit(a)
 		if strings.HasPrefix(name, "-") && !onlyFuncs {
-			funcs, vars = strings.Contains(name, "f"), strings.Contains(name, "v") || !strings.Contains(name, "f")
+			funcs, vars, either = strings.Contains(name, "f"), !strings.Contains(name, "f"), false
 			continue
 		}
-		fallsTo := vars && !funcs && w.sh.d.unsetFallsToFunc && w.noVariable(name)
+		fallsTo := either && w.sh.d.unsetFallsToFunc && w.noVariable(name)
 		if isName(name) && (funcs || fallsTo) && w.surelyRuns() {
 			w.undefineFunc(name)
 		}
