@@ -368,7 +368,7 @@ func (w *walker) fgLong(env, inner fdTable) {
 		return
 	}
 	j.fgLong++
-	j.fgFds = inner
+	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
 		j.fgFds = inner.union(env)
 	}
