@@ -358,6 +358,25 @@ type dialect struct {
 	// main.c's unwind, see walker.deathTakesGroup); in the caller's
 	// group its jobs outlive it, as in bash, zsh and dash.
 	selfTermTakesJobs bool
+	// kshFuncOptsLocal: a function declared `function name { … }` puts
+	// the shell's options back when it returns (mksh: exec.c's comexec
+	// restores shell_flags for FKSH functions), so its `set -e` or `set -u`
+	// ends with the call; `function name() { … }` is Bourne-style there.
+	// bash and zsh keep the options a function sets either way.
+	kshFuncOptsLocal bool
+	// localDashOpts: `local -` in a function makes the options it sets
+	// after it its own, put back when it returns (bash 4.4 and later,
+	// dash); zsh's and mksh's `local -` lists variables (zsh has `setopt
+	// localoptions`: see walk_funcopts.go).
+	localDashOpts bool
+	// unsetFallsToFunc: `unset NAME` without -f or -v removes the function
+	// NAME when no variable has that name (bash: unset_builtin tries the
+	// variable first, then the function): `kill() { :; }; …; unset kill;
+	// kill $!` stops the job. dash, zsh and mksh unset variables only.
+	unsetFallsToFunc bool
+	// unfunction: the shell has zsh's `unfunction NAME`, which is `unset
+	// -f NAME`.
+	unfunction bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server
@@ -566,12 +585,14 @@ var (
 		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
-		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true,
+		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true, unsetFallsToFunc: true,
+		localDashOpts: true,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
 		pidLead: true, pidTrail: " \t\n",
 		killSAttached:        true,
+		localDashOpts:        true,
 		badDup:               dupEndsShell,
 		bashSyntaxStops:      true,
 		refusesExpansion:     dashRefuses,
@@ -625,6 +646,7 @@ var (
 		funcRedirsApplied:    true,
 		monitorExits:         true,
 		funcExitTraps:        true,
+		unfunction:           true,
 		arraysFromOne:        true,
 		zeroIndexFatal:       true,
 		printBuiltin:         true,
@@ -683,6 +705,7 @@ var (
 		topSignalRunsExitTrap:  true,
 		substReadsFile:         true,
 		funcErrorReturns:       true,
+		kshFuncOptsLocal:       true,
 		noNegativeIndex:        true,
 		printBuiltin:           true,
 		selfTermTakesJobs:      true,

@@ -97,6 +97,10 @@ type job struct {
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
 	pipeRest fdTable
+	// pipeForks is what the programs hold that elements calling a
+	// function fork in their subshells: a kill of every process of the
+	// job (`kill %1`) leaves them running (see walker.pipeElem).
+	pipeForks fdTable
 	// pipeChildren: the last element is find -exec or xargs, whose
 	// command a kill of $! leaves running (see runsChildren).
 	pipeChildren bool
@@ -161,6 +165,9 @@ type job struct {
 	// a kill of the job's subshell leaves that one running (see killed).
 	fgLong int
 	fgFds  fdTable
+	// fgOwn is the descriptors of that program alone, without those of
+	// the subshell it runs in.
+	fgOwn fdTable
 	// last is the command of its body that ran last of those that take
 	// time (see runsTail).
 	last lastRun

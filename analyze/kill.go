@@ -123,6 +123,8 @@ func (w *walker) kill(args []*syntax.Word) {
 				}
 				if w.sh.monitor && !j.ignores(sig) {
 					w.killGroup(j, false)
+				} else if j.kind == jobPipeline && j.pipeForks != (fdTable{}) && w.sureFor(j) {
+					j.fds = j.pipeForks // what a function element runs goes on
 				} else if j.kind == jobPipeline && !j.pipeChildren {
 					w.end(j) // (a last element's children run on: see killed)
 				}

@@ -40,7 +40,7 @@ func (w *walker) noteRun(s *syntax.Stmt) {
 // does not hold the trap command, and started before now (the shell has
 // run nothing of unknown length since the job started).
 func (w *walker) trapDropped(j *job, t *sigTrap) bool {
-	if isWait(lastStmt(j.stmt)) {
+	if w.tailWaits(j.stmt, 0) {
 		return true
 	}
 	l := j.last
@@ -53,6 +53,23 @@ func (w *walker) trapDropped(j *job, t *sigTrap) bool {
 	}
 	start, end := j.src.outer(int(n.Pos().Offset())), j.src.outer(int(n.End().Offset()))
 	return len(t.offs) == 0 || t.offs[0] < start || t.offs[0] >= end
+}
+
+// tailWaits reports whether the command in s's tail position, through
+// the functions it calls there, is wait: `start() { trap 'kill $c' TERM;
+// server & c=$!; wait; }; start & … kill $!` drops the trap as `( trap
+// …; wait ) &` does.
+func (w *walker) tailWaits(s *syntax.Stmt, depth int) bool {
+	s = lastStmt(s)
+	if isWait(s) {
+		return true
+	}
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && depth < 8 {
+		if fn := w.calledFunc(ce); fn != nil {
+			return w.tailWaits(fn.body, depth+1)
+		}
+	}
+	return false
 }
 
 // tailHolding returns the innermost statement in tail position within s

@@ -95,6 +95,7 @@ func TestShellReset(t *testing.T) {
 		maxNum: 2, leads: true, kept: fdTable{1: tCaller}, keptTen: true, ignored: 1, replaced: true,
 		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, skipTraps: true, execsElem: true, ended: true, maybes: maybes{cond: 1},
 		aliases: map[string]aliasDef{"a": {ok: true}}, expandAliases: aliasDef{ok: true},
+		outerFuncs: map[string]*function{"f": {}}, ownFuncs: true,
 	}
 	v := reflect.ValueOf(sh).Elem()
 	for i := range v.NumField() {

@@ -42,6 +42,9 @@ type walker struct {
 	funcOrder []string
 	free      []*shell // ended shells, for newShell to reuse
 	remote    int      // inside an ssh command string
+	// dropped are the definitions a subshell's end or an `unset -f`
+	// removed, for walkUncalled (see walk_funcscope.go).
+	dropped []*function
 	// fed is the script the left side of a pipe prints, while the walk is
 	// on its right side: a shell there reads it from stdin.
 	fed *script
@@ -162,6 +165,9 @@ type walker struct {
 	// args are the positional parameters of the function call being
 	// walked, nil where they are not known (see walk_args.go).
 	args *argFrame
+	// localOpts: the function call being walked puts the shell's options
+	// back when it returns (see walk_funcopts.go).
+	localOpts bool
 }
 
 const maxNested = 8
@@ -284,6 +290,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	w.funcEnv = nil
 	if len(w.calling) > 0 {
 		w.declareLocal(ce) // dash: local is a command
+		w.noteLocalOpts(ce)
 	}
 	w.elementWord(ce) // dash: pids[0]=$! is a command
 	r := w.call(s, ce, env, inner)
@@ -492,14 +499,8 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break
 		}
 		w.p.define(c.Name.Value)
-		if w.funcs == nil {
-			w.funcs = map[string]*function{}
-		}
 		prev := w.funcs[c.Name.Value]
-		if prev == nil {
-			w.funcOrder = append(w.funcOrder, c.Name.Value)
-		}
-		w.funcs[c.Name.Value] = &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body)}
+		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body), kshStyle: c.RsrvWord && !c.Parens})
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
@@ -510,6 +511,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break // mksh: export -f f
 		}
 		w.declareLocal(c)
+		w.noteLocalOpts(c) // local -
 		for _, a := range c.Args {
 			w.assign(a, env)
 		}

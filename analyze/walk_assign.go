@@ -246,17 +246,14 @@ func spaced(w *syntax.Word) bool {
 
 // unset forgets the pids the named variables held: `unset P; kill $P`
 // kills nothing. Only where it surely runs (as a new pid=$! replaces the
-// old one: see replacesPid); `unset -f` names functions.
+// old one: see replacesPid); `unset -f` names functions (see unsetFuncs).
 func (w *walker) unset(args []*syntax.Word) {
-	if w.sureCond() != 0 || w.branching != 0 {
+	if !w.unsetFuncs(args, false) || w.sureCond() != 0 || w.branching != 0 {
 		return
 	}
 	for _, a := range args {
 		name := wordLit(a)
-		switch {
-		case name == "-f":
-			return
-		case !isName(name):
+		if !isName(name) {
 			continue
 		}
 		delete(w.sh.pidVars, name)

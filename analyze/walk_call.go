@@ -58,6 +58,9 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		return resolved{}
 	}
+	if len(ce.Assigns) > 0 && w.callsFunc(w.p.resolveCall(ce)) {
+		defer w.restoreLocals(w.callAssigns(ce))
+	}
 	for _, a := range ce.Assigns {
 		w.assign(a, env)
 	}
@@ -196,6 +199,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(m)
 	case "unset":
 		w.unset(r.args)
+	case "unfunction":
+		if w.sh.d.unfunction {
+			w.unsetFuncs(r.args, true) // zsh: unset -f
+		}
 	case "export", "readonly":
 		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
 			w.fatal() // dash: export -f f
@@ -367,7 +374,7 @@ func (w *walker) fgLong(env, inner fdTable) {
 		return
 	}
 	j.fgLong++
-	j.fgFds = inner
+	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
 		j.fgFds = inner.union(env)
 	}

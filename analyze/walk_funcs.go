@@ -36,6 +36,9 @@ type function struct {
 	// args: whether the body uses positional parameters (see usesArgs),
 	// 0 until worked out.
 	args int8
+	// kshStyle: declared `function name { … }`, without parentheses
+	// (see dialect.kshFuncOptsLocal).
+	kshStyle bool
 }
 
 // maxFuncWalks bounds how often one body is walked, so that functions
@@ -84,9 +87,11 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		w.src = fn.src
 		from, outerFrom := len(w.locals), w.localsFrom
 		w.localsFrom = from
-		if after := w.stmt(fn.body, env); after != env {
-			w.funcEnv = &after // an exec in the body redirected the shell
-		}
+		w.callOpts(fn.kshStyle, func() {
+			if after := w.stmt(fn.body, env); after != env {
+				w.funcEnv = &after // an exec in the body redirected the shell
+			}
+		})
 		w.restoreLocals(from) // (zsh runs the function's EXIT trap after)
 		w.localsFrom = outerFrom
 		if w.sh.d.funcExitTraps {
@@ -132,6 +137,11 @@ func (w *walker) callBody(fn *function, env fdTable) {
 func (w *walker) walkUncalled() {
 	for _, name := range w.funcOrder {
 		for fn := w.funcs[name]; fn != nil; fn = fn.other {
+			w.walkUncalledBody(fn)
+		}
+	}
+	for _, fn := range w.dropped {
+		if !w.bodyDefined(fn) {
 			w.walkUncalledBody(fn)
 		}
 	}

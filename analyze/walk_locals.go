@@ -78,11 +78,33 @@ func (w *walker) declareLocal(c syntax.Command) {
 		if slices.ContainsFunc(w.locals[w.localsFrom:], func(l localVar) bool { return l.sh == w.sh && l.name == name }) {
 			continue
 		}
-		sh := w.sh
-		js, had := sh.pidVars[name]
-		w.locals = append(w.locals, localVar{sh: sh, name: name, jobs: slices.Clone(js), had: had,
-			array: sh.arrays[name], joined: sh.joined[name], empty: sh.empty[name]})
+		w.pushLocal(name)
 	}
+}
+
+// pushLocal saves what the current shell holds for name, for
+// restoreLocals to put back.
+func (w *walker) pushLocal(name string) {
+	sh := w.sh
+	js, had := sh.pidVars[name]
+	w.locals = append(w.locals, localVar{sh: sh, name: name, jobs: slices.Clone(js), had: had,
+		array: sh.arrays[name], joined: sh.joined[name], empty: sh.empty[name]})
+}
+
+// callAssigns saves the variables the assignments before a function call
+// set (`PORT=3001 start`): they are the call's own in all four shells,
+// bash's POSIX mode too, and what the body assigns them is gone when it
+// returns (`P=1 start` with `start() { server & P=$!; }` leaves no pid
+// in P: checked under bash, zsh, dash and mksh). It returns what to give
+// restoreLocals after the call.
+func (w *walker) callAssigns(ce *syntax.CallExpr) (from int) {
+	from = len(w.locals)
+	for _, a := range ce.Assigns {
+		if a.Name != nil {
+			w.pushLocal(a.Name.Value)
+		}
+	}
+	return from
 }
 
 // restoreLocals puts back, latest first, what the locals declared since

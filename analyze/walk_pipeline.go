@@ -148,6 +148,17 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			}
 		}
 		j.fds.hold(own)
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && j.fgLong > fgLong && w.callsFunc(w.p.resolveCall(ce)) {
+			// The element's subshell runs the function and forks its
+			// programs (no shell execs a function's last command):
+			// `start 2>&1 | tee log & … kill %1` kills the subshell
+			// and tee, and the server start runs goes on (bash, zsh;
+			// mksh's subshell waits for it, holding its saved copies).
+			j.pipeForks.hold(j.fgOwn)
+			if w.sh.d.subshellDefersTerm {
+				j.pipeForks.hold(own)
+			}
+		}
 		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
 			// (find -exec or xargs as $!: the command it runs goes on;
 			// so does what a shell reading its script from the pipe runs:

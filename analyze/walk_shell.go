@@ -97,6 +97,11 @@ type shell struct {
 	// ended: an error ended this subshell or nested shell for sure (see
 	// walker.fatal); the rest of its code never runs.
 	ended bool
+	// outerFuncs are the functions of the parent shell, which a subshell
+	// that defined or removed one of its own (ownFuncs) puts back when it
+	// ends (see walk_funcscope.go).
+	outerFuncs map[string]*function
+	ownFuncs   bool
 	// maybes is how deep in maybes the walk was when the shell started
 	// (see walker.surelyRuns): what a subshell in an if branch runs first
 	// runs for sure once the subshell runs.
@@ -172,6 +177,7 @@ func (w *walker) endShell() {
 			}
 		}
 	}
+	w.leaveFuncs(sh)
 	if sh.kind != shTop && !sh.keep {
 		w.free = append(w.free, sh) // the caller restores its own shell next
 	}
@@ -308,7 +314,8 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
-	sh.pipefail = false
+	sh.pipefail, sh.ownFuncs = false, false
+	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }
 
