@@ -208,11 +208,16 @@ func compareRuns(sh shell, a, b string) (string, error) {
 
 // slower reports whether one parent took longer than the other by more
 // than noise: a parent that waits for a `sleep $NAP` it did not wait for
-// before takes 100ms longer.
+// before takes nap longer, while a fork and exec more or less, which is
+// all the exec fix saves, takes up to tens of milliseconds on a loaded
+// machine (a fresh clone's CI beside two busy sessions saw 90ms).
 func slower(a, b time.Duration) bool {
 	d := a - b
-	return d > 70*time.Millisecond || d < -70*time.Millisecond
+	return d > nap*7/10 || d < -nap*7/10
 }
+
+// nap is $NAP, the programs' pause.
+const nap = 250 * time.Millisecond
 
 // diffLines lists the lines only one side has.
 func diffLines(a, b string) string {
@@ -241,8 +246,8 @@ var pidRe = regexp.MustCompile(`pid [0-9]+`)
 // The prologue and epilogue are in the syntax all four shells share: the
 // clock is date(1)'s (mksh's arithmetic is 32-bit), the times are
 // subtracted here.
-const prologue = `NAP=0.1; cd "$R"; echo "t0=$(date +%s%N)"
-`
+var prologue = fmt.Sprintf(`NAP=%g; cd "$R"; echo "t0=$(date +%%s%%N)"
+`, nap.Seconds())
 
 const epilogue = `
 __rc=$?
