@@ -176,6 +176,10 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.kill(r.args)
 	case "pkill", "killall":
 		w.killByName(r)
+	case "fuser", "kill-port", "killport", "npx", "pnpx", "bunx":
+		if sig, ok := holderKill(r); ok {
+			w.killHolders(sig)
+		}
 	case "jobs":
 		w.listJobs()
 	case "disown":
