@@ -65,6 +65,9 @@ type walker struct {
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable
+	// endTrap is the EXIT trap being walked as its shell ends (see
+	// trapReaches).
+	endTrap *trapBody
 	// trapLists are the lists of the EXIT trap being walked that set -e
 	// ends at a command known to fail (see walk_errexit.go).
 	trapLists [][]*syntax.Stmt

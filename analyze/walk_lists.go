@@ -85,6 +85,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 			w.condRenew()
 		}
 		w.noteExitKills(s, old, renewed)
+		w.noteExitRaces()
 	}
 	return false
 }
