@@ -154,6 +154,12 @@ type dialect struct {
 	// which without job control only a setsid'd job has: for any other job
 	// "No such process".
 	specsSignalGroup bool
+	// returnOutsideFails: `return` outside a function or sourced script
+	// fails (status 2) and the shell goes on (bash outside POSIX mode:
+	// "can only `return' from a function or sourced script"); zsh, dash,
+	// mksh and bash in POSIX mode end the shell there as exit does, EXIT
+	// trap and all (see walk_return.go).
+	returnOutsideFails bool
 	// killRaces: a kill of $! or %N right after the job starts, with
 	// nothing that takes time in between, can be lost (mksh: the child
 	// has not set up its signal handling yet); a SIGKILL is never lost.
@@ -561,9 +567,10 @@ var (
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
-		killSAttached:    true,
-		trapRefuses:      trapNoSigPseudo | trapGoesOn,
-		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
+		killSAttached:      true,
+		returnOutsideFails: true,
+		trapRefuses:        trapNoSigPseudo | trapGoesOn,
+		currentSkipsDone:   true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true,
@@ -717,7 +724,8 @@ var shDialect = sync.OnceValue(func() *dialect {
 	}
 	d := *dialectBash
 	d.lang, d.variant = LangPOSIX, syntax.LangPOSIX
-	d.substDropsErrexit = false // (POSIX mode: $(…) keeps set -e)
+	d.substDropsErrexit = false  // (POSIX mode: $(…) keeps set -e)
+	d.returnOutsideFails = false // (a special builtin's error ends the shell)
 	return &d
 })
 

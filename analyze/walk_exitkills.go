@@ -83,7 +83,7 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 		return nil, false
 	}
 	if ends(s) {
-		return w.exitLeaves(s)
+		return w.exitLeaves(s, depth)
 	}
 	if w.errexitExits(s, depth) == endsSurely {
 		return w.exitTrapKills(), true // set -e; … false: an exit that runs the EXIT trap

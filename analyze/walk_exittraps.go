@@ -104,11 +104,14 @@ func (w *walker) sureKills(s *syntax.Stmt, depth int) []*job {
 
 // exitLeaves is exitKills for a statement that is an exit: the jobs the
 // EXIT traps it runs kill (an exec replaces the shell, which runs none).
-func (w *walker) exitLeaves(s *syntax.Stmt) ([]*job, bool) {
-	if isCallOf(s.Cmd, "return") {
+func (w *walker) exitLeaves(s *syntax.Stmt, depth int) ([]*job, bool) {
+	if isCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
 		return nil, false
 	}
-	if isCallOf(s.Cmd, "exit") {
+	if isCallOf(s.Cmd, "return") && w.countReturns {
+		return nil, true // (a return runs no EXIT trap)
+	}
+	if isCallOf(s.Cmd, "exit") || isCallOf(s.Cmd, "return") {
 		return w.exitTrapKills(), true
 	}
 	return nil, true
