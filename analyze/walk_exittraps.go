@@ -18,8 +18,8 @@ import "mvdan.cc/sh/v3/syntax"
 // as the shell ends, ends j on every path that ends the shell: also on
 // those of the exits taken before the trap was set.
 func (w *walker) trapReaches(j *job, t *trapBody) bool {
-	if j.exitRaced {
-		return false
+	if j.exitRaced || t.maybe {
+		return false // (a trap that may not be set stops nothing for sure)
 	}
 	return j.region >= t.region || w.exitEnded(t.region, j)
 }

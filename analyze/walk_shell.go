@@ -155,6 +155,9 @@ type trapBody struct {
 	// walker.exitRegion): an exit taken before it ran the traps before
 	// it (see trapReaches).
 	region int
+	// maybe: the trap was set behind a && or ||, in a branch or after a
+	// return that may have been taken: it may not be in force.
+	maybe bool
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
