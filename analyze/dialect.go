@@ -149,6 +149,12 @@ type dialect struct {
 	// which without job control only a setsid'd job has: for any other job
 	// "No such process".
 	specsSignalGroup bool
+	// returnOutsideFails: `return` outside a function or sourced script
+	// fails (status 2) and the shell goes on (bash outside POSIX mode:
+	// "can only `return' from a function or sourced script"); zsh, dash,
+	// mksh and bash in POSIX mode end the shell there as exit does, EXIT
+	// trap and all (see walk_return.go).
+	returnOutsideFails bool
 	// killRaces: a kill of $! or %N right after the job starts, with
 	// nothing that takes time in between, can be lost (mksh: the child
 	// has not set up its signal handling yet); a SIGKILL is never lost.

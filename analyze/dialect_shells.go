@@ -56,9 +56,10 @@ var (
 		lang: LangBash, variant: syntax.LangBash,
 		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
-		killSAttached:    true,
-		trapRefuses:      trapNoSigPseudo | trapGoesOn,
-		currentSkipsDone: true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
+		killSAttached:      true,
+		returnOutsideFails: true,
+		trapRefuses:        trapNoSigPseudo | trapGoesOn,
+		currentSkipsDone:   true, childrenKeepSaved: true, savedTailExec: true, waitOptions: true,
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true, unsetFallsToFunc: true,
@@ -216,7 +217,8 @@ var shDialect = sync.OnceValue(func() *dialect {
 	}
 	d := *dialectBash
 	d.lang, d.variant = LangPOSIX, syntax.LangPOSIX
-	d.substDropsErrexit = false // (POSIX mode: $(…) keeps set -e)
+	d.substDropsErrexit = false  // (POSIX mode: $(…) keeps set -e)
+	d.returnOutsideFails = false // (a special builtin's error ends the shell)
 	return &d
 })
 

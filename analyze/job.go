@@ -86,6 +86,10 @@ type job struct {
 	// walker.exitRegion): a kill or wait that surely runs in it ends the
 	// job, which exists only where those exits were not taken.
 	region int
+	// exitRaced: an exit that may be taken came right after the job
+	// started, where mksh loses the kill of the EXIT trap it runs (see
+	// noteExitRaces).
+	exitRaced bool
 	// ignored are the signals the job ignores from the start (see
 	// shell.ignored).
 	ignored sigSet

@@ -68,6 +68,12 @@ type walker struct {
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdTable
+	// countReturns: exits counts a return as an end of what is walked
+	// (see afterReturn).
+	countReturns bool
+	// endTrap is the EXIT trap being walked as its shell ends (see
+	// trapReaches).
+	endTrap *trapBody
 	// trapLists are the lists of the EXIT trap being walked that set -e
 	// ends at a command known to fail (see walk_errexit.go).
 	trapLists [][]*syntax.Stmt

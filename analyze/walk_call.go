@@ -270,7 +270,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// A script the command line wrote runs in the current shell.
 		if len(r.args) > 0 && w.depth < maxNested {
 			if sc := w.p.writtenScript(value(r.args[0])); sc != nil {
-				w.nestedCode(sc.code, sc.offs, sc.quote, w.sh.d, inner, 0xff)
+				w.inBody(". script", func() { w.nestedCode(sc.code, sc.offs, sc.quote, w.sh.d, inner, 0xff) })
 			}
 		}
 	default:

@@ -83,10 +83,10 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 		return nil, false
 	}
 	if ends(s) {
-		return nil, !isCallOf(s.Cmd, "return")
+		return w.exitLeaves(s, depth)
 	}
 	if w.errexitExits(s, depth) == endsSurely {
-		return nil, true // set -e; … false: an exit that kills nothing
+		return w.exitTrapKills(), true // set -e; … false: an exit that runs the EXIT trap
 	}
 	paths := exitPaths{}
 	switch c := s.Cmd.(type) {
@@ -151,7 +151,7 @@ func (w *walker) listExitKills(list []*syntax.Stmt, depth int) (ended []*job, fo
 		if w.exits(s, depth) == endsSurely {
 			break
 		}
-		before = append(before, w.plainKill(s)...)
+		before = append(before, w.sureKills(s, depth)...)
 	}
 	return paths.ended, paths.found
 }

@@ -46,7 +46,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		return k
 	}
 	if ends(s) {
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && wordLit(ce.Args[0]) == "return" {
+		if isCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
 			return endsNever // the function's, not the shell's (see stmts)
 		}
 		return endsSurely

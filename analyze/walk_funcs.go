@@ -162,7 +162,7 @@ func (w *walker) walkUncalledBody(fn *function) {
 	// process: `stop() { kill $(cat app.pid); }` or `{ pkill -f server; }`
 	// never runs, so the jobs started before stay as they are.
 	w.apart = append(slices.Clip(w.apart), w.p.jobs...)
-	w.stmt(fn.body, fn.env)
+	w.inBody("uncalled body", func() { w.stmt(fn.body, fn.env) })
 	w.endShell()
 	w.sh, w.src, w.apart = saved, src, apart
 }

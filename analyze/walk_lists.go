@@ -21,10 +21,12 @@ func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
 }
 
 // hasExitWord reports whether text has exit or exec in it anywhere, a
-// kill that may reach the shell itself, or in dash and mksh a dup that
-// may fail (see badDupEffect).
+// return where one outside a function ends the shell (see
+// walk_return.go), a kill that may reach the shell itself, or in dash
+// and mksh a dup that may fail (see badDupEffect).
 func hasExitWord(text []byte, d *dialect) bool {
 	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) ||
+		!d.returnOutsideFails && bytes.Contains(text, []byte("return")) ||
 		d.badDup != dupOpensFile && hasBadDupText(text) || hasSelfKillText(text, d)
 }
 
@@ -51,8 +53,8 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 }
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
-	maybe := 0
-	outer := w.prev
+	maybe, returned := 0, 0
+	outer, guards := w.prev, len(w.guards)
 	var prev *syntax.Stmt
 	for _, s := range list {
 		w.prev = prev
@@ -61,12 +63,19 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
 			break // the shell never runs what follows
 		}
+		if w.afterReturn(s, &returned) {
+			break // the function returns (see walk_return.go)
+		}
 		prev = s
 	}
 	w.prev = outer
 	if maybe > 0 {
 		w.exitCondOut()
 	}
+	if returned > 0 {
+		w.condOut()
+	}
+	w.guards = w.guards[:guards] // (see guardBehind)
 	return env
 }
 
@@ -75,7 +84,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 // *maybe counts it for the caller to undo at the end of the list). A
 // return ends the list (a function body) without ending the shell.
 func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
-	if w.stopped() || ends(s) {
+	if w.stopped() || ends(s) && !w.returnFails(s) {
 		return true
 	}
 	if !w.exitFuncs && !w.sh.errexit && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.text, s, w.sh.d)) && !w.src.badWithin(s) {
@@ -94,6 +103,8 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 			w.condRenew()
 		}
 		w.noteExitKills(s, old, renewed)
+		w.noteExitRaces()
+		w.guardBehind(s)
 	}
 	return false
 }

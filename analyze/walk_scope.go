@@ -67,8 +67,12 @@ func (w *walker) scope() int {
 // sureFor reports whether a kill or wait walked now ends j whenever j
 // runs: it runs for sure, or under the very condition j was started in,
 // or for sure once the exits before it were not taken, which j needed to
-// exist (`[ -f .env ] || exit 1; server & …; kill $!`).
+// exist (`[ -f .env ] || exit 1; server & …; kill $!`). In an EXIT trap
+// run at the end, also on the paths of the exits taken before it.
 func (w *walker) sureFor(j *job) bool {
+	if w.endTrap != nil && !w.trapReaches(j, w.endTrap) {
+		return false
+	}
 	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j) ||
 		j.region != 0 && w.sureCond() == 0 && j.region == w.exitRegion()
 }

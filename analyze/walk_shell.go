@@ -156,6 +156,13 @@ type trapBody struct {
 	// vars: in a set (double-quoted) action, the pid variables it
 	// expands, as they were then (see trap_vars.go).
 	vars []trapVar
+	// region is the exit region where the trap was set (see
+	// walker.exitRegion): an exit taken before it ran the traps before
+	// it (see trapReaches).
+	region int
+	// maybe: the trap was set behind a && or ||, in a branch or after a
+	// return that may have been taken: it may not be in force.
+	maybe bool
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -208,10 +215,10 @@ func (w *walker) runTraps(traps []trapBody) {
 			sh.last = t.last
 		}
 		restore := sh.bindTrapVars(t.vars)
-		savedLists := w.trapLists
-		w.trapLists = w.trapListsOf(f.Stmts)
+		savedLists, savedTrap := w.trapLists, w.endTrap
+		w.trapLists, w.endTrap = w.trapListsOf(f.Stmts), &t
 		w.stmts(f.Stmts, fdTable{})
-		w.trapLists = savedLists
+		w.trapLists, w.endTrap = savedLists, savedTrap
 		restore()
 		sh.last = savedLast
 		w.src = savedSrc

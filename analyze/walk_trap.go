@@ -75,7 +75,7 @@ func (w *walker) trap(args []*syntax.Word) {
 // its offsets; single: in single quotes, its $! expanded when it runs, else
 // expanded now (see trapVars).
 func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) trapBody {
-	t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last}
+	t := trapBody{code: code, offs: w.mapOffs(offs), set: !single, last: w.sh.last, region: w.exitRegion(), maybe: !w.trapSure()}
 	if !single {
 		t.vars = w.trapVars(a)
 	}
