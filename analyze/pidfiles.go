@@ -185,10 +185,23 @@ func (w *walker) stdinFile(s *syntax.Stmt) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Stmts: []*syntax.Stmt{{Cmd: ce}}}}}
 }
 
+// echoWrites reports whether the text before a file name ends in the
+// output redirection of an echo, printf or print, whose writes the walk
+// follows: `echo $! > run.pid` writes the pid where the walk sees it, so
+// a read before it finds no pid of this command line's jobs.
+func echoWrites(before string) bool {
+	if !strings.HasSuffix(before, ">") || strings.HasSuffix(before, "&>") {
+		return false
+	}
+	cmd := strings.TrimLeft(before[strings.LastIndexAny(before, "\n;&|(){}")+1:], " \t")
+	name, _, _ := strings.Cut(cmd, " ")
+	return name == "echo" || name == "printf" || name == "print"
+}
+
 // mayWrite reports whether the command line could write the file name
 // other than by the echo the walk follows: its base name appears in the
 // source other than as what cat, a < redirection, a test, rm or pkill -F
-// read.
+// read, or an echo writes.
 func (p *pass) mayWrite(name string) bool {
 	base := path.Base(name)
 	if base == "." || base == "/" {
@@ -210,6 +223,9 @@ func (p *pass) mayWrite(name string) bool {
 		before := strings.TrimRight(src[:start], " \t'\"")
 		if strings.HasSuffix(before, "<") && !strings.HasSuffix(before, "<<") {
 			continue
+		}
+		if echoWrites(before) {
+			continue // echo $! > run.pid: the walk follows that write (writePids)
 		}
 		prev := before[strings.LastIndexAny(before, " \t\n;&|()'\"`")+1:]
 		switch prev {
