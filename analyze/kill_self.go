@@ -10,11 +10,11 @@ import "mvdan.cc/sh/v3/syntax"
 // in bash, zsh, dash and mksh alike, and its jobs live on (none of the
 // four signals them; `server & kill $$` leaves the server with the
 // caller's output, in both caller modes), but for mksh's last act (see
-// deathTakesGroup). As it dies, bash and mksh run
-// its EXIT trap, zsh and dash do not, and on KILL none does (see
-// dialect.topSignalRunsExitTrap). $$ never names a job: before, the walk
-// took `kill $$` for a kill of every job. Checked under the four shells,
-// as group leader and in the caller's group, each shape three times.
+// deathTakesGroup). As it dies, bash and mksh run its EXIT trap, zsh and
+// dash do not, and on KILL none does (see dialect.topSignalRunsExitTrap).
+// $$ never names a job: before, the walk took `kill $$` for a kill of
+// every job. Checked under the four shells, as group leader and in the
+// caller's group, each shape three times.
 //
 // A subshell's $$ is its parent's: `(kill $$)` kills the script while the
 // subshell goes on, which the walk does not follow (nor a watchdog's
