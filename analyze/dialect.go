@@ -292,6 +292,10 @@ type dialect struct {
 	// itself (dash's parser returns it): `{ a | b; } &` is the pipeline job
 	// `a | b &`, both elements the shell's children and $! the last.
 	bracesTransparent bool
+	// braces: the brace expansion the shell does to a literal word (see
+	// braces.go): `for i in {1..30}` runs thirty rounds in bash and zsh,
+	// one in dash and mksh, which expands `{api,web}` only.
+	braces braceKind
 	// commandSkipsBuiltins: `command name` runs the program name, never
 	// the builtin (zsh, without POSIX_BUILTINS): `command kill %1` is
 	// procps kill, which knows no job specs.
@@ -586,7 +590,7 @@ var (
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true, unsetFallsToFunc: true,
-		localDashOpts: true,
+		localDashOpts: true, braces: bracesAll,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -672,9 +676,10 @@ var (
 		setNames:       zshOptions,
 		setNamesLoose:  true,
 		setoptBuiltins: true,
+		braces:         bracesAll,
 	}
 	dialectMksh = &dialect{
-		lang: LangMksh, variant: syntax.LangMirBSDKorn,
+		lang: LangMksh, variant: syntax.LangMirBSDKorn, braces: bracesLists,
 		refusesExpansion: mkshRefuses,
 		cTail:            tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,

@@ -410,10 +410,18 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			w.fatal() // dash: for p in "${pids[@]}"
 			break
 		}
-		w.loopHeader(c.Loop, env)
-		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		loop := c.Loop
+		if wi, ok := loop.(*syntax.WordIter); ok {
+			if items := w.braceItems(wi.Items); len(items) != len(wi.Items) {
+				cp := *wi // for i in {1..30}: the words the shell makes of it (see braces.go)
+				cp.Items = items
+				loop = &cp
+			}
+		}
+		w.loopHeader(loop, env)
+		sure, again := runsOnce(loop), repeats(loop)
 		counted := sure // (a list of literal words runs a round each)
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+		if wi, ok := loop.(*syntax.WordIter); ok {
 			if n, known := w.loopArgs(wi); known {
 				if n == 0 {
 					break // for p in "$@" of a call without arguments
@@ -421,7 +429,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 				sure, again, counted = true, n > 1, true
 			}
 		}
-		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
+		if cl, ok := loop.(*syntax.CStyleLoop); ok {
 			n, known := cLoopRounds(cl)
 			if known && n == 0 {
 				break // for ((i=5; i<2; i++)): the body never runs
@@ -431,7 +439,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			}
 		}
 		g, guarded := loopGuard(c)
-		if wi, ok := c.Loop.(*syntax.WordIter); ok && runsOnce(c.Loop) {
+		if wi, ok := loop.(*syntax.WordIter); ok && runsOnce(loop) {
 			w.wordLoops = append(w.wordLoops, wi)
 			defer func() { w.wordLoops = w.wordLoops[:len(w.wordLoops)-1] }()
 		}
