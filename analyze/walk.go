@@ -121,6 +121,9 @@ type walker struct {
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
+	// next is the statement of a list being walked and what follows it
+	// there (see walker.following).
+	next loopFollow
 	// quits is the pipe of a foreground pipeline whose reader may stop
 	// early (grep -m1, grep -q, head, read), while the elements that
 	// write into it are walked: GNU tail -f started there as a job,
@@ -395,6 +398,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	case *syntax.IfClause:
 		return w.ifClause(c, env)
 	case *syntax.WhileClause:
+		follow := w.following(c)   // (see walk_breakkills.go)
 		sh, on := w.errexitOff()   // (see walk_errexit.go)
 		env = w.stmts(c.Cond, env) // (the condition runs at least once)
 		errexitOn(sh, on)
@@ -403,7 +407,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		w.slow++
 		g, guarded := loopGuard(c)
-		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded) // (see walk_flow.go)
+		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded, follow) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
@@ -416,7 +420,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			w.fatal() // dash: for p in "${pids[@]}"
 			break
 		}
-		loop := c.Loop
+		loop, follow := c.Loop, w.following(c)
 		if wi, ok := loop.(*syntax.WordIter); ok {
 			if items := w.braceItems(wi.Items); len(items) != len(wi.Items) {
 				cp := *wi // for i in {1..30}: the words the shell makes of it (see braces.go)
@@ -449,7 +453,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			w.wordLoops = append(w.wordLoops, wi)
 			defer func() { w.wordLoops = w.wordLoops[:len(w.wordLoops)-1] }()
 		}
-		out := w.firstRound(c.Do, env, sure, g, guarded)
+		out := w.firstRound(c.Do, env, sure, g, guarded, follow)
 		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;

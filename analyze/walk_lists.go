@@ -52,10 +52,11 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe := 0
-	outer := w.prev
+	outer, next := w.prev, w.next
 	var prev *syntax.Stmt
-	for _, s := range list {
+	for i, s := range list {
 		w.prev = prev
+		w.next = loopFollow{s, list[i+1:]}
 		env = w.stmt(s, env)
 		w.prev = prev
 		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
@@ -63,7 +64,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 		}
 		prev = s
 	}
-	w.prev = outer
+	w.prev, w.next = outer, next
 	if maybe > 0 {
 		w.exitCondOut()
 	}
