@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -170,8 +171,9 @@ func (w *walker) inShell(ce *syntax.CallExpr) bool {
 }
 
 // stopsEarly reports whether a command may read only the start of its
-// input: `read x < <(cmd)`, `head -1 <(cmd)`, and grep told to stop at
-// the first match, `grep -m1 ready`, `grep -q ready`.
+// input: `read x < <(cmd)`, `head -1 <(cmd)`, grep told to stop at the
+// first match, `grep -m1 ready`, `grep -q ready`, and a sed script that
+// quits (`sed '/ready/q'`).
 func stopsEarly(ce *syntax.CallExpr) bool {
 	if len(ce.Args) == 0 {
 		return false
@@ -182,9 +184,20 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 		return true
 	case "grep", "egrep", "fgrep":
 		return grepStops(r.args)
+	case "sed":
+		// sed '/ready/q'; not awk's exit, which mawk (Debian's awk) reaches
+		// only once it has filled its input buffer or met EOF
+		for _, a := range r.args {
+			if o := value(a); !strings.HasPrefix(o, "-") && sedQuits.MatchString(o) {
+				return true
+			}
+		}
 	}
 	return false
 }
+
+// sedQuits finds a q or Q command in a sed script.
+var sedQuits = regexp.MustCompile(`(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`)
 
 // grepStops reports whether grep's arguments include -q (--quiet,
 // --silent) or -m N (--max-count), also in a cluster (`-qE`, `-m1`).
