@@ -1,7 +1,9 @@
 package analyze
 
 import (
-	"mvdan.cc/sh/v3/expand"
+	"fmt"
+	"strconv"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -74,14 +76,104 @@ func braceWords(word *syntax.Word, kind braceKind) ([]*syntax.Word, bool) {
 	if kind == bracesLists && !seqsAsText(split) {
 		return nil, false // only sequences: mksh keeps the word
 	}
-	var out []*syntax.Word
-	for wd, err := range expand.BracesSeq(nil, split) {
-		if err != nil || len(out) == braceLimit {
-			return nil, false
-		}
-		out = append(out, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: wd.Lit()}}})
+	texts, ok := braceTexts(split.Parts)
+	if !ok || len(texts) == 1 {
+		return nil, false // ({x} is text: no comma, no sequence)
+	}
+	out := make([]*syntax.Word, len(texts))
+	for i, t := range texts {
+		out[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: lit.ValuePos, ValueEnd: lit.ValueEnd, Value: t}}}
 	}
 	return out, true
+}
+
+// braceTexts is what the parts of a split word expand to, in order, or
+// false past braceLimit words. (mvdan.cc/sh/v3/expand has this too, but
+// links os/user, and with it cgo, into every start of shguard.)
+func braceTexts(parts []syntax.WordPart) ([]string, bool) {
+	out := []string{""}
+	for _, p := range parts {
+		var alts []string
+		switch p := p.(type) {
+		case *syntax.Lit:
+			alts = []string{p.Value}
+		case *syntax.BraceExp:
+			var ok bool
+			if alts, ok = braceAlts(p); !ok {
+				return nil, false
+			}
+		default:
+			return nil, false
+		}
+		if len(out)*len(alts) > braceLimit {
+			return nil, false
+		}
+		next := make([]string, 0, len(out)*len(alts))
+		for _, o := range out {
+			for _, a := range alts {
+				next = append(next, o+a)
+			}
+		}
+		out = next
+	}
+	return out, true
+}
+
+// braceAlts is the words one brace expansion stands for: each element of
+// a list, expanded in turn, or each step of a sequence of numbers
+// (`{1..30}`, `{01..10}`, `{1..9..2}`, `{3..1}`) or of letters (`{a..e}`).
+func braceAlts(br *syntax.BraceExp) ([]string, bool) {
+	if !br.Sequence {
+		var alts []string
+		for _, e := range br.Elems {
+			ts, ok := braceTexts(e.Parts)
+			if !ok || len(alts)+len(ts) > braceLimit {
+				return nil, false
+			}
+			alts = append(alts, ts...)
+		}
+		return alts, true
+	}
+	from, to := br.Elems[0].Lit(), br.Elems[1].Lit()
+	a, err1 := strconv.Atoi(from)
+	b, err2 := strconv.Atoi(to)
+	chars := err1 != nil || err2 != nil
+	if chars {
+		if len(from) != 1 || len(to) != 1 {
+			return nil, false
+		}
+		a, b = int(from[0]), int(to[0])
+	}
+	step := 1
+	if len(br.Elems) > 2 {
+		n, err := strconv.Atoi(br.Elems[2].Lit())
+		if err != nil {
+			return nil, false
+		}
+		step = max(n, -n, 1)
+	}
+	if a > b {
+		step = -step
+	}
+	if (b-a)/step >= braceLimit {
+		return nil, false
+	}
+	width := 0
+	if !chars && (len(from) > 1 && from[0] == '0' || len(to) > 1 && to[0] == '0') {
+		width = max(len(from), len(to))
+	}
+	var alts []string
+	for n := a; step > 0 && n <= b || step < 0 && n >= b; n += step {
+		switch {
+		case chars:
+			alts = append(alts, string(rune(n)))
+		case width > 0:
+			alts = append(alts, fmt.Sprintf("%0*d", width, n))
+		default:
+			alts = append(alts, strconv.Itoa(n))
+		}
+	}
+	return alts, true
 }
 
 // seqsAsText turns the sequences among a split word's brace expansions

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -188,7 +189,7 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 		// sed '/ready/q'; not awk's exit, which mawk (Debian's awk) reaches
 		// only once it has filled its input buffer or met EOF
 		for _, a := range r.args {
-			if o := value(a); !strings.HasPrefix(o, "-") && sedQuits.MatchString(o) {
+			if o := value(a); !strings.HasPrefix(o, "-") && sedQuits().MatchString(o) {
 				return true
 			}
 		}
@@ -197,7 +198,10 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 }
 
 // sedQuits finds a q or Q command in a sed script.
-var sedQuits = regexp.MustCompile(`(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`)
+// (compiled on first use: shguard starts before every command)
+var sedQuits = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`)
+})
 
 // grepStops reports whether grep's arguments include -q (--quiet,
 // --silent) or -m N (--max-count), also in a cluster (`-qE`, `-m1`).
