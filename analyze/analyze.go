@@ -227,9 +227,10 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	var prev *syntax.Stmt   // ($? of the statement before: see prevStatus)
 	var slept time.Duration // (see endsWithShell)
 	exitAt, exitSlept := -1, time.Duration(0)
-	for _, s := range f.Stmts {
+	for i, s := range f.Stmts {
 		p.top = s
 		w.prev = prev
+		w.next = loopFollow{s, f.Stmts[i+1:]} // (see walker.following)
 		n := len(p.jobs)
 		env = w.stmt(s, env)
 		w.prev = prev

@@ -293,6 +293,10 @@ type dialect struct {
 	// itself (dash's parser returns it): `{ a | b; } &` is the pipeline job
 	// `a | b &`, both elements the shell's children and $! the last.
 	bracesTransparent bool
+	// braces: the brace expansion the shell does to a literal word (see
+	// braces.go): `for i in {1..30}` runs thirty rounds in bash and zsh,
+	// one in dash and mksh, which expands `{api,web}` only.
+	braces braceKind
 	// commandSkipsBuiltins: `command name` runs the program name, never
 	// the builtin (zsh, without POSIX_BUILTINS): `command kill %1` is
 	// procps kill, which knows no job specs.

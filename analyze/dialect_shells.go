@@ -63,7 +63,7 @@ var (
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true, unsetFallsToFunc: true,
-		localDashOpts: true,
+		localDashOpts: true, braces: bracesAll,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -149,9 +149,10 @@ var (
 		setNames:       zshOptions,
 		setNamesLoose:  true,
 		setoptBuiltins: true,
+		braces:         bracesAll,
 	}
 	dialectMksh = &dialect{
-		lang: LangMksh, variant: syntax.LangMirBSDKorn,
+		lang: LangMksh, variant: syntax.LangMirBSDKorn, braces: bracesLists,
 		refusesExpansion: mkshRefuses,
 		cTail:            tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,

@@ -127,6 +127,15 @@ type walker struct {
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
+	// next is the statement of a list being walked and what follows it
+	// there (see walker.following).
+	next loopFollow
+	// quits is the pipe of a foreground pipeline whose reader may stop
+	// early (grep -m1, grep -q, head, read), while the elements that
+	// write into it are walked: GNU tail -f started there as a job,
+	// `( tail -f log & ) | grep -m1 ready`, exits as soon as the reader
+	// is gone (see followsIntoPipe), so it ends with the pipeline.
+	quits target
 	// consumer is the simple command whose words are being walked, if
 	// any: the command a process substitution there serves (see
 	// walker.procSubst).

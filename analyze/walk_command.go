@@ -30,6 +30,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 	case *syntax.IfClause:
 		return w.ifClause(c, env)
 	case *syntax.WhileClause:
+		follow := w.following(c)   // (see walk_breakkills.go)
 		sh, on := w.errexitOff()   // (see walk_errexit.go)
 		env = w.stmts(c.Cond, env) // (the condition runs at least once)
 		errexitOn(sh, on)
@@ -38,7 +39,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		w.slow++
 		g, guarded := loopGuard(c)
-		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded) // (see walk_flow.go)
+		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded, follow) // (see walk_flow.go)
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
@@ -51,10 +52,18 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			w.fatal() // dash: for p in "${pids[@]}"
 			break
 		}
-		w.loopHeader(c.Loop, env)
-		sure, again := runsOnce(c.Loop), repeats(c.Loop)
+		loop, follow := c.Loop, w.following(c)
+		if wi, ok := loop.(*syntax.WordIter); ok {
+			if items := w.braceItems(wi.Items); len(items) != len(wi.Items) {
+				cp := *wi // for i in {1..30}: the words the shell makes of it (see braces.go)
+				cp.Items = items
+				loop = &cp
+			}
+		}
+		w.loopHeader(loop, env)
+		sure, again := runsOnce(loop), repeats(loop)
 		counted := sure // (a list of literal words runs a round each)
-		if wi, ok := c.Loop.(*syntax.WordIter); ok {
+		if wi, ok := loop.(*syntax.WordIter); ok {
 			if n, known := w.loopArgs(wi); known {
 				if n == 0 {
 					break // for p in "$@" of a call without arguments
@@ -62,7 +71,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 				sure, again, counted = true, n > 1, true
 			}
 		}
-		if cl, ok := c.Loop.(*syntax.CStyleLoop); ok {
+		if cl, ok := loop.(*syntax.CStyleLoop); ok {
 			n, known := cLoopRounds(cl)
 			if known && n == 0 {
 				break // for ((i=5; i<2; i++)): the body never runs
@@ -72,11 +81,11 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			}
 		}
 		g, guarded := loopGuard(c)
-		if wi, ok := c.Loop.(*syntax.WordIter); ok && runsOnce(c.Loop) {
+		if wi, ok := loop.(*syntax.WordIter); ok && runsOnce(loop) {
 			w.wordLoops = append(w.wordLoops, wi)
 			defer func() { w.wordLoops = w.wordLoops[:len(w.wordLoops)-1] }()
 		}
-		out := w.firstRound(c.Do, env, sure, g, guarded)
+		out := w.firstRound(c.Do, env, sure, g, guarded, follow)
 		if again {
 			// A second round: what the first started is still running, and
 			// $! now names the second's job (`for s in a b; do ./$s & done;

@@ -116,8 +116,10 @@ func arithLit(x syntax.ArithmExpr) string {
 // shell's descriptors after the part of it that runs for sure (an `exec
 // 2>/dev/null` there redirects the shell for good); sure: the loop is
 // entered for sure (see entersLoop). The rest is a branch that may not
-// run (see walk_branchscope.go), under g if the loop runs a round per pid.
-func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool) fdTable {
+// run (see walk_branchscope.go), under g if the loop runs a round per pid,
+// whose alternative, a break, may leave its jobs to a kill in follow,
+// what runs after the loop (see walk_breakkills.go).
+func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool, follow []*syntax.Stmt) fdTable {
 	body = roundRuns(body)
 	i := 0
 	if sure {
@@ -128,7 +130,11 @@ func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard
 	}
 	env = w.stmts(body[:i], env)
 	if i < len(body) {
-		m := w.branchIn(nil, g, guarded) // the first round may not run, or may be left early
+		var ended []*job
+		if sure {
+			ended = w.breakKills(body[i], follow)
+		}
+		m := w.branchIn(ended, g, guarded) // the first round may not run, or may be left early
 		w.stmts(body[i:], env)
 		w.branchOut(m)
 	}

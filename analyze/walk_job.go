@@ -44,6 +44,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.consumer = savedConsumer
 	j.timed = w.slow == slow
 	j.quick = j.timed && w.bounded-bounded < briefJob
+	if w.quits != tNone && followsIntoPipe(s, env, w.quits) {
+		j.quick = true // ends with the pipeline's reader (see walker.quits)
+	}
 	j.dur = w.bounded - bounded
 	// However long the job runs, the shell that starts it goes on at once.
 	w.slow, w.bounded, w.forks = slow, bounded, forks

@@ -54,10 +54,11 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 
 func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe, returned := 0, 0
-	outer, guards := w.prev, len(w.guards)
+	outer, next, guards := w.prev, w.next, len(w.guards)
 	var prev *syntax.Stmt
-	for _, s := range list {
+	for i, s := range list {
 		w.prev = prev
+		w.next = loopFollow{s, list[i+1:]}
 		env = w.stmt(s, env)
 		w.prev = prev
 		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
@@ -68,7 +69,7 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 		}
 		prev = s
 	}
-	w.prev = outer
+	w.prev, w.next = outer, next
 	if maybe > 0 {
 		w.exitCondOut()
 	}

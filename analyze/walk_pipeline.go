@@ -36,7 +36,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 	if j != nil {
 		rest, fgLong = j.pipeRest, j.fgLong
 	}
+	quits := w.quits
+	w.quits = tNone
+	if ce, ok := c.Y.Cmd.(*syntax.CallExpr); ok && outPipe == tBlock && stopsEarly(ce) {
+		w.quits = outPipe // (see walker.quits)
+	}
 	longX, feedsX := w.pipeElem(c.X, left, outPipe, false, false)
+	w.quits = quits
 	// Every element that may take a while runs on after a kill of the
 	// job's subshell, not only the last (see fgLong): `cd app && server
 	// | cat >/dev/null 2>&1 &` then kill $! leaves the server holding the
@@ -203,10 +209,13 @@ func readsProcSubst(ce *syntax.CallExpr) bool {
 // other writer runs on until a write finds no reader.
 func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || env.apply(s.Redirs)[1] != outPipe {
-		return false
-	}
-	r := resolve(ce.Args)
+	return ok && env.apply(s.Redirs)[1] == outPipe && follows(resolve(ce.Args))
+}
+
+// follows reports whether a command is GNU `tail -f` (-F, --follow),
+// which exits once its stdout is a pipe with no reader left (see
+// followsIntoPipe).
+func follows(r resolved) bool {
 	if r.name != "tail" {
 		return false
 	}

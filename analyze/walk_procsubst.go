@@ -1,7 +1,10 @@
 package analyze
 
 import (
+	"regexp"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -168,15 +171,58 @@ func (w *walker) inShell(ce *syntax.CallExpr) bool {
 	return name != "exec" && builtins.has(name) || w.funcs[name] != nil
 }
 
-// stopsEarly reports whether a command reads only the start of its
-// input: `read x < <(cmd)`, `head -1 <(cmd)`.
+// stopsEarly reports whether a command may read only the start of its
+// input: `read x < <(cmd)`, `head -1 <(cmd)`, grep told to stop at the
+// first match, `grep -m1 ready`, `grep -q ready`, and a sed script that
+// quits (`sed '/ready/q'`).
 func stopsEarly(ce *syntax.CallExpr) bool {
 	if len(ce.Args) == 0 {
 		return false
 	}
-	switch resolve(ce.Args).name {
+	r := resolve(ce.Args)
+	switch r.name {
 	case "read", "head", "line":
 		return true
+	case "grep", "egrep", "fgrep":
+		return grepStops(r.args)
+	case "sed":
+		// sed '/ready/q'; not awk's exit, which mawk (Debian's awk) reaches
+		// only once it has filled its input buffer or met EOF
+		for _, a := range r.args {
+			if o := value(a); !strings.HasPrefix(o, "-") && sedQuits().MatchString(o) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sedQuits finds a q or Q command in a sed script.
+// (compiled on first use: shguard starts before every command)
+var sedQuits = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`)
+})
+
+// grepStops reports whether grep's arguments include -q (--quiet,
+// --silent) or -m N (--max-count), also in a cluster (`-qE`, `-m1`).
+func grepStops(args []*syntax.Word) bool {
+	for _, a := range args {
+		o := a.Lit()
+		switch {
+		case o == "--":
+			return false
+		case o == "--quiet" || o == "--silent" || strings.HasPrefix(o, "--max-count"):
+			return true
+		case len(o) > 1 && o[0] == '-' && o[1] != '-':
+			for _, ch := range o[1:] {
+				if ch == 'q' || ch == 'm' {
+					return true
+				}
+				if strings.ContainsRune("ABCDdef", ch) {
+					break // the rest is the option's value
+				}
+			}
+		}
 	}
 	return false
 }
@@ -200,6 +246,12 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 		wk.slow++
 	}
 	switch {
+	case wk.fd == 1 && inner[1] == wk.pipe && follows(r):
+		// tail -f into the pipe exits as soon as no reader is left: when
+		// the command is done with it and the shell closes its end
+		// (`grep -m1 ready <(tail -f log)`, `echo <(tail -f log)`, `while
+		// read l; do …; break; done < <(tail -f log)`).
+		return
 	case wk.idle:
 	case wk.fd == 1 && !tail && !wk.earlyStop:
 		// The worker holds its end of the pipe until it exits or execs

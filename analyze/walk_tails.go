@@ -140,7 +140,7 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 	case *syntax.ForClause:
 		// Only the last round can exec: a one-word list is known to be it.
 		wi, ok := c.Loop.(*syntax.WordIter)
-		if !ok || len(wi.Items) != 1 || !plainWord(wi.Items[0]) {
+		if !ok || len(w.braceItems(wi.Items)) != 1 || !plainWord(wi.Items[0]) {
 			implicit = false
 		}
 		return out, last(c.Do, tailFor)

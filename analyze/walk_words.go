@@ -29,8 +29,10 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			if w.sh.async {
 				sub[1] = tJobRead
 			}
-			njobs := len(w.p.jobs)
+			njobs, quits := len(w.p.jobs), w.quits
+			w.quits = tNone // (its pipe is not the pipeline's)
 			w.subshell(n.Stmts, sub, formSubst)
+			w.quits = quits
 			// A job left running with the pipe open keeps the reader
 			// waiting as long as it runs.
 			if w.keepOpen(w.p.jobs[njobs:], sub[1]) {
