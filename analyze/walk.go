@@ -322,9 +322,9 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 		}
 		return env
 	}
-	if fe := w.funcEnv; fe != nil && len(s.Redirs) == 0 {
+	if fe := w.funcEnv; fe != nil {
 		w.funcEnv = nil
-		return *fe // (a call's own redirections are undone after it)
+		return callLeft(env, inner, *fe, s.Redirs)
 	}
 	if r.exec && len(r.all) == 0 {
 		// exec >log 2>&1: the shell's own descriptors change; in the

@@ -166,3 +166,29 @@ func (w *walker) walkUncalledBody(fn *function) {
 	w.endShell()
 	w.sh, w.src, w.apart = saved, src, apart
 }
+
+// callLeft is the descriptors the shell has after a function call whose
+// body exec'd redirections (after; inner: the body's at its start, env:
+// the shell's before the call): the call's own redirections are undone,
+// so what they set is env's again, while what the exec changed besides
+// stays (`f() { exec 2>&1; }; f >/dev/null` leaves stderr on /dev/null
+// for good, in bash as a random program found).
+func callLeft(env, inner, after fdTable, rs []*syntax.Redirect) fdTable {
+	out := env
+	for fd := range out {
+		if after[fd] != inner[fd] && !redirects(rs, fd) {
+			out[fd] = after[fd]
+		}
+	}
+	return out
+}
+
+// redirects reports whether one of rs sets the descriptor fd.
+func redirects(rs []*syntax.Redirect, fd int) bool {
+	for _, r := range rs {
+		if n := redirFD(r); n == fd || (fd == 2 && n == 1 && (r.Op == syntax.RdrAll || r.Op == syntax.AppAll)) {
+			return true
+		}
+	}
+	return false
+}
