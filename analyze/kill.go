@@ -20,7 +20,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		defer w.diesOf(sig) // (after the jobs it signals first)
 	}
 	if w.jobsIgnore(sig) {
-		w.killTrapped(sig, args, ops)
+		w.killTrapped(sig, ops)
 		return
 	}
 	if w.guardLifted(ops) {

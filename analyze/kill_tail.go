@@ -154,8 +154,8 @@ func (w *walker) calledFunc(ce *syntax.CallExpr) *function {
 // runs, as a kill's does. Where mksh dropped the trap, the signal is back
 // to its default, and the subshell dies (one never trapped stays ignored:
 // `( server & wait ) & … kill -INT $!` ends nothing).
-func (w *walker) killTrapped(sig string, args, ops []*syntax.Word) {
-	if w.sh.d.ignoredStayIgnored || w.sh.d.killRefused(args) {
+func (w *walker) killTrapped(sig string, ops []*syntax.Word) {
+	if w.sh.d.ignoredStayIgnored { // (kill has ruled out what the shell refuses: killFails)
 		return
 	}
 	named, _, _ := w.jobsNamed(ops)
