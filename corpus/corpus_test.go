@@ -49,10 +49,6 @@ func TestShells(t *testing.T) {
 		t.Skip(err)
 	}
 	es := Load()
-	runs := make([]Run, len(es))
-	for i, e := range es {
-		runs[i] = Run{Script: e.Script(), Options: e.Options()}
-	}
 	missing := map[string]bool{}
 	for _, e := range es {
 		if _, err := exec.LookPath(e.Shell); err != nil && !missing[e.Shell] {
@@ -60,7 +56,7 @@ func TestShells(t *testing.T) {
 			t.Errorf("%s is not installed: its entries cannot be checked (.ci/run installs it)", e.Shell)
 		}
 	}
-	results := ObserveEach(runs, 16, 20*time.Second)
+	results := observeEntries(es, "")
 	for i, e := range es {
 		t.Run(e.ID, func(t *testing.T) {
 			if missing[e.Shell] {
@@ -75,6 +71,16 @@ func TestShells(t *testing.T) {
 			}
 		})
 	}
+}
+
+// observeEntries runs each entry's script, behind prefix, under its shell
+// as its caller starts it.
+func observeEntries(es []Entry, prefix string) []Observation {
+	runs := make([]Run, len(es))
+	for i, e := range es {
+		runs[i] = Run{Script: prefix + e.Script(), Options: e.Options()}
+	}
+	return ObserveEach(runs, 16, 20*time.Second)
 }
 
 // analyzeOpts are the analyzer options that match how the entry runs.

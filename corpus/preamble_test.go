@@ -3,7 +3,6 @@ package corpus
 import (
 	"os"
 	"testing"
-	"time"
 
 	"github.com/shguard/shguard/analyze"
 )
@@ -50,18 +49,15 @@ func TestExitPreambleShells(t *testing.T) {
 		t.Skip(err)
 	}
 	es := Load()
-	runs := make([]Run, len(es))
+	results := observeEntries(es, exitPreamble)
 	for i, e := range es {
-		runs[i] = Run{Script: exitPreamble + e.Script(), Options: e.Options()}
-	}
-	results := ObserveEach(runs, 16, 20*time.Second)
-	for i, e := range es {
-		fs, err := analyze.Analyze([]byte(runs[i].Script), analyzeOpts(e)...)
+		script := exitPreamble + e.Script()
+		fs, err := analyze.Analyze([]byte(script), analyzeOpts(e)...)
 		if err != nil || results[i].Err != nil {
 			continue
 		}
 		if got, real := verdictOf(fs), results[i].Outcome.Verdict(); got != real {
-			t.Errorf("line %d: %s behind the preamble: the analyzer says %s, %s says %s\n%s", e.Line, e.ID, got, e.Shell, results[i].Outcome, runs[i].Script)
+			t.Errorf("line %d: %s behind the preamble: the analyzer says %s, %s says %s\n%s", e.Line, e.ID, got, e.Shell, results[i].Outcome, script)
 		}
 	}
 }
