@@ -112,8 +112,12 @@ type job struct {
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
 	// &`): it runs the commands as its children, which a signal to $!
-	// does not reach.
+	// does not reach; or a package manager's script runner (see
+	// scriptRunner).
 	runsChildren bool
+	// childDeep: what runsChildren runs is a grandchild of $!, the child
+	// of the script shell npm starts, which `pkill -P $!` does not reach.
+	childDeep bool
 	// procD is the dialect of the shell that is the job's process, when
 	// that is not a subshell of the current one (see shell.process).
 	procD *dialect

@@ -24,7 +24,7 @@ func (w *walker) killChildren(p *job) {
 			w.killed(k)
 		}
 	}
-	if (p.kind == jobCompound || p.runsChildren) && !p.subshellGone && p.fgLong <= 1 {
+	if (p.kind == jobCompound || p.runsChildren) && !p.childDeep && !p.subshellGone && p.fgLong <= 1 {
 		w.end(p)
 	}
 }

@@ -108,8 +108,28 @@ const manageAdvice = "wait for it (`wait $!`), stop it when done (`kill $!`), or
 // advice is manageAdvice, and a word about the kill or wait a script has
 // for the job when it may not run.
 func advice(j *job) string {
+	if j.subshellGone {
+		return outlivedKillAdvice(j)
+	}
 	if j.condEnd {
 		return manageAdvice + "; the kill or wait it has runs only if the command before its && or || goes that way: put it after `;`, or in `trap '…' EXIT`"
 	}
 	return manageAdvice
+}
+
+// outlivedKillAdvice is the advice for a job whose kill ended only its
+// own process, a subshell or a program that runs its work as a child
+// (npm's script shell, go run, xargs), while what it was running goes on.
+// A kill of the process group reaches them all; `setsid` gives a job a
+// group of its own in all four shells, where `set -m` fails in zsh -c and
+// leaves dash's jobs in the shell's group (measured with npm run).
+func outlivedKillAdvice(j *job) string {
+	what := "its subshell"
+	if j.kind == jobSimple && len(j.prog) > 0 {
+		what = "`" + value(j.prog[0]) + "`"
+		if j.childDeep {
+			what += " and the script shell it passes the signal to"
+		}
+	}
+	return "start it with `setsid` and stop its whole process group (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): the kill it has ends " + what + ", not the program running under it"
 }

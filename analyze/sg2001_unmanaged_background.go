@@ -12,9 +12,15 @@ var UnmanagedBackground = register(&Rule{
 but when the shell exits it keeps running, re-parented to init, and the
 caller has no pid and no log path to manage it. Wait for it, kill it when
 done, or start it as a managed job (shexec --background, or the agent's own
-run_in_background), which records its pid, logs and exit status.`,
+run_in_background), which records its pid, logs and exit status.
+
+A kill of $! ends one process. When that process runs the work as its
+child, the work goes on: a subshell's foreground program, xargs' command,
+go run's program, and the script of npm run, npx or yarn, whose signal
+ends the script's /bin/sh where that is dash (Debian, Ubuntu) and leaves
+the server. Start such a job with setsid and kill its process group.`,
 	Wrong: `npm run dev >/tmp/dev.log 2>&1 &`,
-	Right: `npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; curl -s localhost:3000 >/dev/null; kill $pid`,
+	Right: `setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; curl -s localhost:3000 >/dev/null; kill -- -$pid`,
 	check: func(p *pass) {
 		// A job that also holds the caller's output gets an error for
 		// that, which says more; this finding is dropped then
@@ -33,8 +39,11 @@ run_in_background), which records its pid, logs and exit status.`,
 			if errs.has(span{j.start, j.end}) {
 				continue
 			}
-			p.report(j.start, j.end,
-				p.quoted(j)+" is never waited for or stopped: it keeps running after the shell exits, unmanaged; "+advice(j))
+			what := " is never waited for or stopped: it keeps running after the shell exits, unmanaged; "
+			if j.subshellGone {
+				what = " keeps running after the shell exits, unmanaged; "
+			}
+			p.report(j.start, j.end, p.quoted(j)+what+advice(j))
 		}
 	},
 })

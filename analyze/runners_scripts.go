@@ -1,0 +1,74 @@
+package analyze
+
+// Package managers and `go run` start the work they are asked for as a
+// child of their own, and a kill of their pid does not end it:
+//
+//   - npm (run, start, test, exec), npx and yarn run a package script as
+//     `/bin/sh -c SCRIPT` and pass TERM and INT on to that shell
+//     (@npmcli/run-script's signal-manager.js). Where /bin/sh is dash, as
+//     on Debian and Ubuntu, the shell does not exec the script's command
+//     in its place, so the signal ends the shell and the server it was
+//     waiting for runs on, re-parented to init: `npm run dev >log 2>&1 &
+//     sleep 5; kill $!` leaves the dev server. Where /bin/sh is bash
+//     (macOS, Fedora) the script's last command replaces the shell and
+//     dies; shguard judges as dash does, the case that leaks. A KILL is
+//     passed on nowhere. Measured with npm 11.19 and yarn 1.22 on dash
+//     0.5.12.
+//   - `go run` builds the program and runs it as its child; it lets TERM
+//     end itself and passes nothing on (cmd/go handles only interrupt and
+//     quit), so the program runs on.
+//
+// pnpm is not among them: it starts a reaper that kills the process
+// groups of its children when pnpm goes away (measured with pnpm 10: its
+// script's server dies with it, by TERM or KILL).
+
+// scriptRunner says whether the resolved command runs its work as a child
+// that a kill of the command leaves running (apart), and whether that work
+// is a grandchild, under the script shell, where `pkill -P` of the
+// command does not reach it either (deep).
+func scriptRunner(r resolved) (apart, deep bool) {
+	switch r.name {
+	case "npm":
+		switch firstOperand(argvOf(r), "--prefix", "--workspace", "-w") {
+		case "run", "run-script", "rum", "urn", "start", "test", "t", "tst", "restart", "exec", "x":
+			return true, true
+		}
+	case "npx":
+		return true, true
+	case "yarn", "yarnpkg":
+		switch firstOperand(argvOf(r), "--cwd") {
+		case "", "install", "add", "remove", "upgrade", "info", "list", "config", "cache",
+			"init", "pack", "publish", "version", "versions", "login", "logout", "why",
+			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
+			return false, false
+		}
+		return true, true
+	case "go":
+		return firstOperand(argvOf(r)) == "run", false
+	}
+	return false, false
+}
+
+// firstOperand is the first argument that is not an option (nor the value
+// of one of the options named in takesValue), or "".
+func firstOperand(args argv, takesValue ...string) string {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return args[i+1]
+			}
+			return ""
+		case len(a) > 1 && a[0] == '-':
+			for _, o := range takesValue {
+				if a == o {
+					i++
+				}
+			}
+		default:
+			return a
+		}
+	}
+	return ""
+}
