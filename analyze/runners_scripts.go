@@ -20,7 +20,10 @@ package analyze
 //
 // pnpm is not among them: it starts a reaper that kills the process
 // groups of its children when pnpm goes away (measured with pnpm 10: its
-// script's server dies with it, by TERM or KILL).
+// script's server dies with it, by TERM or KILL). Nor are the reloading
+// dev servers, each measured to end its child when TERM ends it: nodemon,
+// tsx watch, concurrently, flask run --debug, Django's runserver and
+// uvicorn --reload.
 
 // scriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
