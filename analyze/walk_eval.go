@@ -29,12 +29,12 @@ func (w *walker) evalCode(args []*syntax.Word) (code string, offs []int, quote b
 	if len(args) == 0 || !evalSpelled(args) {
 		return "", nil, 0, false
 	}
-	e := evalText{w: w}
+	var e evalText
 	for i, a := range args {
 		if i > 0 {
 			e.write(" ", int(a.Pos().Offset()), 1)
 		}
-		if !e.parts(a.Parts, false) {
+		if !e.parts(w, a.Parts, false) {
 			return "", nil, 0, false
 		}
 	}
@@ -65,9 +65,11 @@ func evalSpelled(args []*syntax.Word) bool {
 	return ok
 }
 
-// evalText builds eval's code and its offsets.
+// evalText builds eval's code and its offsets. The walker is passed to
+// its methods rather than kept in it: what it holds escapes (offs grows
+// on the heap), and a walker kept here would make every analysis's walker
+// a heap object.
 type evalText struct {
-	w    *walker
 	b    strings.Builder
 	offs []int
 	bg   bool // the code so far holds a `&`
@@ -84,7 +86,7 @@ func (e *evalText) write(s string, pos, n int) {
 
 // parts appends the expansion of word parts, inside double quotes when
 // quoted; false for one the walk cannot know.
-func (e *evalText) parts(ps []syntax.WordPart, quoted bool) bool {
+func (e *evalText) parts(w *walker, ps []syntax.WordPart, quoted bool) bool {
 	for _, p := range ps {
 		switch p := p.(type) {
 		case *syntax.Lit:
@@ -94,11 +96,11 @@ func (e *evalText) parts(ps []syntax.WordPart, quoted bool) bool {
 		case *syntax.SglQuoted:
 			e.write(p.Value, int(p.Pos().Offset())+1, len(p.Value))
 		case *syntax.DblQuoted:
-			if p.Dollar || !e.parts(p.Parts, true) {
+			if p.Dollar || !e.parts(w, p.Parts, true) {
 				return false
 			}
 		case *syntax.ParamExp:
-			if !e.param(p, quoted) {
+			if !e.param(w, p, quoted) {
 				return false
 			}
 		default:
@@ -132,10 +134,10 @@ func (e *evalText) lit(l *syntax.Lit, quoted bool) bool {
 
 // param appends a variable read: a constant's value (unquoted, split
 // into words that eval joins with spaces), or the read itself.
-func (e *evalText) param(p *syntax.ParamExp, quoted bool) bool {
+func (e *evalText) param(w *walker, p *syntax.ParamExp, quoted bool) bool {
 	pos, n := int(p.Pos().Offset()), int(p.End().Offset()-p.Pos().Offset())
 	name := p.Param.Value
-	if v, ok := e.w.constParam(p); ok {
+	if v, ok := w.constParam(p); ok {
 		if !quoted {
 			if strings.ContainsAny(v, "*?[") {
 				return false
