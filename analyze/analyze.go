@@ -237,7 +237,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		for _, j := range p.jobs[n:] {
 			j.slept = slept
 		}
-		if w.afterExit(s, &maybe) || w.errexitEnds(s) {
+		if w.afterExit(s, n, &maybe) || w.errexitEnds(s) {
 			break
 		}
 		if maybe > 0 && exitAt < 0 {

@@ -19,6 +19,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.killsItself(sig, ops) {
 		defer w.diesOf(sig) // (after the jobs it signals first)
 	}
+	w.noteForkKill(sig, ops) // (kill $$) kills the script
 	if w.jobsIgnore(sig) {
 		w.killTrapped(sig, ops)
 		return

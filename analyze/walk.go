@@ -120,6 +120,11 @@ type walker struct {
 	outFile string
 	// killSig is the signal of the kill being applied ("" for SIGTERM).
 	killSig string
+	// forkKill is the signal of a kill of $$ that a foreground subshell
+	// of the script ran, which the script dies of when the walk returns
+	// to it (see walk_forkkill.go); forkKills: there is one.
+	forkKill  string
+	forkKills bool
 	// killProg: the kill being applied is the kill program xargs runs
 	// (`pgrep -f server | xargs kill`), which signals every pid it is
 	// given, the shell's own among them, and then exits.

@@ -183,4 +183,5 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	w.stmts(list, env)
 	w.endShell()
 	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)
+	w.forkKilled()
 }

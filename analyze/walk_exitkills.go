@@ -120,6 +120,10 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 		for _, it := range c.Items {
 			paths.add(w.listExitKills(it.Stmts, depth))
 		}
+	case *syntax.Subshell:
+		if found, sig := forkMayKill(c); found {
+			return w.forkKillEnds(sig), true // (cd /tmp && kill $$)
+		}
 	}
 	return paths.ended, paths.found
 }

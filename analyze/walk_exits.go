@@ -133,6 +133,10 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		if c.Stmt != nil {
 			return w.exits(c.Stmt, depth)
 		}
+	case *syntax.Subshell:
+		if found, _ := forkMayKill(c); found {
+			return endsMaybe // (cd /tmp && kill $$): see walk_forkkill.go
+		}
 	}
 	return endsNever
 }

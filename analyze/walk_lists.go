@@ -59,9 +59,10 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	for i, s := range list {
 		w.prev = prev
 		w.next = loopFollow{s, list[i+1:]}
+		first := len(w.p.jobs)
 		env = w.stmt(s, env)
 		w.prev = prev
-		if w.afterExit(s, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
+		if w.afterExit(s, first, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
 			break // the shell never runs what follows
 		}
 		if w.afterReturn(s, &returned) {
@@ -82,9 +83,11 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 
 // afterExit reports whether the statement just walked ends the shell for
 // sure; after one that may end it, what follows is a maybe (w.cond, and
-// *maybe counts it for the caller to undo at the end of the list). A
-// return ends the list (a function body) without ending the shell.
-func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
+// *maybe counts it for the caller to undo at the end of the list), but
+// for the jobs from first on that it started only on paths that stay
+// (see walk_staystarts.go). A return ends the list (a function body)
+// without ending the shell.
+func (w *walker) afterExit(s *syntax.Stmt, first int, maybe *int) bool {
 	if w.stopped() || ends(s) && !w.returnFails(s) {
 		return true
 	}
@@ -104,6 +107,7 @@ func (w *walker) afterExit(s *syntax.Stmt, maybe *int) bool {
 			w.condRenew()
 		}
 		w.noteExitKills(s, old, renewed)
+		w.startedOnStay(s, first)
 		w.noteExitRaces()
 		w.guardBehind(s)
 	}

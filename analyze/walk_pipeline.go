@@ -95,6 +95,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		w.stmt(s, env)
 		w.endShell()
 		w.sh = saved
+		w.forkKilled()
 	}
 	long = w.slow != slow || w.bounded-bounded >= briefJob
 	// A job the element starts and leaves running with the pipe open

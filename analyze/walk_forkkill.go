@@ -1,0 +1,83 @@
+package analyze
+
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A foreground subshell that kills the script: `(cd /tmp && kill $$)`,
+// `x=$(kill $$)`. $$ is the script's pid in every subshell, so the signal
+// reaches the script's shell while it waits for the subshell; a TERM,
+// INT or KILL it does not trap ends it there, as a `kill $$` of its own
+// would (see kill_self.go): nothing after the subshell runs, the jobs live
+// on (but mksh leading its group sends the signal on to it, see
+// deathTakesGroup), bash and mksh run the EXIT trap as they die, zsh and
+// dash do not. Checked under bash, zsh, dash and mksh in both caller
+// modes: `server >log 2>&1 & P=$!; (kill $$); kill $P` leaves the server.
+// What the subshell runs after its kill goes on without the script; a
+// long program there (`(kill $$; server)`) is not followed.
+
+// noteForkKill notes a kill of $$ (with sig) in a foreground subshell of
+// the script's own shell that surely runs in it: the script dies of it as
+// the walk comes back to it (see forkKilled).
+func (w *walker) noteForkKill(sig string, ops []*syntax.Word) {
+	if w.sh.kind != shSubshell || w.sh.async || w.job != nil || w.depth != 0 || w.forkKills {
+		return
+	}
+	if terminates(sig) && w.surelyRuns() && slices.ContainsFunc(ops, isShellPid) {
+		w.forkKill, w.forkKills = sig, true
+	}
+}
+
+// forkKilled applies the kill a subshell just left (see noteForkKill) as
+// the walk returns from it to its parent: the script's shell dies when
+// the subshell surely ran there, unless it traps or ignores the signal;
+// in a parent that is a subshell too, the kill waits for that one's end.
+func (w *walker) forkKilled() {
+	sig := w.forkKill
+	if !w.forkKills {
+		return
+	}
+	switch {
+	case !w.surelyRuns():
+		w.forkKills = false
+	case w.sh.kind == shTop:
+		w.forkKills = false
+		if !w.survives(sig) {
+			w.diesOf(sig)
+		}
+	}
+}
+
+// forkMayKill reports whether the foreground subshell s may kill the
+// script with a kill of $$ (and with which signal) that runs in it where
+// it may not run (`(cd /tmp && kill $$)`): for the script that is an exit
+// that may be taken (see exits). A job in it that does is a watchdog (see
+// walk_selfkill.go).
+func forkMayKill(s *syntax.Subshell) (found bool, sig string) {
+	inspect(s, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Stmt:
+			return !found && !n.Background && !n.Coprocess
+		case *syntax.CallExpr:
+			if isCallOf(n, "kill") {
+				s, ops, list := killArgs(n.Args[1:])
+				found = !list && terminates(s) && slices.ContainsFunc(ops, isShellPid)
+				sig = s
+			}
+		}
+		return !found
+	})
+	return found, sig
+}
+
+// forkKillEnds is the jobs a subshell's kill of $$ with sig ends as it
+// kills the script: all of them where the script's death takes its group
+// (mksh leading it), none elsewhere.
+func (w *walker) forkKillEnds(sig string) []*job {
+	if w.survives(sig) || !w.deathTakesGroup(sig) {
+		return nil
+	}
+	return slices.DeleteFunc(slices.Clone(w.sh.jobs), func(j *job) bool { return j.ignores(sig) })
+}
