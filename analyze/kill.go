@@ -37,7 +37,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	ops = w.parsedOperands(ops) // dash: `kill "$OLD" $PID` with OLD unset
 	var rest []*syntax.Word
 	for _, a := range ops {
-		if wordLit(a) == "0" {
+		if wordLit(a) == "0" || w.readsZero(a) {
 			w.killAll(sig) // pid 0: the shell's process group
 			return
 		}

@@ -28,7 +28,7 @@ func (w *walker) selfOperand(a *syntax.Word) bool {
 		return wordLit(a) == "0" || w.killsShell(a) // (pgrep finds the fork too)
 	}
 	switch {
-	case wordLit(a) == "0" || isShellPid(a) || w.killsShell(a):
+	case wordLit(a) == "0" || isShellPid(a) || w.killsShell(a) || w.readsZero(a):
 		return true
 	case w.sh.d.bangZero && w.sh.last == nil && isLastPid(a):
 		return true // zsh: kill 0

@@ -51,6 +51,9 @@ func readFileWord(s *syntax.Stmt) *syntax.Word {
 type pidFile struct {
 	jobs    []*job
 	unknown bool
+	// zero: zsh's `echo $! > f` before the first job wrote 0, and a kill
+	// of what it holds is `kill 0`, of the whole process group.
+	zero bool
 }
 
 // pidFileJobs resolves a read of the file name to the jobs whose pids the
@@ -109,6 +112,10 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 	for _, a := range r.args {
 		if wordLit(a) != "" {
 			continue // text, options, a format
+		}
+		if w.sh.d.bangZero && w.sh.last == nil && isLastPid(a) {
+			f.zero = true
+			continue
 		}
 		js, known, _ := w.argJobs(a)
 		if !known {
@@ -234,4 +241,15 @@ func (p *pass) mayWrite(name string) bool {
 		}
 		return true
 	}
+}
+
+// readsZero reports whether the kill operand a is `$(cat f)` (or `$(< f)`)
+// of a pid file that holds 0 (see pidFile.zero).
+func (w *walker) readsZero(a *syntax.Word) bool {
+	cs, ok := solePart(a).(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 || w.p.pidFiles == nil {
+		return false
+	}
+	name, ok := w.readsFile(cs.Stmts[0])
+	return ok && w.p.pidFiles[name].zero
 }
