@@ -381,6 +381,13 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 		w.command(s.Cmd, inner)
 		return env
 	}
-	w.saving(s.Redirs, env, inner, func() { w.command(s.Cmd, inner) })
-	return env
+	// An if, a case or a loop runs in the current shell too: an exec in
+	// it redirects the shell for good but for the descriptors the
+	// compound's own redirections set, which come back when it ends
+	// (`case x in x) exec >/dev/null;; esac 2>/dev/null` leaves stdout
+	// on /dev/null and stderr the caller's; checked under bash, zsh, dash
+	// and mksh, as a random program found).
+	var after fdTable
+	w.saving(s.Redirs, env, inner, func() { after = w.command(s.Cmd, inner) })
+	return callLeft(env, inner, after, s.Redirs)
 }
