@@ -359,34 +359,19 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 		// shell for good (a subshell's stays in the subshell).
 		return w.command(s.Cmd, env)
 	}
-	if b, ok := s.Cmd.(*syntax.Block); ok {
-		// A group runs in the current shell: an exec in it redirects
-		// the shell itself, for good. What the group's own redirections
-		// replaced comes back when it ends, unless an exec inside
-		// redirected that descriptor again (the saved copy is dropped:
-		// checked under bash, zsh, dash and mksh).
-		var after fdTable
-		w.saving(s.Redirs, env, inner, func() { after = w.stmts(b.Stmts, inner) })
-		out := env
-		for fd := range after {
-			if after[fd] != inner[fd] {
-				out[fd] = after[fd]
-			}
-		}
-		return out
-	}
 	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.keepsSaved&savedCompound == 0 {
 		// Forked first: the redirections are the child's own (mksh's
 		// child saves them all the same).
 		w.command(s.Cmd, inner)
 		return env
 	}
-	// An if, a case or a loop runs in the current shell too: an exec in
-	// it redirects the shell for good but for the descriptors the
-	// compound's own redirections set, which come back when it ends
+	// A group, an if, a case or a loop runs in the current shell: an
+	// exec in it redirects the shell for good but for the descriptors
+	// the compound's own redirections set, which come back when it ends
 	// (`case x in x) exec >/dev/null;; esac 2>/dev/null` leaves stdout
-	// on /dev/null and stderr the caller's; checked under bash, zsh, dash
-	// and mksh, as a random program found).
+	// on /dev/null and stderr the caller's, `{ exec >/dev/null; } >log`
+	// stdout the caller's; checked under bash, zsh, dash and mksh, as a
+	// random program found).
 	var after fdTable
 	w.saving(s.Redirs, env, inner, func() { after = w.command(s.Cmd, inner) })
 	return callLeft(env, inner, after, s.Redirs)
