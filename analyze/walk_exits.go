@@ -62,6 +62,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		if w.killEndsShell(c) {
 			return endsSurely // kill $$ (see kill_self.go)
 		}
+		if k, ok := w.evalExits(c, depth); ok {
+			return k // eval 'exit 1' (see walk_evalexits.go)
+		}
 		execs, body := w.callEnds(c)
 		if execs {
 			return endsSurely // exec "$@": a program whatever the words
