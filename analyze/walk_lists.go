@@ -46,7 +46,7 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 			end = len(text)
 		}
 		args := text[:end]
-		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) || bytes.Contains(args, []byte("$(ps ")) ||
+		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) || bytes.Contains(args, []byte("$(ps ")) || bytes.Contains(args, []byte("PPID")) ||
 			bytes.HasSuffix(args, []byte(" 0")) || bytes.Contains(args, []byte(" 0 ")) || d.bangZero && bytes.Contains(args, []byte("$!")) {
 			return true
 		}
