@@ -399,6 +399,12 @@ type dialect struct {
 	// signal unwinds to its exit, which runs it). zsh and dash die
 	// without it. See walk_selfkill.go.
 	topSignalRunsExitTrap bool
+	// childIntSurvives: a SIGINT that reaches the shell while it waits
+	// for a foreground program child, which does not itself die of it,
+	// leaves the shell going (bash: jobs.c's waitchld, a child that
+	// caught SIGINT means the user meant the program): `sh -c 'kill -INT
+	// $PPID'; kill $P` still kills there (see walk_ppidkill.go).
+	childIntSurvives bool
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT

@@ -20,6 +20,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		defer w.diesOf(sig) // (after the jobs it signals first)
 	}
 	w.noteForkKill(sig, ops) // (kill $$) kills the script
+	w.notePPIDKill(sig, ops) // sh -c 'kill $PPID' too
 	if w.jobsIgnore(sig) {
 		w.killTrapped(sig, ops)
 		return

@@ -49,6 +49,23 @@ type nameMatch struct {
 	every        bool
 	parents      []*job // pkill -P $!: the children of these jobs' processes
 	newest       bool   // -n: only the newest process it finds
+	// listed: of a process listing (see kill_pslist.go), whether it
+	// lists the process of a command line; nil: any of patterns finds it
+	listed func(line string) bool
+}
+
+// finds reports whether the match reaches the process of a command line
+// (the shell's own, see selfMatch).
+func (m nameMatch) finds(line string) bool {
+	if m.listed != nil {
+		return m.listed(line)
+	}
+	for _, rx := range m.patterns {
+		if rx.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }
 
 // byName finds the jobs pkill, killall or pgrep r names. They match their
@@ -175,21 +192,30 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			}
 			return base
 		}
-		for _, j := range jobs {
-			if argv := j.commandLine(); argv != nil && !(children && j.kind == jobForked) && match(name(argv)) {
-				m.kills = append(m.kills, j)
-			} else if argv := j.tailCommandLine(); argv != nil && match(name(argv)) {
-				m.tails = append(m.tails, j)
-			} else if argv := j.headCommandLine(); argv != nil && match(name(argv)) {
-				m.tails = append(m.tails, j) // its first process: the rest follow
-			}
-		}
+		m.addJobs(jobs, children, func(argv []string) bool { return match(name(argv)) })
 	}
 	if newest {
 		m.newest = true
 		m.kills, m.tails = newestMatch(w.p.jobs, m.kills, m.tails)
 	}
 	return m, true
+}
+
+// addJobs adds to m the jobs among jobs whose process finds matches by
+// its argv: a one-process job (but the forked program of a job whose
+// subshell is the shell's child, with children: -P $$), a compound job
+// whose last command it matches, a pipeline job whose first process it
+// matches (the rest follow it).
+func (m *nameMatch) addJobs(jobs []*job, children bool, finds func(argv []string) bool) {
+	for _, j := range jobs {
+		if argv := j.commandLine(); argv != nil && !(children && j.kind == jobForked) && finds(argv) {
+			m.kills = append(m.kills, j)
+		} else if argv := j.tailCommandLine(); argv != nil && finds(argv) {
+			m.tails = append(m.tails, j)
+		} else if argv := j.headCommandLine(); argv != nil && finds(argv) {
+			m.tails = append(m.tails, j) // its first process: the rest follow
+		}
+	}
 }
 
 // newestMatch keeps, of the jobs pkill -n matches, the one started last
@@ -214,15 +240,16 @@ func newestMatch(started, kills, tails []*job) ([]*job, []*job) {
 }
 
 // pipedToKill reads `CMD | xargs kill [OPTIONS]` (cat pidfile | xargs
-// kill -9, echo "$!" | xargs kill) as the kill it runs: `kill [OPTIONS]
-// $(CMD)`. It returns those arguments, or nil for any other pipeline.
+// kill -9, echo "$!" | xargs kill, ps aux | grep '[v]ite' | awk '{print
+// $2}' | xargs kill) as the kill it runs: `kill [OPTIONS] $(CMD)`. It
+// returns those arguments, or nil for any other pipeline.
 func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
 	if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
 		return nil
 	}
-	if _, ok := c.X.Cmd.(*syntax.CallExpr); !ok {
-		if _, ok := jobsListed(c.X); !ok {
-			return nil // (but `jobs -l | awk '{print $2}' | xargs kill`)
+	for _, e := range pipeElems(c.X) {
+		if _, ok := e.Cmd.(*syntax.CallExpr); !ok || e.Background {
+			return nil // (a loop, a group: what it prints is not followed)
 		}
 	}
 	if opts, ok := readKillLoop(c.Y); ok {

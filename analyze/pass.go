@@ -71,6 +71,8 @@ type passState struct {
 	// nextResolved the one to replace next.
 	resolvedCalls [4]resolvedCall
 	nextResolved  int
+	// evals are the parsed codes of eval calls (see evalSource).
+	evals map[*syntax.CallExpr]*source
 }
 
 var passes = sync.Pool{New: func() any { return new(pass) }}
@@ -127,6 +129,7 @@ func (p *pass) reset(src []byte) {
 	zero(&s.assigned)
 	zeroMap(&s.opaqueFiles)
 	zeroSlice(&s.ampGt)
+	zeroMap(&s.evals)
 	s.forgetResolved()
 }
 

@@ -279,16 +279,25 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 		js, ok = w.pidFileJobs(name)
 		return js, ok, ok && len(js) == 0
 	}
-	if ce, isCall := s.Cmd.(*syntax.CallExpr); isCall && !s.Background && !s.Negated {
-		if r := w.p.resolveCall(ce); r.name == "pgrep" && !r.wrapped {
-			m, judged := w.byName(r)
-			if !judged || len(m.tails) > 0 || m.every {
-				return nil, false, false
-			}
-			return m.kills, true, len(m.kills) == 0
-		}
+	if m, judged := w.lookedUp(s); judged && len(m.tails) == 0 && !m.every {
+		return m.kills, true, len(m.kills) == 0
 	}
 	return nil, false, false
+}
+
+// lookedUp reads a statement that looks processes up and prints their
+// pids, pgrep or a process listing (see kill_pslist.go), as what it finds;
+// judged is false for any other, and for one the walk cannot judge.
+func (w *walker) lookedUp(s *syntax.Stmt) (m nameMatch, judged bool) {
+	if s.Background || s.Negated {
+		return m, false
+	}
+	if ce, isCall := s.Cmd.(*syntax.CallExpr); isCall {
+		if r := w.p.resolveCall(ce); r.name == "pgrep" && !r.wrapped {
+			return w.byName(r)
+		}
+	}
+	return w.psListed(s)
 }
 
 // selfMatch reports whether `pgrep -f PATTERN` (m) finds the shell that
@@ -300,13 +309,7 @@ func (w *walker) selfMatch(m nameMatch) bool {
 	if !m.full || w.p.cfg.scriptFile || m.newest && len(m.kills)+len(m.tails) > 0 {
 		return false // (-n: a job it finds is newer than the shell)
 	}
-	line := "sh -c " + string(w.p.src)
-	for _, rx := range m.patterns {
-		if rx.MatchString(line) {
-			return true
-		}
-	}
-	return false
+	return m.finds("sh -c " + string(w.p.src))
 }
 
 // killsShell reports whether the kill argument a is `$(pgrep -f PATTERN)`
@@ -316,15 +319,7 @@ func (w *walker) killsShell(a *syntax.Word) bool {
 	if !ok || len(cs.Stmts) != 1 {
 		return false
 	}
-	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok {
-		return false
-	}
-	r := w.p.resolveCall(ce)
-	if r.name != "pgrep" {
-		return false
-	}
-	m, judged := w.byName(r)
+	m, judged := w.lookedUp(cs.Stmts[0])
 	return judged && w.selfMatch(m)
 }
 

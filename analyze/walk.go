@@ -125,6 +125,13 @@ type walker struct {
 	// to it (see walk_forkkill.go); forkKills: there is one.
 	forkKill  string
 	forkKills bool
+	// forkByChild: that kill was a nested shell's of $PPID (see
+	// walk_ppidkill.go); ppidScript is the nested shell being walked
+	// whose parent is the script, and nextPPIDScript says that the
+	// nested shell about to be walked is one.
+	forkByChild    bool
+	ppidScript     *shell
+	nextPPIDScript bool
 	// killProg: the kill being applied is the kill program xargs runs
 	// (`pgrep -f server | xargs kill`), which signals every pid it is
 	// given, the shell's own among them, and then exits.

@@ -277,6 +277,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if d := dialectOfProgram(r.name); d != nil {
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			w.nestedShell(r, d, inner, s)
+			w.forkKilled() // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.jobs[n:], r)
 				if !r.timeoutFg {

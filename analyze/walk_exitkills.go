@@ -91,6 +91,9 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 	paths := exitPaths{}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
+		if found, sig := w.nestedMayKillParent(s, c); found {
+			return w.forkKillEnds(sig), true // sh -c 'cd app && kill $PPID'
+		}
 		execs, body := w.callEnds(c)
 		if execs {
 			return nil, true

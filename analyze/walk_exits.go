@@ -62,6 +62,12 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		if w.killEndsShell(c) {
 			return endsSurely // kill $$ (see kill_self.go)
 		}
+		if found, _ := w.nestedMayKillParent(s, c); found {
+			return endsMaybe // sh -c 'cd app && kill $PPID' (see walk_ppidkill.go)
+		}
+		if k, ok := w.evalExits(c, depth); ok {
+			return k // eval 'exit 1' (see walk_evalexits.go)
+		}
 		execs, body := w.callEnds(c)
 		if execs {
 			return endsSurely // exec "$@": a program whatever the words

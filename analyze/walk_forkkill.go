@@ -41,12 +41,12 @@ func (w *walker) forkKilled() {
 	}
 	switch {
 	case !w.surelyRuns():
-		w.forkKills = false
+		w.forkKills, w.forkByChild = false, false
 	case w.sh.kind == shTop:
-		w.forkKills = false
-		if !w.survives(sig) {
+		if !w.survives(sig) && !w.childKillSurvived(sig) {
 			w.diesOf(sig)
 		}
+		w.forkKills, w.forkByChild = false, false
 	}
 }
 
@@ -56,14 +56,20 @@ func (w *walker) forkKilled() {
 // that may be taken (see exits). A job in it that does is a watchdog (see
 // walk_selfkill.go).
 func forkMayKill(s *syntax.Subshell) (found bool, sig string) {
-	inspect(s, func(n syntax.Node) bool {
+	return holdsFgKill(s, isShellPid)
+}
+
+// holdsFgKill reports whether n holds, outside its jobs, a kill that
+// ends what an operand names (named), and with which signal.
+func holdsFgKill(n syntax.Node, named func(*syntax.Word) bool) (found bool, sig string) {
+	inspect(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			return !found && !n.Background && !n.Coprocess
 		case *syntax.CallExpr:
 			if isCallOf(n, "kill") {
 				s, ops, list := killArgs(n.Args[1:])
-				found = !list && terminates(s) && slices.ContainsFunc(ops, isShellPid)
+				found = !list && terminates(s) && slices.ContainsFunc(ops, named)
 				sig = s
 			}
 		}

@@ -20,12 +20,13 @@ func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
 	return hasExitWord(src[start:end], d)
 }
 
-// hasExitWord reports whether text has exit or exec in it anywhere, a
+// hasExitWord reports whether text has exit, exec or eval (whose code may
+// come from a variable) in it anywhere, a
 // return where one outside a function ends the shell (see
 // walk_return.go), a kill that may reach the shell itself, or in dash
 // and mksh a dup that may fail (see badDupEffect).
 func hasExitWord(text []byte, d *dialect) bool {
-	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) ||
+	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) || bytes.Contains(text, []byte("eval")) ||
 		!d.returnOutsideFails && bytes.Contains(text, []byte("return")) ||
 		d.badDup != dupOpensFile && hasBadDupText(text) || hasSelfKillText(text, d)
 }
@@ -45,7 +46,7 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 			end = len(text)
 		}
 		args := text[:end]
-		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) ||
+		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) || bytes.Contains(args, []byte("$(ps ")) || bytes.Contains(args, []byte("PPID")) ||
 			bytes.HasSuffix(args, []byte(" 0")) || bytes.Contains(args, []byte(" 0 ")) || d.bangZero && bytes.Contains(args, []byte("$!")) {
 			return true
 		}

@@ -66,12 +66,13 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
 	w.nextSet = set
-	defer func() { w.nextSet = shellFlags{} }()
+	defer func() { w.nextSet, w.nextPPIDScript = shellFlags{}, false }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
 		w.nextLeads = w.leads(s, r)
 		w.nextJobShell = w.jobShell(s)
+		w.nextPPIDScript = w.childOfScript(s, r)
 		if code, offs, ok := outerExpanded(script); ok {
 			w.nestedCode(code, offs, 0, d, env, shNested)
 			return
@@ -170,8 +171,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell, set := w.nextJobShell, w.nextSet
-	w.nextJobShell, w.nextSet = nil, shellFlags{}
+	jobShell, set, childOfScript := w.nextJobShell, w.nextSet, w.nextPPIDScript
+	w.nextJobShell, w.nextSet, w.nextPPIDScript = nil, shellFlags{}, false
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
@@ -216,12 +217,16 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	if w.src.offs == nil {
 		src.quote = quote
 	}
-	savedSrc, savedSh, args := w.src, w.sh, w.args
+	savedSrc, savedSh, args, ppid := w.src, w.sh, w.args, w.ppidScript
 	w.src = src
 	w.depth++
 	if kind != 0xff {
 		w.args = nil // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
+		w.ppidScript = nil
+		if childOfScript {
+			w.ppidScript = w.sh // (see walk_ppidkill.go)
+		}
 		w.sh.d = d
 		w.sh.errexit, w.sh.nounset = set.errexit, set.nounset
 		src.script = true
@@ -241,7 +246,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		w.endShell()
 	}
 	w.depth--
-	w.src, w.sh, w.args = savedSrc, savedSh, args
+	w.src, w.sh, w.args, w.ppidScript = savedSrc, savedSh, args, ppid
 }
 
 // parsedLines parses the lines of code before the one a parse error

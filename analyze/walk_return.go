@@ -50,7 +50,7 @@ func (w *walker) returnEnds(depth int) bool {
 // ready fails, while a kill that every return stops first (`ready || {
 // kill $P; return 1; }`) ends it on every path (see noteExitKills).
 func (w *walker) afterReturn(s *syntax.Stmt, maybe *int) bool {
-	if len(w.calling) == 0 || !returnsEarly(s) {
+	if len(w.calling) == 0 || !returnsEarly(s) && !w.evalsReturn(s) {
 		return false
 	}
 	w.countReturns = true

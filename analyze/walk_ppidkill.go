@@ -1,0 +1,91 @@
+package analyze
+
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A nested shell that kills its parent: `sh -c 'kill $PPID'`, `bash -c
+// 'sleep 2; kill $PPID'`. A shell the script runs in its foreground (not
+// exec'd in place) is its child, so $PPID there, in its subshells too, is
+// the script's pid: the kill reaches the script while it waits for the
+// nested shell, and the script dies as that returns, as of a foreground
+// subshell's `(kill $$)` (see walk_forkkill.go): nothing after it runs,
+// the jobs live on (mksh leading its group takes them), bash and mksh run
+// the EXIT trap, zsh and dash do not. But a SIGINT: bash, waiting for a
+// foreground child that does not itself die of the SIGINT, goes on
+// (jobs.c: a child that caught SIGINT and exited normally means the
+// user wanted the program, not the script, interrupted), while zsh, dash
+// and mksh die of it. Checked under the four shells in both caller modes:
+// `server >log 2>&1 & P=$!; sh -c 'kill $PPID'; kill $P` leaves the server.
+// A nested shell that a subshell, a pipeline element or a `$(…)` execs
+// (`x=$(sh -c 'kill $PPID')`, where $PPID is the script too) is not
+// followed.
+
+// childOfScript reports whether the nested shell that s runs (r) is a
+// child of the script's own shell: run by it in its foreground, not
+// exec'd in place of it nor behind a wrapper that forks (timeout).
+func (w *walker) childOfScript(s *syntax.Stmt, r resolved) bool {
+	return w.sh.kind == shTop && w.depth == 0 && w.job == nil && !w.sh.async && !s.Background &&
+		!r.wrapped && !r.exec && !slices.Contains(w.p.inPlaceStmts(), s)
+}
+
+// notePPIDKill notes a kill of $PPID (with sig) that surely runs in a
+// nested shell whose parent is the script (w.ppidScript), or in a
+// foreground subshell of it: the script dies of it as the walk comes back
+// from the nested shell (see forkKilled).
+func (w *walker) notePPIDKill(sig string, ops []*syntax.Word) {
+	if w.ppidScript == nil || w.job != nil || w.sh.async || w.forkKills {
+		return
+	}
+	if terminates(sig) && w.surelyRuns() && slices.ContainsFunc(ops, isParentPid) {
+		w.forkKill, w.forkKills, w.forkByChild = sig, true, true
+	}
+}
+
+// isParentPid reports whether a word is just $PPID.
+func isParentPid(word *syntax.Word) bool {
+	pe, ok := solePart(word).(*syntax.ParamExp)
+	return ok && pe.Param != nil && pe.Param.Value == "PPID" && pe.Exp == nil && pe.Index == nil
+}
+
+// childKillSurvived reports whether the script goes on after the kill
+// with sig a foreground subshell or nested shell sent it (forkKilled).
+func (w *walker) childKillSurvived(sig string) bool {
+	return w.parentKillSurvived(sig, w.forkByChild)
+}
+
+// parentKillSurvived reports whether the script goes on after a kill
+// with sig that a foreground child sent it, a program (byProgram: see
+// above, bash and SIGINT) or a subshell: it traps or ignores it.
+func (w *walker) parentKillSurvived(sig string, byProgram bool) bool {
+	n := signalName(sig)
+	return w.survives(sig) || byProgram && w.sh.d.childIntSurvives && (n == "INT" || n == "2")
+}
+
+// nestedMayKillParent reports whether the simple command c runs a nested
+// shell, a child of the script, whose -c string holds a kill of $PPID
+// (not in a job of its own) where it may not run: `sh -c 'cd app && kill
+// $PPID'` is an exit that may be taken (see exits), and the signal it
+// sends.
+func (w *walker) nestedMayKillParent(s *syntax.Stmt, c *syntax.CallExpr) (found bool, sig string) {
+	r := w.p.resolveCall(c)
+	if dialectOfProgram(r.name) == nil || !w.childOfScript(s, r) {
+		return false, ""
+	}
+	script, _, _, _ := shellArgs(r.args)
+	if script == nil {
+		return false, ""
+	}
+	code, _, ok := literal(script)
+	if !ok {
+		return false, ""
+	}
+	f, err := w.p.parseNested(code, syntax.LangBash)
+	if err != nil {
+		return false, ""
+	}
+	found, sig = holdsFgKill(f, isParentPid)
+	return found && !w.parentKillSurvived(sig, true), sig
+}
