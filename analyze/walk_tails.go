@@ -183,7 +183,7 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 	r := w.p.resolveCall(ce)
 	// (exec "$cmd", exec nohup "": a program the walk cannot name is
 	// exec'd all the same.)
-	execd := r.exec && (len(r.all) > 0 || execsSomething(ce))
+	execd := r.exec && (len(r.all) > 0 || w.execs(ce))
 	if !execd && !(len(r.all) > 0 && implicit && w.execsTail(ce)) {
 		return out, false
 	}

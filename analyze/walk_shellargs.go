@@ -1,0 +1,76 @@
+package analyze
+
+import (
+	"strconv"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The positional parameters of a nested shell: `sh -c 'SCRIPT' NAME
+// ARGS…` runs SCRIPT with $0 NAME and $1… ARGS, and a -c string given
+// no words after it runs with none. Entrypoints and the wrappers agents
+// write around them end in `exec "$@"` (`sh -c 'server & exec "$@"' sh
+// ./app`), test `$#` first (`[ "$#" -ne 0 ] && exec "$@"`), or hand pids
+// on (`sh -c 'kill "$1"' sh $P`). With no words, "$@" expands to nothing
+// and `exec "$@"` is an exec without a command: it only redirects, so the
+// shell goes on and its EXIT trap runs (all four shells). The command
+// line's own arguments stay unknown (see walk_args.go).
+
+// scriptParams is the positional parameters a shell's arguments args
+// give its -c string (the words after the string and its $0), and
+// whether it has a -c string.
+func scriptParams(args []*syntax.Word) ([]*syntax.Word, bool) {
+	a := readShellArgs(args)
+	if a.script == nil {
+		return nil, false
+	}
+	if len(a.after) == 0 {
+		return nil, true
+	}
+	return a.after[1:], true
+}
+
+// shellFrame is the frame of positional parameters the nested shell run
+// with args starts with, resolved where it is started; nil where they
+// are not known (no -c string).
+func (w *walker) shellFrame(args []*syntax.Word) *argFrame {
+	params, ok := scriptParams(args)
+	if !ok {
+		return nil
+	}
+	return w.bindArgs(params, &argFrame{})
+}
+
+// execsNothing reports whether the command words of an exec (see
+// execWord) all expand to nothing: "$@" or $* where the walk knows there
+// are no positional parameters. The exec then only redirects.
+func (w *walker) execsNothing(c *syntax.CallExpr) bool {
+	i := execWord(c)
+	if i == -1 {
+		return false
+	}
+	for _, a := range c.Args[i:] {
+		pe, quoted := loneParam(a)
+		if pe == nil || pe.Param.Value != "@" && (pe.Param.Value != "*" || quoted) {
+			return false // ("$*" is one empty word: exec fails)
+		}
+	}
+	n, ok := w.paramCount()
+	return ok && n == "0"
+}
+
+// execs reports whether c is an exec that replaces the shell with a
+// program (see execsSomething), as far as the walk knows.
+func (w *walker) execs(c *syntax.CallExpr) bool {
+	return execsSomething(c) && !w.execsNothing(c)
+}
+
+// paramCount is the value of $# where the walk knows how many
+// positional parameters there are.
+func (w *walker) paramCount() (string, bool) {
+	f := w.args
+	if f == nil || f.open || f.drift {
+		return "", false
+	}
+	return strconv.Itoa(len(f.args)), true
+}
