@@ -89,7 +89,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.slow++
 		}
 		if !ok || d >= briefJob {
-			w.fgLong(env, inner)
+			w.fgLong(env, inner, d, ok)
 		}
 		w.countTail(s, d, ok)
 		w.workerCall(s, r, inner)
@@ -371,13 +371,18 @@ func (w *walker) timeoutCuts(jobs []*job, r resolved) {
 // a job's body: the job's subshell waits for it, and a kill of the
 // subshell leaves it running (see killed). In a subshell of the body
 // (`( (a; server) ; b ) &`) what runs on is that subshell, which holds
-// its own table env as well.
-func (w *walker) fgLong(env, inner fdTable) {
+// its own table env as well. A pause after a program that runs longer
+// does not take its place (see job.pauses).
+func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded bool) {
 	j := w.job
 	if j == nil {
 		return
 	}
 	j.fgLong++
+	if j.pauses(d, bounded) {
+		return
+	}
+	j.fgSlow, j.fgDur = !bounded, d
 	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
 		j.fgFds = inner.union(env)

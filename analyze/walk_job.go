@@ -58,7 +58,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
 		cmd, fds := jobBody(s.Cmd, j.fds)
-		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 {
+		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 && !j.tailLate(ts) {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)
