@@ -371,17 +371,18 @@ func (w *walker) timeoutCuts(jobs []*job, r resolved) {
 // a job's body: the job's subshell waits for it, and a kill of the
 // subshell leaves it running (see killed). In a subshell of the body
 // (`( (a; server) ; b ) &`) what runs on is that subshell, which holds
-// its own table env as well. A pause after a program that runs longer
-// does not take its place (see job.pauses).
+// its own table env as well. A pause after a program that runs longer, or
+// after a wait for one, is not where a kill finds the job (see
+// job.pauses).
 func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded bool) {
 	j := w.job
 	if j == nil {
 		return
 	}
-	j.fgLong++
 	if j.pauses(d, bounded) {
 		return
 	}
+	j.fgLong++
 	j.fgSlow, j.fgDur = !bounded, d
 	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
