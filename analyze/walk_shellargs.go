@@ -42,21 +42,28 @@ func (w *walker) shellFrame(args []*syntax.Word) *argFrame {
 }
 
 // execsNothing reports whether the command words of an exec (see
-// execWord) all expand to nothing: "$@" or $* where the walk knows there
-// are no positional parameters. The exec then only redirects.
+// execWord) all expand to nothing: "$@" where the walk knows there are no
+// positional parameters, unquoted $@ or $* where those there are all
+// empty. The exec then only redirects.
 func (w *walker) execsNothing(c *syntax.CallExpr) bool {
 	i := execWord(c)
 	if i == -1 {
 		return false
 	}
+	n, counted := w.paramCount()
+	all, ok := w.posArg(-2)
 	for _, a := range c.Args[i:] {
 		pe, quoted := loneParam(a)
-		if pe == nil || pe.Param.Value != "@" && (pe.Param.Value != "*" || quoted) {
-			return false // ("$*" is one empty word: exec fails)
+		switch {
+		case pe == nil || pe.Param.Value != "@" && pe.Param.Value != "*":
+			return false
+		case quoted && (pe.Param.Value == "*" || !counted || n != "0"):
+			return false // ("$*" is one empty word, and so is "$@" of one: exec fails)
+		case !quoted && !(ok && all.known && all.empty && len(all.jobs) == 0):
+			return false
 		}
 	}
-	n, ok := w.paramCount()
-	return ok && n == "0"
+	return true
 }
 
 // execs reports whether c is an exec that replaces the shell with a
@@ -73,4 +80,22 @@ func (w *walker) paramCount() (string, bool) {
 		return "", false
 	}
 	return strconv.Itoa(len(f.args)), true
+}
+
+// caseWordValue is the value of a case's word where the walk knows it: a
+// constant of the script, or a positional parameter that a call or a
+// nested shell's arguments bind, empty where there is none (`sh -c 'case
+// "$1" in start) server & ;; *) echo usage ;; esac' sh` runs only the
+// usage; with `sh start`, only the server). Entrypoints and start/stop
+// scripts dispatch on $1 this way.
+func (w *walker) caseWordValue(word *syntax.Word) (string, bool) {
+	if v := w.wordValue(word); v != "" {
+		return v, true
+	}
+	pe, _ := loneParam(word)
+	if pe == nil || !plainParam(pe) || posIndex(pe.Param.Value) < 0 {
+		return "", false
+	}
+	p, ok := w.posArg(posIndex(pe.Param.Value))
+	return "", ok && p.known && p.empty && len(p.jobs) == 0
 }
