@@ -65,7 +65,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
-	w.nextSet, w.nextArgs = set, w.shellFrame(r.args)
+	w.nextSet, w.nextArgs = set, w.shellFrame(r, s)
 	defer func() { w.nextSet, w.nextArgs = shellFlags{}, nil }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and

@@ -30,11 +30,16 @@ func scriptParams(args []*syntax.Word) ([]*syntax.Word, bool) {
 	return a.after[1:], true
 }
 
-// shellFrame is the frame of positional parameters the nested shell run
-// with args starts with, resolved where it is started; nil where they
-// are not known (no -c string).
-func (w *walker) shellFrame(args []*syntax.Word) *argFrame {
-	params, ok := scriptParams(args)
+// shellFrame is the frame of positional parameters the nested shell r,
+// run by the statement s, starts with, resolved where it is started; nil
+// where they are not known: no -c string, or a shell that find -exec or
+// xargs runs (see runCommands), which put file names for `{}` or append
+// the words they read.
+func (w *walker) shellFrame(r resolved, s *syntax.Stmt) *argFrame {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || w.p.resolveCall(ce).head != r.head {
+		return nil
+	}
+	params, ok := scriptParams(r.args)
 	if !ok {
 		return nil
 	}
