@@ -16,6 +16,12 @@ import (
 // to less than that.
 const briefJob = time.Second
 
+// pause is how long a sleep may last and still be a pause between the
+// runs of a program rather than a stand-in for one: a restart loop's delay
+// (`while :; do server; sleep 1; done`), which a kill does not land in
+// while a program of unknown length runs before it (see walker.fgLong).
+const pause = time.Minute
+
 // parseDuration reads a duration as sleep(1) and timeout(1) take it: a
 // non-negative decimal number with an optional suffix s, m, h or d.
 func parseDuration(s string) (time.Duration, bool) {

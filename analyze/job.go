@@ -173,6 +173,11 @@ type job struct {
 	// a kill of the job's subshell leaves that one running (see killed).
 	fgLong int
 	fgFds  fdTable
+	// fgSlow: the program of fgFds runs for a time the walk cannot
+	// bound (a server); else fgDur is its literal one (see
+	// walker.fgLong).
+	fgSlow bool
+	fgDur  time.Duration
 	// fgOwn is the descriptors of that program alone, without those of
 	// the subshell it runs in.
 	fgOwn fdTable
@@ -271,4 +276,14 @@ func (j *job) orphanLeft() bool { return (j.orphaned || j.inNested) && !j.resolv
 // fork, coproc) already describes how the job outlives the shell.
 func (j *job) escapes() bool {
 	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
+}
+
+// pauses reports whether a foreground program of j's body that lasts d
+// (bounded: a literal duration) is a pause after a program of the body
+// that runs longer, or for a time the walk cannot bound: a kill lands
+// while the server runs, not in the restart delay after it (`while :; do
+// server >log 2>&1; sleep 1; done & … kill $!` leaves the server with its
+// log; bash, zsh, dash and mksh).
+func (j *job) pauses(d time.Duration, bounded bool) bool {
+	return bounded && d < pause && (j.fgSlow || d < j.fgDur)
 }

@@ -28,8 +28,14 @@ type jobsListing struct {
 	named  bool   // jobs names the jobs to list (`jobs -p %1`)
 }
 
-// jobsListed reads s as a jobsListing, if it is one.
+// jobsListed reads s as a jobsListing, if it is one. `jobs -p || true`
+// lists what jobs -p does: the builtin does not fail, and true prints
+// nothing (cleanup functions write `pids="$(jobs -p || true)"` under set
+// -e; zsh and dash list nothing there either).
 func jobsListed(s *syntax.Stmt) (l jobsListing, ok bool) {
+	if bc, isBin := s.Cmd.(*syntax.BinaryCmd); isBin && bc.Op == syntax.OrStmt && printsNothing(bc.Y) {
+		s = bc.X
+	}
 	for {
 		bc, isBin := s.Cmd.(*syntax.BinaryCmd)
 		if !isBin || bc.Op != syntax.Pipe && bc.Op != syntax.PipeAll {
@@ -58,6 +64,16 @@ func jobsListed(s *syntax.Stmt) (l jobsListing, ok bool) {
 		want = "l"
 	}
 	return l, strings.Contains(l.opts, want)
+}
+
+// printsNothing reports whether s is `true` or `:`, which print nothing.
+func printsNothing(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) != 1 || len(s.Redirs) > 0 || s.Background {
+		return false
+	}
+	v := wordLit(ce.Args[0])
+	return v == "true" || v == ":"
 }
 
 // printsColumnTwo reports whether a pipeline element is awk printing the

@@ -288,9 +288,15 @@ func (w *walker) killed(j *job) {
 		// body with only brief commands in its foreground (`spin() {
 		// while :; do sleep 0.1; done; }`) leaves nothing of its own,
 		// as a compound job's subshell does.
-		if j.fgLong == 0 && j.heldReads == 0 {
+		switch {
+		case j.fgLong == 0 && j.heldReads == 0:
 			w.killSubshell(j)
-		} else {
+		case j.fgLong > 0:
+			// the program it ran in the foreground, as a compound
+			// job's (see killSubshell): the server, not the pause
+			// after it (see job.pauses)
+			j.fds = j.fgFds
+		default:
 			j.fds = j.bodyFds
 		}
 	case j.kind == jobPipeline && w.sureFor(j):

@@ -44,9 +44,12 @@ func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, ope
 // shellFlagsOf): options is the names its -o options give, in order.
 type shellArgv struct {
 	script, operand *syntax.Word
-	cflag, sflag    bool
-	set             shellFlags
-	options         []string
+	// after are the words after the operand: a -c string's $0 and
+	// positional parameters (see scriptParams).
+	after        []*syntax.Word
+	cflag, sflag bool
+	set          shellFlags
+	options      []string
 }
 
 // readShellArgs reads the options up to the first operand (or after --).
@@ -57,12 +60,12 @@ func readShellArgs(args []*syntax.Word) (a shellArgv) {
 		v := wordLit(args[i])
 		if v == "--" || v == "-" {
 			if i+1 < len(args) {
-				a.operand = args[i+1]
+				a.operand, a.after = args[i+1], args[i+2:]
 			}
 			break
 		}
 		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			a.operand = args[i]
+			a.operand, a.after = args[i], args[i+1:]
 			break
 		}
 		if strings.HasPrefix(v, "--") {

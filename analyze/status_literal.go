@@ -20,6 +20,9 @@ const host = "Linux"
 // operands by [, test or [[ (1 it holds, -1 it fails), else 0. (Where a
 // shell refuses the test itself, testRefused has answered first.)
 func (w *walker) literalTestStatus(s *syntax.Stmt) int {
+	if st := w.emptyTestStatus(s); st != 0 {
+		return st
+	}
 	var x, y *syntax.Word
 	op := ""
 	switch c := s.Cmd.(type) {
@@ -35,18 +38,8 @@ func (w *walker) literalTestStatus(s *syntax.Stmt) int {
 			return 0 // a pattern
 		}
 	case *syntax.CallExpr:
-		r := w.p.resolveCall(c)
-		a := r.args
-		if r.wrapped || len(c.Assigns) > 0 || r.name != "[" && r.name != "test" {
-			return 0
-		}
-		if r.name == "[" {
-			if len(a) == 0 || wordLit(a[len(a)-1]) != "]" {
-				return 0
-			}
-			a = a[:len(a)-1]
-		}
-		if len(a) != 3 {
+		a, ok := w.testOperands(c)
+		if !ok || len(a) != 3 {
 			return 0
 		}
 		x, y, op = a[0], a[2], wordLit(a[1])
@@ -66,6 +59,23 @@ func (w *walker) literalTestStatus(s *syntax.Stmt) int {
 		return 1
 	}
 	return -1
+}
+
+// testOperands are the operands of `[ … ]` or `test …` (without the
+// closing bracket); ok is false where c is neither.
+func (w *walker) testOperands(c *syntax.CallExpr) (a []*syntax.Word, ok bool) {
+	r := w.p.resolveCall(c)
+	a = r.args
+	if r.wrapped || len(c.Assigns) > 0 || r.name != "[" && r.name != "test" {
+		return nil, false
+	}
+	if r.name == "[" {
+		if len(a) == 0 || wordLit(a[len(a)-1]) != "]" {
+			return nil, false
+		}
+		a = a[:len(a)-1]
+	}
+	return a, true
 }
 
 // compareValues applies a test's binary operator to known values.
@@ -110,4 +120,42 @@ func unameWord(w *syntax.Word) bool {
 		return false
 	}
 	return len(ce.Args) == 1 || len(ce.Args) == 2 && wordLit(ce.Args[1]) == "-s"
+}
+
+// emptyTestStatus is the status of `[ -n "$X" ]` or `[ -z "$X" ]` (test,
+// [[ ]]) where X holds nothing for sure (see shell.empty): `pids=$(jobs
+// -p); if [ -n "$pids" ]; then kill $pids; wait $pids; fi` in zsh and
+// dash, whose jobs -p lists nothing there, never runs its branch (and its
+// `wait $pids` is no bare wait for every job). 0 where it is not such a
+// test. Unquoted, `[ -n $X ]` is a one-word test that holds.
+func (w *walker) emptyTestStatus(s *syntax.Stmt) int {
+	var op string
+	var x *syntax.Word
+	quoted := false
+	switch c := s.Cmd.(type) {
+	case *syntax.TestClause:
+		u, ok := c.X.(*syntax.UnaryTest)
+		if !ok {
+			return 0
+		}
+		x, _ = u.X.(*syntax.Word)
+		op, quoted = u.Op.String(), true
+	case *syntax.CallExpr:
+		a, ok := w.testOperands(c)
+		if !ok || len(a) != 2 {
+			return 0
+		}
+		op, x = wordLit(a[0]), a[1]
+	}
+	if x == nil || op != "-n" && op != "-z" {
+		return 0
+	}
+	pe, q := loneParam(x)
+	if pe == nil || !plainParam(pe) || !w.sh.empty[pe.Param.Value] || !q && !quoted {
+		return 0
+	}
+	if (op == "-z") != s.Negated {
+		return 1
+	}
+	return -1
 }

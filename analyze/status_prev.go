@@ -73,6 +73,9 @@ func (w *walker) statusOf(word *syntax.Word) *syntax.Stmt {
 		if p.Param != nil && p.Param.Value == "?" && p.Exp == nil && !p.Length {
 			return w.prev
 		}
+		if p.Param != nil && plainParam(p) {
+			return w.sh.statusVars[p.Param.Value] // status=$? (see status_vars.go)
+		}
 	case *syntax.CmdSubst:
 		if n := len(p.Stmts); n >= 2 && echoesStatus(p.Stmts[n-1]) {
 			return p.Stmts[n-2]

@@ -58,8 +58,10 @@ type walker struct {
 	// this background job (see walk_shelljob.go).
 	nextJobShell *job
 	// nextSet: what the arguments of the nested shell about to be walked
-	// set for its script (see shellopts.go).
-	nextSet shellFlags
+	// set for its script (see shellopts.go); nextArgs: its positional
+	// parameters (see walk_shellargs.go).
+	nextSet  shellFlags
+	nextArgs *argFrame
 	// tailWatch: the walk is in such a shell's script.
 	tailWatch *tailWatch
 	// inertVisiting are the functions whose inertness is being decided
@@ -327,7 +329,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if r.exec && len(r.all) > 0 && w.sureCond() == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(wordLit(r.head), "/")) {
 		w.sh.replaced = true
 	}
-	if len(r.all) == 0 && execsSomething(ce) {
+	if len(r.all) == 0 && w.execs(ce) {
 		// exec "$@": a program the walk cannot name replaces the shell.
 		if w.sureCond() == 0 {
 			w.sh.replaced = true

@@ -14,7 +14,9 @@ import (
 // it is called: the jobs (as argJobs resolves them) and the value (as
 // wordValue does). `stop $A` then stops A alone, where an unknown $1 was
 // taken as any job. Outside a function call (the command line's own
-// arguments, which the walk does not see) they stay unknown.
+// arguments, which the walk does not see) they stay unknown, except in a
+// nested shell's -c string, whose words after its $0 are its own (see
+// walk_shellargs.go).
 
 // argFrame is the positional parameters of the function call being
 // walked.
@@ -228,6 +230,10 @@ func (w *walker) frameValue(pe *syntax.ParamExp) (v string, bound bool) {
 		return "", false
 	}
 	name := pe.Param.Value
+	if name == "#" {
+		n, _ := w.paramCount()
+		return n, true
+	}
 	if i := posIndex(name); i >= 0 {
 		if i < len(w.args.args) && !w.args.drift {
 			return w.args.args[i].val, true

@@ -77,7 +77,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.missingRuns(r, how) // dash: source: not found
 		return resolved{}
 	}
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !execsSomething(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !w.execs(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
@@ -89,7 +89,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.slow++
 		}
 		if !ok || d >= briefJob {
-			w.fgLong(env, inner)
+			w.fgLong(env, inner, d, ok)
 		}
 		w.countTail(s, d, ok)
 		w.workerCall(s, r, inner)
@@ -372,13 +372,19 @@ func (w *walker) timeoutCuts(jobs []*job, r resolved) {
 // a job's body: the job's subshell waits for it, and a kill of the
 // subshell leaves it running (see killed). In a subshell of the body
 // (`( (a; server) ; b ) &`) what runs on is that subshell, which holds
-// its own table env as well.
-func (w *walker) fgLong(env, inner fdTable) {
+// its own table env as well. A pause after a program that runs longer, or
+// after a wait for one, is not where a kill finds the job (see
+// job.pauses).
+func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded bool) {
 	j := w.job
 	if j == nil {
 		return
 	}
+	if j.pauses(d, bounded) {
+		return
+	}
 	j.fgLong++
+	j.fgSlow, j.fgDur = !bounded, d
 	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
 		j.fgFds = inner.union(env)

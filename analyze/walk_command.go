@@ -100,7 +100,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 			break
 		}
 		w.words([]*syntax.Word{c.Word}, env)
-		if its, known := caseBranch(c); known {
+		if its, known := w.caseBranch(c, true); known {
 			for _, it := range its {
 				env = w.stmts(it.Stmts, env) // the branch that runs, and those it falls through to
 			}

@@ -137,7 +137,7 @@ func (w *walker) callEnds(c *syntax.CallExpr) (execs bool, body *syntax.Stmt) {
 	if len(c.Args) == 0 {
 		return false, nil
 	}
-	if execsSomething(c) {
+	if w.execs(c) {
 		return true, nil
 	}
 	if r := w.p.resolveCall(c); w.callsFunc(r) {

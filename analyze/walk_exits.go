@@ -167,21 +167,27 @@ func (w *walker) listExits(list []*syntax.Stmt, depth int) exitKind {
 // word, literal or not (`exec "$@"`, the last line of many entrypoints):
 // the shell becomes that program. Bare exec only redirects.
 func execsSomething(c *syntax.CallExpr) bool {
+	return execWord(c) != -1
+}
+
+// execWord is the index of the first word after exec and its options
+// in c (see execsSomething), -1 where c is no exec with a command word.
+func execWord(c *syntax.CallExpr) int {
 	if len(c.Args) == 0 || wordLit(c.Args[0]) != "exec" {
-		return false
+		return -1
 	}
-	for _, a := range c.Args[1:] {
+	for i, a := range c.Args[1:] {
 		switch o := wordLit(a); {
 		case o == "--":
 			continue
 		case o == "-a":
-			return false // its argument follows; too rare to follow
+			return -1 // its argument follows; too rare to follow
 		case len(o) > 1 && o[0] == '-':
 			continue // -c, -l
 		}
-		return true
+		return i + 1
 	}
-	return false
+	return -1
 }
 
 // status is the statement's exit status as far as it is known (see

@@ -212,14 +212,19 @@ func fallsThrough(items []*syntax.CaseItem) ([]*syntax.CaseItem, bool) {
 	return items, true
 }
 
-// caseBranch picks the branches a case runs when that is known: the word
-// and the patterns before the match are literals (`*` matches anything):
-// the matching branch, and after it each branch a ;& falls through to, up
-// to one that ends with ;; (;;& goes on matching: not known). known is
-// false otherwise; no items with known true means no branch runs.
-func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
-	word := value(c.Word)
-	if word == "" || strings.ContainsAny(word, "*?[") {
+// caseBranch picks the branches a case runs when that is known: the
+// word's value is known (see caseWordValue; with vars false, a literal
+// only) and the patterns before the match are literals (`*` matches
+// anything): the matching branch, and after it each branch a ;& falls
+// through to, up to one that ends with ;; (;;& goes on matching: not
+// known). known is false otherwise; no items with known true means no
+// branch runs.
+func (w *walker) caseBranch(c *syntax.CaseClause, vars bool) (items []*syntax.CaseItem, known bool) {
+	word, ok := value(c.Word), value(c.Word) != ""
+	if !ok && vars {
+		word, ok = w.caseWordValue(c.Word)
+	}
+	if !ok || strings.ContainsAny(word, "*?[") {
 		return nil, false
 	}
 	for i, it := range c.Items {
@@ -242,7 +247,7 @@ func caseBranch(c *syntax.CaseClause) (items []*syntax.CaseItem, known bool) {
 // and it and every branch before it end the shell (`case $1 in a) exit
 // 1;; *) exit 2;; esac`); else each one that may end it is a maybe.
 func (w *walker) caseExits(c *syntax.CaseClause, depth int) exitKind {
-	if its, known := caseBranch(c); known {
+	if its, known := w.caseBranch(c, depth == 0); known {
 		k := endsNever
 		for _, it := range its {
 			switch w.listExits(it.Stmts, depth) {

@@ -58,12 +58,13 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
 		cmd, fds := jobBody(s.Cmd, j.fds)
-		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 {
+		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 && !j.tailLate(ts) {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)
 			}
 			j.becomes(ts)
+			j.runsChildren = j.runsChildren || w.forksScript(ts)
 		}
 	}
 	w.keepSaved(j, s, env, saved.d)
@@ -175,6 +176,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			// the subshell's descriptors (an exec in it changed them).
 			j.fds = after
 			j.becomes(ts)
+			j.runsChildren = j.runsChildren || w.forksScript(ts)
 		}
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {

@@ -172,6 +172,9 @@ func (w *walker) waitedFor(j *job) {
 	j.waited = true
 	if o := w.job; o != nil && w.inJobShell(o) {
 		o.innerWaited = append(o.innerWaited, j)
+		// a kill finds o's shell in this wait rather than in a pause
+		// after it (see job.pauses)
+		o.fgSlow = o.fgSlow || !j.quick
 	}
 	// The shell now lasts as long as the job does.
 	if j.quick {

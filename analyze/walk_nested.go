@@ -65,8 +65,8 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
-	w.nextSet = set
-	defer func() { w.nextSet, w.nextPPIDScript = shellFlags{}, false }()
+	w.nextSet, w.nextArgs = set, w.shellFrame(r, s)
+	defer func() { w.nextSet, w.nextArgs, w.nextPPIDScript = shellFlags{}, nil, false }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
@@ -171,8 +171,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell, set, childOfScript := w.nextJobShell, w.nextSet, w.nextPPIDScript
-	w.nextJobShell, w.nextSet, w.nextPPIDScript = nil, shellFlags{}, false
+	jobShell, set, params, childOfScript := w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript
+	w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript = nil, shellFlags{}, nil, false
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
@@ -221,7 +221,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	w.src = src
 	w.depth++
 	if kind != 0xff {
-		w.args = nil // a shell of its own: its $1… are its own
+		w.args = params // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.ppidScript = nil
 		if childOfScript {

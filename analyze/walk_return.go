@@ -75,14 +75,26 @@ func (w *walker) afterReturn(s *syntax.Stmt, maybe *int) bool {
 // guardBehind makes the guard of `GUARD || return` (or exit) one for the
 // rest of the list, which runs only where the guard held: `stop() { [ -n
 // "$P" ] || return 0; kill $P; }` stops the server whenever there is one,
-// as `[ -n "$P" ] && kill $P` does (see guardOf). stmts drops it at the
-// end of the list.
+// as `[ -n "$P" ] && kill $P` does (see guardOf). So does `if [ -z "$P"
+// ]; then echo "not running"; exit 0; fi`, whose rest runs only where its
+// condition failed. stmts drops it at the end of the list.
 func (w *walker) guardBehind(s *syntax.Stmt) {
-	c, ok := s.Cmd.(*syntax.BinaryCmd)
-	if !ok || c.Op != syntax.OrStmt || s.Negated || w.exits(c.Y, 0) != endsSurely {
+	if s.Negated {
 		return
 	}
-	if g, ok := guardOf(c.X, true); ok {
+	var g guard
+	ok := false
+	switch c := s.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op == syntax.OrStmt && w.exits(c.Y, 0) == endsSurely {
+			g, ok = guardOf(c.X, true)
+		}
+	case *syntax.IfClause:
+		if n := len(c.Then); c.Else == nil && len(c.Cond) == 1 && n > 0 && w.exits(c.Then[n-1], 0) == endsSurely {
+			g, ok = guardOf(c.Cond[0], false)
+		}
+	}
+	if ok {
 		w.guards = append(w.guards, condGuard{g, w.cond})
 	}
 }

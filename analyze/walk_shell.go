@@ -37,7 +37,10 @@ type shell struct {
 	// what prints nothing (`J=$(jobs -p)` in zsh and dash, a loop over
 	// it), so `kill $J` is kill without a pid.
 	empty map[string]bool
-	traps []trapBody // EXIT traps, run when the shell ends
+	// statusVars are the variables that hold the status a command left,
+	// by that command (`status=$?`; see status_vars.go).
+	statusVars map[string]*syntax.Stmt
+	traps      []trapBody // EXIT traps, run when the shell ends
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
@@ -312,6 +315,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	zeroSlice(&sh.alt)
 	zeroMap(&sh.arrays)
 	zeroMap(&sh.joined)
+	zeroMap(&sh.statusVars)
 	zero(&sh.process)
 	zeroMap(&sh.aliases)
 	zero(&sh.expandAliases)

@@ -145,3 +145,30 @@ func (w *walker) parenTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 	}
 	return ts
 }
+
+// forksScript reports whether the one command ts that a job's subshell
+// execs in place of itself is a shell given a literal script that it does
+// not end by exec'ing: the job is then that shell, which runs the script's
+// commands as its children, out of reach of a kill of $! (dash's `cd app
+// && sh -c './server; :' & … kill $!` leaves the server, as the same job
+// without the cd does; see jobShellDone).
+func (w *walker) forksScript(ts []tailExec) bool {
+	if len(ts) != 1 {
+		return false
+	}
+	r := w.p.resolveCall(ts[0].stmt.Cmd.(*syntax.CallExpr))
+	d := dialectOfProgram(r.name)
+	if d == nil || w.depth >= maxNested {
+		return false
+	}
+	script, _, _, _ := shellArgs(r.args)
+	if script == nil {
+		return false
+	}
+	code, _, ok := literal(script)
+	if !ok {
+		return false
+	}
+	f, err := w.p.parseNested(code, d.variant)
+	return err == nil && len(f.Stmts) > 0 && w.shellTails(f.Stmts, d, ts[0].fds) == nil
+}

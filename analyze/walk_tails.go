@@ -183,11 +183,28 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 	r := w.p.resolveCall(ce)
 	// (exec "$cmd", exec nohup "": a program the walk cannot name is
 	// exec'd all the same.)
-	execd := r.exec && (len(r.all) > 0 || execsSomething(ce))
+	execd := r.exec && (len(r.all) > 0 || w.execs(ce))
 	if !execd && !(len(r.all) > 0 && implicit && w.execsTail(ce)) {
 		return out, false
 	}
 	return append(out, tailExec{stmt: s, fds: fds}), true
+}
+
+// tailLate reports whether the one command ts that j's subshell execs in
+// place of itself is a program of a literal duration that a slower
+// foreground program of the body runs before (see walker.fgLong): a kill
+// lands while that one runs, the subshell still a shell, and the job does
+// not become its tail for it (dash and zsh: `{ server >log 2>&1; sleep 1;
+// } & … kill $!` leaves the server, as bash does).
+func (j *job) tailLate(ts []tailExec) bool {
+	if len(ts) != 1 || !j.fgSlow && j.fgDur == 0 {
+		return false
+	}
+	ce, ok := ts[0].stmt.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return false
+	}
+	return j.pauses(resolve(ce.Args).bound())
 }
 
 // becomes makes j the job of the simple commands ts its subshell execs in
