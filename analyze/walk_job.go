@@ -58,7 +58,12 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
 		cmd, fds := jobBody(s.Cmd, j.fds)
-		if ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil); ok && len(ts) > 0 && !j.tailLate(ts) {
+		ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil)
+		if ok && len(ts) > 0 && j.tailLate(ts) {
+			// It execs its tail all the same, later: it does not wait
+			// for it (SG1002), it holds what it holds until then.
+			j.execsTail = true
+		} else if ok && len(ts) > 0 {
 			j.fds = fdTable{}
 			for _, t := range ts {
 				j.fds = j.fds.union(t.fds)
