@@ -18,12 +18,12 @@ package analyze
 //     end itself and passes nothing on (cmd/go handles only interrupt and
 //     quit), so the program runs on.
 //
-// pnpm is not among them: it starts a reaper that kills the process
-// groups of its children when pnpm goes away (measured with pnpm 10: its
-// script's server dies with it, by TERM or KILL). Nor are the reloading
-// dev servers, each measured to end its child when TERM ends it: nodemon,
-// tsx watch, concurrently, flask run --debug, Django's runserver and
-// uvicorn --reload.
+// Measured and not among them, each ending its child when TERM ends it:
+// pnpm 10, which starts a reaper that kills the process groups of its
+// children when pnpm goes away (by TERM or KILL); bun 1.4 (`bun run`,
+// bunx), which runs the script's command as its own child; and the
+// reloading dev servers nodemon, tsx watch, concurrently, flask run
+// --debug, Django's runserver and uvicorn --reload.
 
 // scriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
