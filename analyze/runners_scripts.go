@@ -18,6 +18,11 @@ package analyze
 //     end itself and passes nothing on (cmd/go handles only interrupt and
 //     quit), so the program runs on.
 //
+// The script shell is this host's /bin/sh, as `sh -c` is judged with it
+// (see shDialect): where it is bash, npm, npx and yarn are taken to end
+// their script's command, which a script of more than one (`tsc && vite`
+// in bash 3.2) does not do.
+//
 // Measured and not among them, each ending its child when TERM ends it:
 // pnpm 10, which starts a reaper that kills the process groups of its
 // children when pnpm goes away (by TERM or KILL); bun 1.4 (`bun run`,
@@ -30,6 +35,15 @@ package analyze
 // is a grandchild, under the script shell, where `pkill -P` of the
 // command does not reach it either (deep).
 func scriptRunner(r resolved) (apart, deep bool) {
+	switch r.name {
+	case "npm", "npx", "yarn", "yarnpkg":
+		if shDialect().cTail != 0 {
+			// This host's sh (bash on macOS and Fedora) execs a script
+			// of one command in its place, and most package scripts
+			// are one (`vite`, `next dev`): it dies of the signal.
+			return false, false
+		}
+	}
 	switch r.name {
 	case "npm":
 		switch firstOperand(argvOf(r), "--prefix", "--workspace", "-w") {
