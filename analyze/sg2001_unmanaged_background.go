@@ -18,9 +18,10 @@ A kill of $! ends one process. When that process runs the work as its
 child, the work goes on: a subshell's foreground program, xargs' command,
 go run's program, and the script of npm run, npx or yarn, whose signal
 ends the script's /bin/sh where that is dash (Debian, Ubuntu) and leaves
-the server. Start such a job with setsid and kill its process group.`,
+the server. Start such a job with setsid (Linux) and kill its process
+group: setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; …; kill -- -$pid.`,
 	Wrong: `npm run dev >/tmp/dev.log 2>&1 &`,
-	Right: `setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; curl -s localhost:3000 >/dev/null; kill -- -$pid`,
+	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
 	check: func(p *pass) {
 		// A job that also holds the caller's output gets an error for
 		// that, which says more; this finding is dropped then

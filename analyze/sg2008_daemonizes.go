@@ -20,7 +20,7 @@ foreground mode it offers (ssh without -f, redis-server without
 --daemonize, nginx -g 'daemon off;') as a managed background job, or stop
 it explicitly before the command ends.`,
 	Wrong: `tmux new-session -d -s dev 'npm run dev'`,
-	Right: `setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill -- -$pid`,
+	Right: `./node_modules/.bin/vite >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill $pid`,
 	check: func(p *pass) {
 		for _, m := range p.marks {
 			if m.rule == "SG2008" {
