@@ -43,7 +43,7 @@ func TestPassScratchZeroBeyondLen(t *testing.T) {
 func TestPassResetFields(t *testing.T) {
 	known := map[string]bool{}
 	for _, f := range strings.Fields(`written cfg src file top jobs spare calls marks findings lines defined
-		outerScope nestedScopes rule inPlace inPlaceDone reread ended notPOSIX pidFiles consts constSeen assigned opaqueFiles ampGt resolvedCalls nextResolved evals`) {
+		outerScope nestedScopes rule inPlace inPlaceDone reread ended notPOSIX pidFiles consts constSeen assigned opaqueFiles ampGt always resolvedCalls nextResolved evals`) {
 		known[f] = true
 	}
 	st := reflect.TypeOf(passState{})
