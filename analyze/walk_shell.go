@@ -119,6 +119,10 @@ type maybes struct{ cond, branching, again int }
 type sigTrap struct {
 	sigs sigSet
 	trapBody
+	// ends: the trap is a function that returns a status other than 0,
+	// after which the shell acts as the signal had not been trapped and
+	// ends (zsh's TRAPTERM() { …; return 1 }: see zsh_trapfuncs.go)
+	ends bool
 }
 
 // enterCompound notes that the shell starts a compound command and
