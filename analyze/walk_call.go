@@ -203,6 +203,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(m)
 	case "unset":
 		w.unset(r.args)
+	case "autoload", "add-zsh-hook":
+		w.addZshHook(r.name, r.args)
 	case "unfunction":
 		if w.sh.d.unfunction {
 			w.unsetFuncs(r.args, true) // zsh: unset -f

@@ -119,10 +119,11 @@ type maybes struct{ cond, branching, again int }
 type sigTrap struct {
 	sigs sigSet
 	trapBody
-	// ends: the trap is a function that returns a status other than 0,
+	// fn: the trap is a function (zsh's TRAPTERM; see zsh_trapfuncs.go),
+	// which a subshell keeps. ends: it returns a status other than 0,
 	// after which the shell acts as the signal had not been trapped and
-	// ends (zsh's TRAPTERM() { …; return 1 }: see zsh_trapfuncs.go)
-	ends bool
+	// ends.
+	fn, ends bool
 }
 
 // enterCompound notes that the shell starts a compound command and
@@ -182,6 +183,9 @@ func (w *walker) endShell() {
 		}
 		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
 			w.callFunc(name, nil, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
+		}
+		if sh.kind == shTop && len(w.exitHooks) > 0 && !w.execsProgramInPlace() {
+			w.runExitHooks() // zshexit_functions+=(cleanup)
 		}
 	}
 	if sh.kind == shSubshell {
@@ -275,6 +279,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh.last, sh.alt = w.sh.last, w.sh.alt
 		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
 		sh.ignored = w.sh.ignored
+		sh.sigTraps = keptTraps(sh.sigTraps, w.sh.sigTraps, async)
 		sh.expandAliases = w.sh.expandAliases
 		for name, a := range w.sh.aliases {
 			sh.defineAlias(name, a)

@@ -17,8 +17,12 @@ import (
 // function trap that returned non-zero, and the shell, or the background
 // job's subshell, ends there. `(TRAPTERM() { kill $c; return 1 }; server &
 // c=$!; wait) & … kill $!` stops the server and the subshell with it;
-// with `return 0` the subshell goes on after its wait. TRAPEXIT is the
-// EXIT trap (see dialect.exitTrapFunc). Checked under zsh 5.9.
+// with `return 0` the subshell goes on after its wait. A subshell keeps
+// the trap functions (entersubsh, Src/exec.c, unsets every trap but those
+// of ZSIG_FUNC): `TRAPTERM() { kill $c; }; (server & c=$!; wait) & … kill
+// $!` stops the server, where `trap 'kill $c' TERM` before the job would
+// not. TRAPEXIT is the EXIT trap (see dialect.exitTrapFunc), which no
+// subshell runs. Checked under zsh 5.9.
 
 // trapFunc makes the function fn the trap on the signal its name (TRAP
 // and the signal's) names, where the shell has trap functions.
@@ -41,7 +45,7 @@ func (w *walker) trapFunc(fn *syntax.FuncDecl) {
 		offs[i] = start + i
 	}
 	code := string(w.src.text[start:end])
-	t := sigTrap{sigs: b, trapBody: w.trapBody(nil, code, offs, true), ends: trapFuncEnds(fn.Body)}
+	t := sigTrap{sigs: b, trapBody: w.trapBody(nil, code, offs, true), fn: true, ends: trapFuncEnds(fn.Body)}
 	w.sh.sigTraps = append(w.sh.sigTraps, t)
 }
 
@@ -77,4 +81,19 @@ func trapFuncEnds(body *syntax.Stmt) bool {
 	}
 	last, ok := b.Stmts[len(b.Stmts)-1].Cmd.(*syntax.CallExpr)
 	return ok && len(last.Args) > 1 && wordLit(last.Args[0]) == "return" && wordLit(last.Args[1]) != "0"
+}
+
+// keptTraps appends to dst the traps of the parent shell that a subshell
+// keeps: its trap functions, but for a background job's (async) those on
+// SIGINT and SIGQUIT, which entersubsh sets to be ignored there.
+func keptTraps(dst, parent []sigTrap, async bool) []sigTrap {
+	for _, t := range parent {
+		if async {
+			t.sigs &^= sigBit("INT") | sigBit("QUIT")
+		}
+		if t.fn && t.sigs != 0 {
+			dst = append(dst, t)
+		}
+	}
+	return dst
 }
