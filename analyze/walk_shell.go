@@ -90,6 +90,9 @@ type shell struct {
 	// pipefail: set -o pipefail is on for sure: a pipeline fails when
 	// any of its elements does (see walker.pipeFails).
 	pipefail bool
+	// wordSplit: zsh's SH_WORD_SPLIT is on for sure (see
+	// walker.splitsWords).
+	wordSplit bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -286,7 +289,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		}
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
-		sh.nounset, sh.errexit, sh.pipefail = w.sh.nounset, w.sh.errexit, w.sh.pipefail
+		sh.nounset, sh.errexit, sh.pipefail, sh.wordSplit = w.sh.nounset, w.sh.errexit, w.sh.pipefail, w.sh.wordSplit
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -334,7 +337,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
-	sh.pipefail, sh.ownFuncs = false, false
+	sh.pipefail, sh.ownFuncs, sh.wordSplit = false, false, false
 	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }
