@@ -20,9 +20,10 @@ import (
 
 // reread parses src as the shell d reads what mvdan.cc/sh's parser
 // refused with parseErr, where the two differ: dash's `&>` (parseAmpGt),
-// bash's lone `!`, zsh's empty `;`. Each change keeps every byte's offset.
-// It returns parseErr where the shell has no such reading; moved are the
-// `&>` operators dash read as `&`.
+// bash's lone `!`, zsh's empty `;` and try/always (parseZsh). Each change
+// keeps every byte's offset. It returns parseErr where the shell has no
+// such reading; moved are the `&>` operators dash read as `&`, or the
+// `always` words zsh read as a try block's end.
 func reread(src []byte, d *dialect, parseErr error) (f *syntax.File, moved []int, err error) {
 	switch {
 	case d.ampGtBackgrounds:
@@ -32,10 +33,7 @@ func reread(src []byte, d *dialect, parseErr error) (f *syntax.File, moved []int
 		// negation bash accepts; `:` does nothing, as it does.
 		f, err = parseBlanking(src, d.variant, "`!` cannot form a statement alone", '!', ':')
 	case d.variant == syntax.LangZsh:
-		// `server &; sleep 1`, or `;` at a line's start: zsh reads a `;`
-		// with no command before it as a blank (zsh 5.9 runs all of them;
-		// after `&&` too, where it waits for the command that follows).
-		f, err = parseBlanking(src, d.variant, "`;` can only immediately follow a statement", ';', ' ')
+		f, moved, err = parseZsh(src)
 	default:
 		return nil, nil, parseErr
 	}

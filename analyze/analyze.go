@@ -179,8 +179,14 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	f, err := parse(src, d.variant)
 	var bad []int // (see badSubstsRead)
 	if err != nil {
-		f, p.ampGt, err = reread(src, d, err)
+		var moved []int
+		f, moved, err = reread(src, d, err)
 		p.reread = err == nil
+		if d.ampGtBackgrounds {
+			p.ampGt = moved
+		} else {
+			p.always = moved
+		}
 	}
 	if err == nil {
 		if pe := d.refused(f, src); pe != nil {

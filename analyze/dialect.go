@@ -382,6 +382,9 @@ type dialect struct {
 	// unfunction: the shell has zsh's `unfunction NAME`, which is `unset
 	// -f NAME`.
 	unfunction bool
+	// trapFuncs: a function named TRAP and a signal's name is the trap
+	// on that signal (zsh's TRAPTERM, TRAPINT…; see zsh_trapfuncs.go).
+	trapFuncs bool
 	// funcExitTraps: an EXIT trap set inside a function runs when the
 	// function returns, and the shell's own is left as it was (zsh):
 	// `start() { trap 'kill $!' EXIT; server & }; start` stops the server

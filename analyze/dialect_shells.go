@@ -123,6 +123,7 @@ var (
 		funcRedirsApplied:    true,
 		monitorExits:         true,
 		funcExitTraps:        true,
+		trapFuncs:            true,
 		unfunction:           true,
 		arraysFromOne:        true,
 		zeroIndexFatal:       true,

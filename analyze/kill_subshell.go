@@ -143,7 +143,7 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 			return true
 		}
 	}
-	return false
+	return t.ends
 }
 
 // isWait reports whether s is a call of the wait builtin.

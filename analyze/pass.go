@@ -67,6 +67,8 @@ type passState struct {
 	opaqueFiles map[*syntax.File]bool
 	// ampGt are the offsets of the `&>` that dash reads as `&` (ampgt.go)
 	ampGt []int
+	// always are the offsets of zsh's `always` words (zsh_always.go)
+	always []int
 	// resolvedCalls are resolve's last answers (see resolveCall), and
 	// nextResolved the one to replace next.
 	resolvedCalls [4]resolvedCall
@@ -129,6 +131,7 @@ func (p *pass) reset(src []byte) {
 	zero(&s.assigned)
 	zeroMap(&s.opaqueFiles)
 	zeroSlice(&s.ampGt)
+	zeroSlice(&s.always)
 	zeroMap(&s.evals)
 	s.forgetResolved()
 }

@@ -129,7 +129,7 @@ func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 	if pe.Flags != nil && (strings.Contains(pe.Flags.Value, "z") || !quoted && splitsAtSpaces(pe.Flags.Value)) {
 		return true // zsh: ${(z)pids}, also quoted; ${(s: :)pids}
 	}
-	return w.sh.d.splitsWords && !quoted
+	return w.splitsWords() && !quoted
 }
 
 // pidElement is what an expansion of a pid array names when it picks

@@ -197,6 +197,11 @@ type walker struct {
 	// localOpts: the function call being walked puts the shell's options
 	// back when it returns (see walk_funcopts.go).
 	localOpts bool
+	// exitHooks are the functions zsh's zshexit_functions names
+	// (hooksArray: it is an array), hookLoaded: add-zsh-hook was
+	// autoloaded (see zsh_exithooks.go)
+	exitHooks              []string
+	hooksArray, hookLoaded bool
 }
 
 const maxNested = 8

@@ -169,9 +169,9 @@ func expansions(a *syntax.Word) int {
 // splits no expansion: anything that is not empty is one).
 func (w *walker) oneField(p posArg) bool {
 	if p.val != "" {
-		return !containsBlank(p.val) || !w.sh.d.splitsWords
+		return !containsBlank(p.val) || !w.splitsWords()
 	}
-	return p.known && !p.empty && (len(p.jobs) == 1 || !w.sh.d.splitsWords)
+	return p.known && !p.empty && (len(p.jobs) == 1 || !w.splitsWords())
 }
 
 func containsBlank(s string) bool {

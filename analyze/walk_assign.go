@@ -29,6 +29,7 @@ func (w *walker) assign(a *syntax.Assign, env fdTable) {
 	}
 	w.bindAssign(a)
 	w.statusAssign(a)
+	w.noteExitHooks(a)
 	w.printed = saved
 	if a.Name != nil && w.args != nil {
 		w.frameAssign(a.Name.Value, plainValue(a)) // name=$1 in a call

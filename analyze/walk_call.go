@@ -203,6 +203,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.mark(m)
 	case "unset":
 		w.unset(r.args)
+	case "autoload", "add-zsh-hook":
+		w.addZshHook(r.name, r.args)
 	case "unfunction":
 		if w.sh.d.unfunction {
 			w.unsetFuncs(r.args, true) // zsh: unset -f
@@ -248,6 +250,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.shiftArgs(r.args)
 	case "setopt", "unsetopt":
 		w.setopt(r.args, r.name == "unsetopt")
+	case "emulate":
+		w.emulate(r.args)
 	case "trap":
 		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
 			w.job.trap = true

@@ -151,6 +151,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		w.p.define(c.Name.Value)
 		prev := w.funcs[c.Name.Value]
 		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body), kshStyle: c.RsrvWord && !c.Parens})
+		w.trapFunc(c) // zsh: TRAPTERM() { kill $c; }
 		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {

@@ -18,14 +18,14 @@ import (
 // lists variables).
 
 // shellOpts are the options the walk keeps for a shell.
-type shellOpts struct{ errexit, nounset, pipefail, monitor bool }
+type shellOpts struct{ errexit, nounset, pipefail, monitor, wordSplit bool }
 
 func (sh *shell) opts() shellOpts {
-	return shellOpts{sh.errexit, sh.nounset, sh.pipefail, sh.monitor}
+	return shellOpts{sh.errexit, sh.nounset, sh.pipefail, sh.monitor, sh.wordSplit}
 }
 
 func (sh *shell) setOpts(o shellOpts) {
-	sh.errexit, sh.nounset, sh.pipefail, sh.monitor = o.errexit, o.nounset, o.pipefail, o.monitor
+	sh.errexit, sh.nounset, sh.pipefail, sh.monitor, sh.wordSplit = o.errexit, o.nounset, o.pipefail, o.monitor, o.wordSplit
 }
 
 // callOpts walks a function call through walk and puts the shell's options

@@ -79,6 +79,7 @@ func (w *walker) unsetFuncs(args []*syntax.Word, onlyFuncs bool) (vars bool) {
 		fallsTo := either && w.sh.d.unsetFallsToFunc && w.noVariable(name)
 		if isName(name) && (funcs || fallsTo) && w.surelyRuns() {
 			w.undefineFunc(name)
+			w.untrapFunc(name) // zsh: unfunction TRAPTERM
 		}
 	}
 	return vars

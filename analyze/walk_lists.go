@@ -57,12 +57,22 @@ func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
 	maybe, returned := 0, 0
 	outer, next, guards := w.prev, w.next, len(w.guards)
 	var prev *syntax.Stmt
-	for i, s := range list {
+	for i := 0; i < len(list); i++ {
+		s := list[i]
 		w.prev = prev
 		w.next = loopFollow{s, list[i+1:]}
 		first := len(w.p.jobs)
 		env = w.stmt(s, env)
 		w.prev = prev
+		if always := w.alwaysBlock(list, i); always != nil && w.alwaysFirst() {
+			// zsh: a function's try block's exit or return waits for its
+			// always block (see zsh_always.go)
+			env = w.stmt(always, env)
+			i++
+			if w.afterExit(always, first, &maybe) {
+				break
+			}
+		}
 		if w.afterExit(s, first, &maybe) || w.trapErrexitEnds(list, s) || w.nestedErrexitEnds(list, s) {
 			break // the shell never runs what follows
 		}

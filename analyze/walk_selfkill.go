@@ -79,5 +79,5 @@ func (w *walker) shellTraps(sig string) bool {
 		return false
 	}
 	b := sigBit(sig)
-	return slices.ContainsFunc(w.sh.sigTraps, func(t sigTrap) bool { return t.sigs&b != 0 })
+	return slices.ContainsFunc(w.sh.sigTraps, func(t sigTrap) bool { return t.sigs&b != 0 && !t.ends })
 }

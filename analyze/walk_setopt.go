@@ -25,7 +25,40 @@ func (w *walker) setopt(args []*syntax.Word, unset bool) {
 	} else if off {
 		w.sh.nounset = false
 	}
+	if on, off := setoptChanges(args, unset, "shwordsplit"); on && w.surelyRuns() {
+		w.sh.wordSplit = true
+	} else if off {
+		w.sh.wordSplit = false
+	}
 }
+
+// emulate follows zsh's `emulate [-LR] sh|ksh|zsh|csh` (without -c, whose
+// code runs under the emulation alone): sh and ksh turn SH_WORD_SPLIT on,
+// zsh and csh off (zshoptions(1): SH_WORD_SPLIT <K> <S>), so after
+// `emulate sh` an unquoted `kill $pids` splits the pids a string holds.
+func (w *walker) emulate(args []*syntax.Word) {
+	if !w.sh.d.setoptBuiltins {
+		return
+	}
+	for _, a := range args {
+		switch o := wordLit(a); {
+		case strings.HasPrefix(o, "-") && o != "-L" && o != "-R" && o != "-LR" && o != "-RL":
+			return // -c code, or an option not known here
+		case o == "sh" || o == "ksh":
+			if w.surelyRuns() {
+				w.sh.wordSplit = true
+			}
+			return
+		case o == "zsh" || o == "csh":
+			w.sh.wordSplit = false
+			return
+		}
+	}
+}
+
+// splitsWords reports whether an unquoted $var is split into words: in
+// every shell but zsh, and in zsh under SH_WORD_SPLIT.
+func (w *walker) splitsWords() bool { return w.sh.d.splitsWords || w.sh.wordSplit }
 
 // setoptChanges reports how `setopt ARGS` (unset: `unsetopt ARGS`)
 // changes the option name (lower case, no underscores): on when it turns

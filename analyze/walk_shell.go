@@ -90,6 +90,9 @@ type shell struct {
 	// pipefail: set -o pipefail is on for sure: a pipeline fails when
 	// any of its elements does (see walker.pipeFails).
 	pipefail bool
+	// wordSplit: zsh's SH_WORD_SPLIT is on for sure (see
+	// walker.splitsWords).
+	wordSplit bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -119,6 +122,11 @@ type maybes struct{ cond, branching, again int }
 type sigTrap struct {
 	sigs sigSet
 	trapBody
+	// fn: the trap is a function (zsh's TRAPTERM; see zsh_trapfuncs.go),
+	// which a subshell keeps. ends: it returns a status other than 0,
+	// after which the shell acts as the signal had not been trapped and
+	// ends.
+	fn, ends bool
 }
 
 // enterCompound notes that the shell starts a compound command and
@@ -178,6 +186,9 @@ func (w *walker) endShell() {
 		}
 		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
 			w.callFunc(name, nil, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
+		}
+		if sh.kind == shTop && len(w.exitHooks) > 0 && !w.execsProgramInPlace() {
+			w.runExitHooks() // zshexit_functions+=(cleanup)
 		}
 	}
 	if sh.kind == shSubshell {
@@ -271,13 +282,14 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh.last, sh.alt = w.sh.last, w.sh.alt
 		sh.kept, sh.keptTen = w.sh.kept, w.sh.keptTen
 		sh.ignored = w.sh.ignored
+		sh.sigTraps = keptTraps(sh.sigTraps, w.sh.sigTraps, async)
 		sh.expandAliases = w.sh.expandAliases
 		for name, a := range w.sh.aliases {
 			sh.defineAlias(name, a)
 		}
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
-		sh.nounset, sh.errexit, sh.pipefail = w.sh.nounset, w.sh.errexit, w.sh.pipefail
+		sh.nounset, sh.errexit, sh.pipefail, sh.wordSplit = w.sh.nounset, w.sh.errexit, w.sh.pipefail, w.sh.wordSplit
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -325,7 +337,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
-	sh.pipefail, sh.ownFuncs = false, false
+	sh.pipefail, sh.ownFuncs, sh.wordSplit = false, false, false
 	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }

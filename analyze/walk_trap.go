@@ -99,6 +99,17 @@ func trapRuns(args []*syntax.Word, d *dialect) bool {
 // gives them the default action) in place of what was set on them before;
 // single: the action is a literal, its $! expanded when it runs.
 func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
+	w.dropSigTraps(set)
+	if len(args) == 1 || reset {
+		return
+	}
+	if code, offs, ok := literalWithParams(args[0]); ok {
+		w.sh.sigTraps = append(w.sh.sigTraps, sigTrap{sigs: set, trapBody: w.trapBody(args[0], code, offs, single)})
+	}
+}
+
+// dropSigTraps takes the signals set out of the traps the shell has.
+func (w *walker) dropSigTraps(set sigSet) {
 	sh := w.sh
 	sh.sigTraps = slices.DeleteFunc(sh.sigTraps, func(t sigTrap) bool {
 		t.sigs &^= set
@@ -106,12 +117,6 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 	})
 	for i := range sh.sigTraps {
 		sh.sigTraps[i].sigs &^= set
-	}
-	if len(args) == 1 || reset {
-		return
-	}
-	if code, offs, ok := literalWithParams(args[0]); ok {
-		sh.sigTraps = append(sh.sigTraps, sigTrap{sigs: set, trapBody: w.trapBody(args[0], code, offs, single)})
 	}
 }
 
