@@ -108,6 +108,9 @@ type job struct {
 	// pipeChildren: the last element is find -exec or xargs, whose
 	// command a kill of $! leaves running (see runsChildren).
 	pipeChildren bool
+	// cutLeft: a foreground program that a timeout's signal left running
+	// when it ended the shell waiting for it (see walk_timeoutcut.go).
+	cutLeft bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'

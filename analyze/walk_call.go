@@ -83,6 +83,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// that code; exec without a command only redirects.)
 		d, ok := r.bound()
 		w.noteRun(s)
+		w.cutCandidate(s, r, inner, d, ok) // (see walk_timeoutcut.go)
 		if ok {
 			w.bounded += d
 		} else {
@@ -276,13 +277,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	default:
 		if d := dialectOfProgram(r.name); d != nil {
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
+			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
-			w.forkKilled() // sh -c 'kill $PPID' (see walk_ppidkill.go)
+			w.nextCut = nil // (a -c string not walked leaves it)
+			w.forkKilled()  // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.jobs[n:], r)
 				if !r.timeoutFg {
 					w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
 				}
+				w.timeoutLeaves(cut, c.start, c.end)
+				w.timeoutReturns(cut, slow, bounded)
 			}
 		} else if w.runWrittenFile(s, r, inner) {
 			// ./run.sh, a script the command line wrote: walked as such
