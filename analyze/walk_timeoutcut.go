@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -29,10 +30,14 @@ type timeoutCut struct {
 	bounded time.Duration //
 	job     *job          // the job the timeout runs in, if any
 	sh      *shell        // the shell timeout runs, once its walk starts
-	tails   []tailExec    // what that shell execs in place of itself
-	done    bool          // the program at the limit was seen (or cannot be told)
-	held    bool          // the shell holds the signal while that program runs
-	found   *timeoutLeft  // it, when the signal misses it
+	env     fdTable       // the descriptors it started with
+	// forks are the foreground subshells of that shell being walked, a
+	// `( )` or `$(…)`: the shell dies, they wait on for their program.
+	forks []*shell
+	tails []tailExec   // what that shell execs in place of itself
+	done  bool         // the program at the limit was seen (or cannot be told)
+	held  bool         // the shell holds the signal while that program runs
+	found *timeoutLeft // it, when the signal misses it
 }
 
 // timeoutLeft is the foreground program a timeout's signal leaves running.
@@ -61,8 +66,26 @@ func (w *walker) watchTimeoutCut(r resolved) *timeoutCut {
 // cutShellStarts gives the watch cut the shell whose script f is about to
 // be walked.
 func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env fdTable) {
-	cut.sh = w.sh
+	cut.sh, cut.env = w.sh, env
 	cut.tails = w.shellTails(f.Stmts, d, env)
+}
+
+// cutFork notes the foreground subshell sh that the shell parent forks
+// (see subshell), when parent is the watched shell or one of its own,
+// and returns the function that ends the note with sh.
+func (w *walker) cutFork(parent, sh *shell) func() {
+	cut := w.cut
+	if cut == nil || cut.done || !cut.owns(parent) {
+		return func() {}
+	}
+	cut.forks = append(cut.forks, sh)
+	return func() { cut.forks = slices.DeleteFunc(cut.forks, func(f *shell) bool { return f == sh }) }
+}
+
+// owns reports whether sh is the watched shell or a foreground subshell
+// of it.
+func (cut *timeoutCut) owns(sh *shell) bool {
+	return sh != nil && (sh == cut.sh || slices.Contains(cut.forks, sh))
 }
 
 // cutCandidate looks at a program about to run in the foreground (r, with
@@ -81,7 +104,7 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 		return // over before the limit
 	}
 	cut.done = true
-	if w.slow != cut.slow || w.sh != cut.sh || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) {
+	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) {
 		return // (the limit may come earlier, or elsewhere)
 	}
 	if cut.held = w.holdsCut(cut); cut.held {
@@ -134,6 +157,11 @@ func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
 		return
 	}
 	f := cut.found
+	for fd, t := range f.fds {
+		if t == tBlock && cut.env[fd] != tBlock {
+			f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
+		}
+	}
 	j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.nohup, setsid: f.prog.setsid, prog: f.prog.all, inJob: f.inJob, cutLeft: true})
 	j.start, j.end = start, end
 	j.inNested, j.remote = true, w.remote > 0
