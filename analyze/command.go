@@ -26,9 +26,12 @@ type resolved struct {
 	// timeoutSig is the signal timeout sends ("" for TERM);
 	// timeoutFg: --foreground, which signals the command alone and not
 	// the process group timeout puts it in.
-	timeoutSig string
-	timeoutFg  bool
-	wrapped    bool // at least one wrapper was looked through
+	// timeoutKill: -k, a KILL after the signal if the command is
+	// still running.
+	timeoutSig  string
+	timeoutFg   bool
+	timeoutKill bool
+	wrapped     bool // at least one wrapper was looked through
 	// viaProgram: a program wrapper (env, nohup, nice, timeout, sudo…)
 	// runs it, so it is the program of its name, never the builtin;
 	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
@@ -72,6 +75,7 @@ func resolve(args []*syntax.Word) resolved {
 	var r resolved
 	i := 0
 	last, before := -1, false         // the last wrapper's word, and r.wrapped before it
+	fgChain := true                   // see timeout below
 	execer, execerBefore := -1, false // the same for the last wrapper that is a program
 	for i < len(args) {
 		lit := wordLit(args[i])
@@ -118,7 +122,7 @@ func resolve(args []*syntax.Word) resolved {
 		case "exec":
 			r.exec = true
 		case "timeout":
-			r.timeout = true
+			r.timeout, r.timeoutFg = true, false
 			r.forkedBefore = r.forkedBefore || !r.setsid
 		}
 		i++
@@ -170,12 +174,19 @@ func resolve(args []*syntax.Word) resolved {
 		switch name {
 		case "timeout":
 			// The duration; 0 means no limit. The smallest of nested
-			// timeouts bounds the command.
+			// timeouts bounds the command: it fires first (the ones
+			// around it return with it). Its signal reaches the
+			// command alone only when it and every timeout inside it
+			// have --foreground: one without passes it on to its whole
+			// group (`timeout --foreground 5 timeout 60 sh -c …`).
 			if i < len(args) {
 				if d, ok := parseDuration(wordLit(args[i])); ok && d > 0 && (r.limit == 0 || d < r.limit) {
-					r.limit = d
+					r.limit, fgChain = d, r.timeoutFg
+				} else {
+					fgChain = fgChain && r.timeoutFg
 				}
 			}
+			r.timeoutFg = fgChain
 			i++
 		case "chrt":
 			i++ // the priority
@@ -224,6 +235,12 @@ func (r *resolved) timeoutOption(o string, next []*syntax.Word) {
 	switch {
 	case o == "--foreground":
 		r.timeoutFg = true
+	case o == "-k" || o == "--kill-after":
+		r.timeoutKill = len(next) > 0 && wordLit(next[0]) != "0"
+	case strings.HasPrefix(o, "--kill-after="):
+		r.timeoutKill = o != "--kill-after=0"
+	case strings.HasPrefix(o, "-k"):
+		r.timeoutKill = o != "-k0"
 	case o == "-s" || o == "--signal":
 		if len(next) > 0 {
 			r.timeoutSig = wordLit(next[0])

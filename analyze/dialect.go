@@ -408,6 +408,14 @@ type dialect struct {
 	// caught SIGINT means the user meant the program): `sh -c 'kill -INT
 	// $PPID'; kill $P` still kills there (see walk_ppidkill.go).
 	childIntSurvives bool
+	// fgWaitHolds are the signals that, sent to the shell alone while it
+	// waits for a foreground program, do not end it before that program
+	// ends: bash and zsh wait on through SIGINT and ignore SIGQUIT, dash
+	// waits through SIGINT, mksh takes TERM, HUP, INT and QUIT only once
+	// the child is reaped. The others end it at once and leave the
+	// program running (`timeout --foreground 60 sh -c './server; echo
+	// x'`: see walk_timeoutcut.go). Probed with timeout --foreground -s.
+	fgWaitHolds sigSet
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT

@@ -63,7 +63,7 @@ var (
 		coprocPidVar: true, jobsKeepIgnored: true, jobNumAboveHighest: true, specStopsAtDead: true,
 		signalRunsExitTrap: true, topSignalRunsExitTrap: true, negPidFindsJob: true, jobsKeptIn: formSubst | formProcSubst,
 		jobsOptions: "lnprsx", disownOptions: "ahr", substDropsErrexit: true, aliasesOff: true, unsetFallsToFunc: true,
-		localDashOpts: true, braces: bracesAll, childIntSurvives: true,
+		localDashOpts: true, braces: bracesAll, childIntSurvives: true, fgWaitHolds: sigINT | sigQUIT,
 	}
 	dialectDash = &dialect{
 		lang: LangDash, variant: syntax.LangPOSIX,
@@ -74,6 +74,7 @@ var (
 		bashSyntaxStops:      true,
 		refusesExpansion:     dashRefuses,
 		ignoredStayIgnored:   true,
+		fgWaitHolds:          sigINT,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
@@ -105,6 +106,7 @@ var (
 		lang: LangZsh, variant: syntax.LangZsh,
 		refusesExpansion:     zshRefuses,
 		bgLastPipeline:       true,
+		fgWaitHolds:          sigINT | sigQUIT,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
 		substTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
 		cTail:                tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
@@ -155,6 +157,7 @@ var (
 	dialectMksh = &dialect{
 		lang: LangMksh, variant: syntax.LangMirBSDKorn, braces: bracesLists,
 		refusesExpansion: mkshRefuses,
+		fgWaitHolds:      sigTERM | sigHUP | sigINT | sigQUIT,
 		cTail:            tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,
 		killSAttached:          true,

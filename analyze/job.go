@@ -53,8 +53,9 @@ type job struct {
 	// pipeBrief: a process substitution's worker (see worker) whose
 	// pipe closes at once: a command that reads it to the end ends too.
 	pipeBrief bool
-	// leadsGroup: the first process of a pipeline job is setsid's: the
-	// job's process group exists (see dialect.specsSignalGroup).
+	// leadsGroup: the first process of a pipeline job is setsid's or a
+	// timeout's (see firstLeadsGroup): the job's process group exists
+	// (see dialect.specsSignalGroup).
 	leadsGroup     bool
 	disowned       bool // removed from the job table: wait no longer waits for it
 	orphaned       bool // started in a subshell that exited without waiting for it
@@ -108,6 +109,9 @@ type job struct {
 	// pipeChildren: the last element is find -exec or xargs, whose
 	// command a kill of $! leaves running (see runsChildren).
 	pipeChildren bool
+	// cutLeft: a foreground program that a timeout's signal left running
+	// when it ended the shell waiting for it (see walk_timeoutcut.go).
+	cutLeft bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'

@@ -111,6 +111,9 @@ func advice(j *job) string {
 	if j.subshellGone {
 		return outlivedKillAdvice(j)
 	}
+	if j.cutLeft {
+		return "let the timeout reach it: its signal ended only the shell waiting for it, which leaves it running; without --foreground timeout signals its whole process group, and a program the string ends with (`exec ./server`) is the process it signals"
+	}
 	if j.condEnd {
 		return manageAdvice + "; the kill or wait it has runs only if the command before its && or || goes that way: put it after `;`, or in `trap '…' EXIT`"
 	}

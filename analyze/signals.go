@@ -101,6 +101,14 @@ func softSignal(sig string) bool {
 // shell ignores (see shell.ignored).
 type sigSet uint8
 
+// The members of sigSet, as sigBit gives them.
+const (
+	sigTERM sigSet = 1 << iota
+	sigHUP
+	sigINT
+	sigQUIT
+)
+
 // sigBit is sig's member of sigSet ("" is kill's default, TERM), or 0.
 func sigBit(sig string) sigSet {
 	switch signalName(sig) {

@@ -134,6 +134,13 @@ type walker struct {
 	forkByChild    bool
 	ppidScript     *shell
 	nextPPIDScript bool
+	// cut watches the shell a timeout runs for the foreground program
+	// its signal leaves running (see walk_timeoutcut.go); nextCut is the
+	// watch for the nested shell about to be walked.
+	cut, nextCut *timeoutCut
+	// runnerCmd: the simple command about to be walked is one a program
+	// runs as its child (see runCommands), during that program.
+	runnerCmd bool
 	// killProg: the kill being applied is the kill program xargs runs
 	// (`pgrep -f server | xargs kill`), which signals every pid it is
 	// given, the shell's own among them, and then exits.

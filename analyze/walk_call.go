@@ -50,6 +50,8 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
 func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+	runnerCmd := w.runnerCmd
+	w.runnerCmd = false
 	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
 		// dash: kill "${pids[@]}" says "Bad substitution"; zsh's
 		// "bad substitution" ends it without its EXIT traps
@@ -83,13 +85,14 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// that code; exec without a command only redirects.)
 		d, ok := r.bound()
 		w.noteRun(s)
+		w.cutCandidate(s, r, inner, d, ok) // (see walk_timeoutcut.go)
 		if ok {
 			w.bounded += d
 		} else {
 			w.slow++
 		}
 		if !ok || d >= briefJob {
-			w.fgLong(env, inner, d, ok)
+			w.fgLong(env, inner, d, ok, runnerCmd)
 		}
 		w.countTail(s, d, ok)
 		w.workerCall(s, r, inner)
@@ -280,13 +283,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	default:
 		if d := dialectOfProgram(r.name); d != nil {
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
+			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
-			w.forkKilled() // sh -c 'kill $PPID' (see walk_ppidkill.go)
+			w.nextCut = nil // (a -c string not walked leaves it)
+			w.forkKilled()  // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.jobs[n:], r)
 				if !r.timeoutFg {
 					w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
 				}
+				w.timeoutLeaves(cut, c.start, c.end)
+				w.timeoutReturns(cut, slow, bounded)
 			}
 		} else if w.runWrittenFile(s, r, inner) {
 			// ./run.sh, a script the command line wrote: walked as such
@@ -296,6 +303,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.terminalShell(r, inner)
 		} else {
 			for _, args := range runCommands(r) {
+				w.runnerCmd = true
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
 				if in := w.stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
 					w.kill(append(slices.Clip(args[1:]), in)) // xargs kill < run.pid: kill $(< run.pid)
@@ -378,13 +386,15 @@ func (w *walker) timeoutCuts(jobs []*job, r resolved) {
 // (`( (a; server) ; b ) &`) what runs on is that subshell, which holds
 // its own table env as well. A pause after a program that runs longer, or
 // after a wait for one, is not where a kill finds the job (see
-// job.pauses).
-func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded bool) {
+// job.pauses); the command a program runs as its child (runnerCmd: flock,
+// xargs, find -exec, time) runs during that program, not after it:
+// `flock app.lock sleep 30 & … kill $!` leaves the sleep.
+func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded, runnerCmd bool) {
 	j := w.job
 	if j == nil {
 		return
 	}
-	if j.pauses(d, bounded) {
+	if !runnerCmd && j.pauses(d, bounded) {
 		return
 	}
 	j.fgLong++

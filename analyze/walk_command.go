@@ -177,6 +177,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
+	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)
 	w.inheritJobs(saved, form)
 	if form == formSubst && w.sh.d.substDropsErrexit {
 		w.sh.errexit = false

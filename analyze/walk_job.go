@@ -189,7 +189,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			// elements that do not finish at once hold.
 			j.kind = jobPipeline
 			j.fds = fdTable{}
-			j.leadsGroup = firstIsSetsid(c)
+			j.leadsGroup = firstLeadsGroup(c)
 			j.pipeLast = lastPipeElem(c)
 			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
 		} else {

@@ -171,8 +171,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell, set, params, childOfScript := w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript
-	w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript = nil, shellFlags{}, nil, false
+	jobShell, set, params, childOfScript, cut := w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript, w.nextCut
+	w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript, w.nextCut = nil, shellFlags{}, nil, false, nil
 	out := w.outFile
 	defer func() { w.nextLeads, w.outFile = false, out }()
 	f, err := w.p.parseNested(code, d.variant)
@@ -237,6 +237,11 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	if jobShell != nil && kind != 0xff {
 		w.sh.process, jobShell.procD = jobShell, d
 		defer w.jobShellDone(w.watchJobShell(jobShell, f, d, env))
+	}
+	if cut != nil && kind != 0xff {
+		w.cutShellStarts(cut, f, d, env)
+		defer func(saved *timeoutCut) { w.cut = saved }(w.cut)
+		w.cut = cut
 	}
 	w.stmts(f.Stmts, env)
 	if jobShell != nil && kind != 0xff && (len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && d.signalRunsExitTrap) {

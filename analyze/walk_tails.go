@@ -18,9 +18,13 @@ func lastPipeElem(c *syntax.BinaryCmd) *syntax.Stmt {
 	}
 }
 
-// firstIsSetsid reports whether the first element of a pipeline is a
-// setsid that makes its own session (and so its own process group).
-func firstIsSetsid(c *syntax.BinaryCmd) bool {
+// firstLeadsGroup reports whether the first element of a pipeline makes
+// a process group of its own: a setsid that makes its own session, or GNU
+// timeout without --foreground, which calls setpgid(0, 0) before it forks
+// its command (coreutils timeout.c, main). dash's `kill %1` of
+// the job signals that group (`timeout 30 ./server 2>&1 | tee log & …
+// kill %1`), and tee ends when the pipe's writers are gone.
+func firstLeadsGroup(c *syntax.BinaryCmd) bool {
 	for {
 		x, ok := c.X.Cmd.(*syntax.BinaryCmd)
 		if !ok || (x.Op != syntax.Pipe && x.Op != syntax.PipeAll) {
@@ -33,7 +37,7 @@ func firstIsSetsid(c *syntax.BinaryCmd) bool {
 		return false
 	}
 	r := resolve(ce.Args)
-	return r.setsid && !r.fork
+	return r.setsid && !r.fork || r.timeout && !r.timeoutFg
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a

@@ -1,0 +1,175 @@
+package analyze
+
+import (
+	"slices"
+	"time"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A shell that GNU timeout ends while it waits for a foreground program
+// leaves that program running: `timeout --foreground 60 sh -c './server;
+// echo done'` signals the shell alone (coreutils timeout.c, cleanup:
+// send_sig(monitored_pid, sig), and send_sig(0, sig) to the group only
+// without --foreground), the shell dies and the server goes on with the
+// descriptors it was given, the caller's output among them. Without
+// --foreground the signal reaches the whole group, the server too, unless
+// the server left it (`setsid ./server` in the string). A program the
+// shell execs in place of itself (the last command of its -c string, see
+// dialect.cTail) is the process timeout signals, and ends. A shell that
+// holds the signal while it waits for a foreground child (see
+// dialect.fgWaitHolds: bash and zsh on SIGINT and SIGQUIT, dash on SIGINT,
+// mksh on all of them) waits on for the program instead, unless -k's KILL
+// follows.
+
+// timeoutCut watches, while the shell a timeout runs is walked, for the
+// foreground program of that shell that runs when the limit is reached.
+type timeoutCut struct {
+	r       resolved      // the timeout command
+	slow    int           // the walker's counts when the shell started
+	bounded time.Duration //
+	job     *job          // the job the timeout runs in, if any
+	sh      *shell        // the shell timeout runs, once its walk starts
+	env     fdTable       // the descriptors it started with
+	// forks are the foreground subshells of that shell being walked, a
+	// `( )` or `$(…)`: the shell dies, they wait on for their program.
+	forks []*shell
+	tails []tailExec   // what that shell execs in place of itself
+	done  bool         // the program at the limit was seen (or cannot be told)
+	held  bool         // the shell holds the signal while that program runs
+	found *timeoutLeft // it, when the signal misses it
+}
+
+// timeoutLeft is the foreground program a timeout's signal leaves running.
+type timeoutLeft struct {
+	stmt          *syntax.Stmt
+	src           *source
+	prog          resolved
+	fds           fdTable
+	scope, region int
+	inJob         bool
+	rest          time.Duration // how long it runs on, when known
+	bounded       bool
+}
+
+// watchTimeoutCut starts watching the shell the timeout r is about to
+// run (see nestedShell), or returns nil when r sets no limit.
+func (w *walker) watchTimeoutCut(r resolved) *timeoutCut {
+	if !r.timeout || r.limit == 0 || !terminates(r.timeoutSig) {
+		return nil
+	}
+	cut := &timeoutCut{r: r, job: w.job, slow: w.slow, bounded: w.bounded}
+	w.nextCut = cut
+	return cut
+}
+
+// cutShellStarts gives the watch cut the shell whose script f is about to
+// be walked.
+func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env fdTable) {
+	cut.sh, cut.env = w.sh, env
+	cut.tails = w.shellTails(f.Stmts, d, env)
+}
+
+// cutFork notes the foreground subshell sh that the shell parent forks
+// (see subshell), when parent is the watched shell or one of its own,
+// and returns the function that ends the note with sh.
+func (w *walker) cutFork(parent, sh *shell) func() {
+	cut := w.cut
+	if cut == nil || cut.done || !cut.owns(parent) {
+		return func() {}
+	}
+	cut.forks = append(cut.forks, sh)
+	return func() { cut.forks = slices.DeleteFunc(cut.forks, func(f *shell) bool { return f == sh }) }
+}
+
+// owns reports whether sh is the watched shell or a foreground subshell
+// of it.
+func (cut *timeoutCut) owns(sh *shell) bool {
+	return sh != nil && (sh == cut.sh || slices.Contains(cut.forks, sh))
+}
+
+// cutCandidate looks at a program about to run in the foreground (r, with
+// the descriptors inner, lasting d if ok) while a timeout's shell is
+// walked: the first one during which the limit may be reached is the one
+// the signal finds. It is left running when it is the watched shell's own
+// child, not exec'd in place, and the signal misses it while ending the
+// shell.
+func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.Duration, ok bool) {
+	cut := w.cut
+	if cut == nil || cut.done || cut.sh == nil {
+		return
+	}
+	elapsed := w.bounded - cut.bounded
+	if ok && w.slow == cut.slow && elapsed+d <= cut.r.limit {
+		return // over before the limit
+	}
+	cut.done = true
+	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) {
+		return // (the limit may come earlier, or elsewhere)
+	}
+	if cut.held = w.holdsCut(cut); cut.held {
+		return // the shell waits for it: so does timeout
+	}
+	cut.found = &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.limit - elapsed), bounded: ok}
+}
+
+func (cut *timeoutCut) execs(s *syntax.Stmt) bool {
+	for _, t := range cut.tails {
+		if t.stmt == s {
+			return true
+		}
+	}
+	return false
+}
+
+// cutReaches reports whether the timeout's signal reaches the watched
+// shell's foreground program p: sent to the whole group, which p has not
+// left, and not ignored there.
+func (w *walker) cutReaches(cut *timeoutCut, p resolved) bool {
+	sig := cut.r.timeoutSig
+	return !cut.r.timeoutFg && !p.setsid && !(p.nohup && sigBit(sig) == sigBit("HUP"))
+}
+
+// holdsCut reports whether the watched shell, being walked, outlives the
+// timeout's signal while it waits for its foreground program (then
+// timeout waits too): it holds or traps the signal, and no -k KILL
+// follows.
+func (w *walker) holdsCut(cut *timeoutCut) bool {
+	sig := cut.r.timeoutSig
+	return !uncatchable(sig) && !cut.r.timeoutKill && (w.sh.d.fgWaitHolds&sigBit(sig) != 0 || w.survives(sig))
+}
+
+// timeoutReturns sets the counts, once the shell a timeout ran has been
+// walked and the limit is reached, to the limit's (slow and bounded are
+// the counts with it, before the shell): timeout returns then, unless the
+// shell held its signal.
+func (w *walker) timeoutReturns(cut *timeoutCut, slow int, bounded time.Duration) {
+	if cut != nil && !cut.held {
+		w.slow, w.bounded = slow, bounded
+	}
+}
+
+// timeoutLeaves adds, once the timeout's shell has been walked and its
+// limit is reached, the foreground program its signal left running: a
+// process the script has no handle on, holding what it was given.
+func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
+	if cut == nil || cut.found == nil {
+		return
+	}
+	f := cut.found
+	for fd, t := range f.fds {
+		if t == tBlock && cut.env[fd] != tBlock {
+			f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
+		}
+	}
+	j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.nohup, setsid: f.prog.setsid, prog: f.prog.all, inJob: f.inJob, cutLeft: true})
+	j.start, j.end = start, end
+	j.inNested, j.remote = true, w.remote > 0
+	j.scope, j.region = f.scope, f.region
+	j.timed, j.dur = f.bounded, f.rest
+	j.quick = f.bounded && f.rest < briefJob
+	w.p.jobs = append(w.p.jobs, j)
+	if w.sh.kind == shSubshell {
+		w.sh.jobs = append(w.sh.jobs, j)
+	}
+}
