@@ -431,11 +431,12 @@ func allEndAtOnce(list []*syntax.Stmt) bool {
 
 // killAll: the shell signals its process group (kill 0), which every job
 // and every process a job started belongs to, unless it left the group
-// (setsid) or made its own (GNU timeout, see timeoutKilled). So do the
-// jobs that subshells left running: `(server &)`, a double fork, is no job
-// of the shell's, but stays in its group (`trap 'kill -- -$$' EXIT` of a
-// group leader ends it; found in a Makefile's `bash -c "trap 'kill --
-// -$$$$' EXIT; …"`), and the script's own jobs where a foreground subshell
+// (setsid) or leads its own (GNU timeout, see timeoutKilled; a job started
+// under set -m). So do the jobs that subshells left running: `(server &)`,
+// a double fork, is no job of the shell's, but stays in its group (`trap
+// 'kill -- -$$' EXIT` of a group leader ends it; found in a Makefile's
+// `bash -c "trap 'kill -- -$$$$' EXIT; …"`), and the script's own jobs
+// where a foreground subshell
 // or nested shell sends it: `server & (…; kill 0)` ends the server (and
 // the script, see groupsLookedUp). Of a pipeline job whose first program
 // is setsid's, that one runs on, holding what it holds (`setsid server |
@@ -460,7 +461,7 @@ func (w *walker) killAll(sig string) {
 // groupKilled applies a signal to the shell's process group to the job j.
 func (w *walker) groupKilled(j *job) {
 	switch {
-	case j.setsid || j.timeoutGroup:
+	case j.setsid || j.timeoutGroup || j.monitorGroup:
 	case j.leadsGroup && j.kind == jobPipeline:
 		if w.sureFor(j) {
 			j.fds = j.pipeRest // (its last element dies)

@@ -30,7 +30,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 	if !slices.ContainsFunc(ops, negatedPid) {
 		return ops, nil
 	}
-	own := func(j *job) bool { return w.sh.monitor || (j.setsid || j.timeoutGroup) && j.kind == jobSimple }
+	own := func(j *job) bool { return j.monitorGroup || (j.setsid || j.timeoutGroup) && j.kind == jobSimple }
 	for _, a := range ops {
 		pid, ok := w.psGroupOf(a)
 		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.cfg.caller == CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
@@ -69,7 +69,7 @@ func (w *walker) killLookedUp(groups []*job, sig string) {
 	for _, j := range groups {
 		switch {
 		case j.ignores(sig) || w.killLost(j, sig):
-		case w.sh.monitor:
+		case j.monitorGroup:
 			w.killGroup(j, false)
 		default:
 			w.killGroup(j, true)
