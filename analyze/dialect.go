@@ -342,8 +342,10 @@ type dialect struct {
 	// end the shell there too.
 	funcErrorReturns bool
 	// nounsetSkipsTraps: a shell that ends on an unset variable under set
-	// -u, on an assignment to a read-only parameter or on a bad
-	// substitution, runs no EXIT trap (zsh); bash, dash and mksh run it.
+	// -u, on an assignment to a read-only parameter, on a bad
+	// substitution or on an option its set refuses (set -m without a
+	// terminal, see monitorExits; set -b) runs no EXIT trap (zsh); bash,
+	// dash and mksh run it.
 	nounsetSkipsTraps bool
 	// readonlyParams are parameters the shell keeps read-only whose
 	// assignment is an error that ends the shell, in a function too (zsh:

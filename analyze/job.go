@@ -206,6 +206,10 @@ type job struct {
 	// timeoutSig is its -s signal ("" for TERM).
 	timeoutGroup bool
 	timeoutSig   string
+	// monitorGroup: the job started under set -m, leading a process
+	// group of its own, which a kill of the shell's group does not reach
+	// (see killAll).
+	monitorGroup bool
 	// selfKill: the job's body surely signals the script's own shell,
 	// `( sleep 30; kill $$ ) &`, with selfKillSig ("" for TERM): a
 	// watchdog that a wait for it outlasts (see walk_selfkill.go).

@@ -13,6 +13,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
+	ops, groups := w.groupsLookedUp(ops) // -$(ps -o pgid= -p $PID | tr -d ' ')
 	if w.killFails(args) {
 		return
 	}
@@ -32,6 +33,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
+	w.killLookedUp(groups, sig)
 	if ops = w.noteSelfKill(sig, ops); len(ops) == 0 {
 		return // kill $$ in a watchdog: no job of the shell's
 	}
@@ -429,21 +431,43 @@ func allEndAtOnce(list []*syntax.Stmt) bool {
 
 // killAll: the shell signals its process group (kill 0), which every job
 // and every process a job started belongs to, unless it left the group
-// (setsid). So do the jobs that subshells left running: `(server &)`, a
-// double fork, is no job of the shell's, but stays in its group (`trap
+// (setsid) or leads its own (GNU timeout, see timeoutKilled; a job started
+// under set -m). So do the jobs that subshells left running: `(server &)`,
+// a double fork, is no job of the shell's, but stays in its group (`trap
 // 'kill -- -$$' EXIT` of a group leader ends it; found in a Makefile's
-// `bash -c "trap 'kill -- -$$$$' EXIT; …"`). A job that sig reaches
-// too soon lives on (mksh: `server & kill 0`, see killLost).
+// `bash -c "trap 'kill -- -$$$$' EXIT; …"`), and the script's own jobs
+// where a foreground subshell
+// or nested shell sends it: `server & (…; kill 0)` ends the server (and
+// the script, see groupsLookedUp). Of a pipeline job whose first program
+// is setsid's, that one runs on, holding what it holds (`setsid server |
+// tee log & … kill -- -$$` leaves the server on the caller's stderr). A
+// job that sig reaches too soon lives on (mksh: `server & kill 0`, see
+// killLost). Checked under bash, zsh, dash and mksh as group leaders with
+// `kill -- -$$` and -$(ps -o pgid= $$).
 func (w *walker) killAll(sig string) {
 	for _, j := range w.sh.jobs {
-		if !j.setsid && !w.killLost(j, sig) {
-			w.end(j)
+		if !w.killLost(j, sig) {
+			w.groupKilled(j)
 		}
 	}
+	inGroup := w.job == nil && w.sh.kind != shTop // the script's jobs too
 	for _, j := range w.p.jobs {
-		if j.orphaned && !j.setsid && !j.resolved() {
-			w.end(j)
+		if (j.orphaned || inGroup) && !j.remote && !j.resolved() && !slices.Contains(w.sh.jobs, j) {
+			w.groupKilled(j)
 		}
+	}
+}
+
+// groupKilled applies a signal to the shell's process group to the job j.
+func (w *walker) groupKilled(j *job) {
+	switch {
+	case j.setsid || j.timeoutGroup || j.monitorGroup:
+	case j.leadsGroup && j.kind == jobPipeline:
+		if w.sureFor(j) {
+			j.fds = j.pipeRest // (its last element dies)
+		}
+	default:
+		w.end(j)
 	}
 }
 

@@ -218,7 +218,11 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	case "set":
 		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
-			w.fatal() // dash: set -o pipefail
+			// dash: set -o pipefail; zsh: set -m, set -b, which ends it
+			// without its EXIT traps
+			if w.fatal() {
+				w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+			}
 			break
 		}
 		w.setArgs(r.args)
@@ -241,7 +245,12 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		// (quieting job reports before a kill) turns it off.
 		if on, off := setsOption(r.args, 'm', "monitor"); on {
 			if w.sh.d.monitorExits {
-				w.fatal()
+				if w.fatal() {
+					// zsh without its EXIT traps, as on its other
+					// fatal errors: `trap 'kill $P' EXIT; set -o
+					// monitor` leaves the server
+					w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+				}
 				break
 			}
 			w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})

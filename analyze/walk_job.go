@@ -8,7 +8,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	if s.Coprocess {
 		start[0], start[1] = tPipe, tPipe // mksh's `cmd |&`: both ends are the shell's
 	}
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs), inJob: w.job != nil})
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs), inJob: w.job != nil, monitorGroup: w.sh.monitor})
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)

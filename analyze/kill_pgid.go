@@ -1,0 +1,195 @@
+package analyze
+
+import (
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Kills of a process group ps looks up: `kill -- -$(ps -o pgid= -p "$DEV"
+// | tr -d ' ')`, `kill -TERM -"$(ps -o pgid= $$ | xargs)"`, as agents and
+// reviewers suggest to stop a dev server "and everything it started"
+// (handarbeit/fabrik#1016). ps prints the number of the group the process
+// is in. Without job control every job stays in the shell's group, so the
+// group of a job's pid, as the group of $$, is the one the shell runs in:
+// the operand signals what `kill 0` signals, the shell and all its jobs
+// (and, where the caller started the shell in its own group, as make and
+// Python do, the caller too). A job that leads a group of its own (set -m,
+// a background setsid or timeout) makes it that job's group: -$PID.
+// Checked under bash, zsh, dash and mksh as group leaders (the group-mode
+// run would signal the test itself).
+
+// groupsLookedUp takes out of ops each operand that signals a group ps
+// looked up, and a subshell's -$$ where the script leads its group. The shell's own group becomes the operand 0 (in a subshell
+// followed by $$, in a nested shell the script runs by $PPID: the group
+// is the script's, so the script dies of it too, as of their kill of $$
+// and $PPID); a job's own group is returned in groups,
+// for killLookedUp. Operands it cannot judge are kept as they are.
+func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups []*job) {
+	if !slices.ContainsFunc(ops, negatedPid) {
+		return ops, nil
+	}
+	own := func(j *job) bool { return j.monitorGroup || (j.setsid || j.timeoutGroup) && j.kind == jobSimple }
+	for _, a := range ops {
+		pid, ok := w.psGroupOf(a)
+		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.cfg.caller == CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
+			pid, ok = &syntax.Word{Parts: a.Parts[1:]}, true // a subshell's -$$: the script leads the group
+		}
+		var js []*job
+		if ok && !isShellPid(pid) {
+			js, _, _ = w.jobsNamed([]*syntax.Word{pid})
+		}
+		switch {
+		case !ok || !isShellPid(pid) && len(js) == 0:
+			rest = append(rest, a)
+		case isShellPid(pid) || !slices.ContainsFunc(js, own):
+			rest = append(rest, litWord("0"))
+			switch {
+			case w.sh.kind == shSubshell:
+				rest = append(rest, paramWord("$"))
+			case w.ppidScript != nil:
+				rest = append(rest, paramWord("PPID")) // sh -c '…': and its parent, the script
+			}
+		case !slices.ContainsFunc(js, func(j *job) bool { return !own(j) }):
+			groups = append(groups, js...)
+		default:
+			rest = append(rest, a) // jobs of both kinds: not judged
+		}
+	}
+	return rest, groups
+}
+
+// killLookedUp signals the groups of the jobs groupsLookedUp found
+// leading their own: under set -m the job's whole group, which ps names
+// whichever process of a pipeline job it was given (mksh's $! is its last
+// process, which leads nothing: `-$!` reaches no group there, the looked
+// up number does); a background setsid or timeout, the group it made.
+func (w *walker) killLookedUp(groups []*job, sig string) {
+	for _, j := range groups {
+		switch {
+		case j.ignores(sig) || w.killLost(j, sig):
+		case j.monitorGroup:
+			w.killGroup(j, false)
+		default:
+			w.killGroup(j, true)
+		}
+	}
+}
+
+// psGroupOf reads a kill operand -$(ps -o pgid= -p PID | tr -d ' ') (the
+// substitution quoted or not) and returns the word naming PID. ps pads the
+// number with blanks, so a filter must trim them (tr -d ' ', xargs, awk
+// '{print $1}', grep -o, sed): unquoted and untrimmed, `-  1234` splits
+// into a lone - the kill refuses and the pid.
+func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, ok bool) {
+	if len(a.Parts) != 2 {
+		return nil, false
+	}
+	if l, isLit := a.Parts[0].(*syntax.Lit); !isLit || l.Value != "-" {
+		return nil, false
+	}
+	var cs *syntax.CmdSubst
+	switch p := a.Parts[1].(type) {
+	case *syntax.CmdSubst:
+		cs = p
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			cs, _ = p.Parts[0].(*syntax.CmdSubst)
+		}
+	}
+	if cs == nil || len(cs.Stmts) != 1 || cs.Stmts[0].Background {
+		return nil, false
+	}
+	elems := pipeElems(cs.Stmts[0])
+	if len(elems) < 2 {
+		return nil, false
+	}
+	for _, e := range elems {
+		if _, isCall := e.Cmd.(*syntax.CallExpr); !isCall || len(e.Redirs) > 0 {
+			return nil, false
+		}
+	}
+	ps := w.p.resolveCall(elems[0].Cmd.(*syntax.CallExpr))
+	if ps.name != "ps" || ps.noProgram {
+		return nil, false
+	}
+	if pid = w.psPgidOf(ps.args); pid == nil {
+		return nil, false
+	}
+	for _, e := range elems[1:] {
+		if !w.trimsBlanks(w.p.resolveCall(e.Cmd.(*syntax.CallExpr))) {
+			return nil, false
+		}
+	}
+	return pid, true
+}
+
+// psPgidOf returns the pid whose group number `ps -o pgid= -p PID` (or
+// `ps -p PID -o pgid=`, `ps -o pgid= PID`, `--pid`, `--no-headers`)
+// prints without a header, and nil for any other listing.
+func (w *walker) psPgidOf(args []*syntax.Word) *syntax.Word {
+	var pid *syntax.Word
+	pgid, headless := false, false
+	for i := 0; i < len(args); i++ {
+		a := w.wordValue(args[i])
+		switch {
+		case a == "-o" || a == "o" || a == "--format":
+			if i++; i == len(args) {
+				return nil
+			}
+			col := w.wordValue(args[i])
+			pgid, headless = strings.TrimSuffix(col, "=") == "pgid", headless || strings.HasSuffix(col, "=")
+		case a == "-opgid=" || a == "-opgid":
+			pgid, headless = true, headless || a == "-opgid="
+		case a == "--no-headers" || a == "--no-heading" || a == "h":
+			headless = true
+		case a == "-p" || a == "p" || a == "--pid" || a == "-q":
+			if i++; i == len(args) || pid != nil {
+				return nil
+			}
+			pid = args[i]
+		case a == "" || !strings.HasPrefix(a, "-"):
+			if pid != nil {
+				return nil
+			}
+			pid = args[i] // ps -o pgid= $$: a pid operand
+		default:
+			return nil
+		}
+	}
+	if !pgid || !headless {
+		return nil
+	}
+	return pid
+}
+
+// trimsBlanks reports whether a filter after ps passes the one number on
+// without the blanks ps pads it with.
+func (w *walker) trimsBlanks(r resolved) bool {
+	if r.noProgram {
+		return false
+	}
+	args := make([]string, len(r.args))
+	for i, a := range r.args {
+		args[i] = w.wordValue(a)
+	}
+	switch r.name {
+	case "tr":
+		return len(args) == 2 && (args[0] == "-d" || args[0] == "-ds") && (strings.Contains(args[1], " ") || strings.Contains(args[1], "[:space:]") || strings.Contains(args[1], "[:blank:]"))
+	case "xargs":
+		return len(args) == 0 || len(args) == 1 && args[0] == "echo"
+	case "awk":
+		return len(args) == 1 && strings.ReplaceAll(args[0], " ", "") == "{print$1}"
+	case "grep":
+		return len(args) == 2 && (args[0] == "-o" || args[0] == "-Eo" || args[0] == "-oE") && strings.HasPrefix(args[1], "[0-9]")
+	case "sed":
+		return len(args) == 1 && strings.HasPrefix(args[0], "s/") && (strings.Contains(args[0], " ") || strings.Contains(args[0], "[[:space:]]"))
+	}
+	return false
+}
+
+// paramWord is the word $NAME.
+func paramWord(name string) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.ParamExp{Short: true, Param: &syntax.Lit{Value: name}}}}
+}
