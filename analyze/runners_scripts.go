@@ -35,23 +35,19 @@ package analyze
 // is a grandchild, under the script shell, where `pkill -P` of the
 // command does not reach it either (deep).
 func scriptRunner(r resolved) (apart, deep bool) {
-	switch r.name {
-	case "npm", "npx", "yarn", "yarnpkg":
-		if shDialect().cTail != 0 {
-			// This host's sh (bash on macOS and Fedora) execs a script
-			// of one command in its place, and most package scripts
-			// are one (`vite`, `next dev`): it dies of the signal.
-			return false, false
-		}
-	}
+	// This host's sh leaves the script's command running where it does
+	// not exec it in its place (dash). Where it does (bash on macOS and
+	// Fedora), a script of one command, as most are (`vite`, `next dev`),
+	// dies of the signal npm passes on.
+	leaves := shDialect().cTail == 0
 	switch r.name {
 	case "npm":
 		switch firstOperand(argvOf(r), "--prefix", "--workspace", "-w") {
 		case "run", "run-script", "rum", "urn", "start", "test", "t", "tst", "restart", "exec", "x":
-			return true, true
+			return leaves, leaves
 		}
 	case "npx":
-		return true, true
+		return leaves, leaves
 	case "yarn", "yarnpkg":
 		switch firstOperand(argvOf(r), "--cwd") {
 		case "", "install", "add", "remove", "upgrade", "info", "list", "config", "cache",
@@ -59,7 +55,7 @@ func scriptRunner(r resolved) (apart, deep bool) {
 			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
 			return false, false
 		}
-		return true, true
+		return leaves, leaves
 	case "go":
 		return firstOperand(argvOf(r)) == "run", false
 	}

@@ -71,15 +71,8 @@ func (w *walker) parentKillSurvived(sig string, byProgram bool) bool {
 // sends.
 func (w *walker) nestedMayKillParent(s *syntax.Stmt, c *syntax.CallExpr) (found bool, sig string) {
 	r := w.p.resolveCall(c)
-	if dialectOfProgram(r.name) == nil || !w.childOfScript(s, r) {
-		return false, ""
-	}
-	script, _, _, _ := shellArgs(r.args)
-	if script == nil {
-		return false, ""
-	}
-	code, _, ok := literal(script)
-	if !ok {
+	code, _, ok := literalScript(r)
+	if !ok || !w.childOfScript(s, r) {
 		return false, ""
 	}
 	f, err := w.p.parseNested(code, syntax.LangBash)

@@ -156,19 +156,24 @@ func (w *walker) forksScript(ts []tailExec) bool {
 	if len(ts) != 1 {
 		return false
 	}
-	r := w.p.resolveCall(ts[0].stmt.Cmd.(*syntax.CallExpr))
-	d := dialectOfProgram(r.name)
-	if d == nil || w.depth >= maxNested {
-		return false
-	}
-	script, _, _, _ := shellArgs(r.args)
-	if script == nil {
-		return false
-	}
-	code, _, ok := literal(script)
-	if !ok {
+	code, d, ok := literalScript(w.p.resolveCall(ts[0].stmt.Cmd.(*syntax.CallExpr)))
+	if !ok || w.depth >= maxNested {
 		return false
 	}
 	f, err := w.p.parseNested(code, d.variant)
 	return err == nil && len(f.Stmts) > 0 && w.shellTails(f.Stmts, d, ts[0].fds) == nil
+}
+
+// literalScript is the -c string of the shell the resolved command runs,
+// when that string is literal, and the shell's dialect.
+func literalScript(r resolved) (code string, d *dialect, ok bool) {
+	if d = dialectOfProgram(r.name); d == nil {
+		return "", nil, false
+	}
+	script, _, _, _ := shellArgs(r.args)
+	if script == nil {
+		return "", nil, false
+	}
+	code, _, ok = literal(script)
+	return code, d, ok
 }
