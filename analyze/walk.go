@@ -51,17 +51,9 @@ type walker struct {
 	// printed are the jobs whose $! an echo or printf wrote into the
 	// command substitution being walked: `pid=$(server & echo $!)`.
 	printed []*job
-	// nextLeads: the nested shell about to be walked leads its process
-	// group (see shell.leads).
-	nextLeads bool
-	// nextJobShell: the nested shell about to be walked is the process of
-	// this background job (see walk_shelljob.go).
-	nextJobShell *job
-	// nextSet: what the arguments of the nested shell about to be walked
-	// set for its script (see shellopts.go); nextArgs: its positional
-	// parameters (see walk_shellargs.go).
-	nextSet  shellFlags
-	nextArgs *argFrame
+	// starting is what the nested shell about to be walked starts with:
+	// set by the command that starts it, taken by nestedCode.
+	starting nestedStart
 	// tailWatch: the walk is in such a shell's script.
 	tailWatch *tailWatch
 	// inertVisiting are the functions whose inertness is being decided
@@ -129,15 +121,12 @@ type walker struct {
 	forkKills bool
 	// forkByChild: that kill was a nested shell's of $PPID (see
 	// walk_ppidkill.go); ppidScript is the nested shell being walked
-	// whose parent is the script, and nextPPIDScript says that the
-	// nested shell about to be walked is one.
-	forkByChild    bool
-	ppidScript     *shell
-	nextPPIDScript bool
+	// whose parent is the script.
+	forkByChild bool
+	ppidScript  *shell
 	// cut watches the shell a timeout runs for the foreground program
-	// its signal leaves running (see walk_timeoutcut.go); nextCut is the
-	// watch for the nested shell about to be walked.
-	cut, nextCut *timeoutCut
+	// its signal leaves running (see walk_timeoutcut.go).
+	cut *timeoutCut
 	// runnerCmd: the simple command about to be walked is one a program
 	// runs as its child (see runCommands), during that program.
 	runnerCmd bool
@@ -209,6 +198,22 @@ type walker struct {
 	// autoloaded (see zsh_exithooks.go)
 	exitHooks              []string
 	hooksArray, hookLoaded bool
+}
+
+// nestedStart is what a command that starts a nested shell (`bash -c`,
+// `sh run.sh`, `script -c`, a timeout's shell) knows of it before its
+// script is walked. The command sets it, nestedCode takes it (leaving it
+// zero), and the command clears it when it is done, so that nothing of it
+// reaches a later nested shell whose script was never walked.
+type nestedStart struct {
+	leads    bool       // it leads its process group (see shell.leads)
+	jobShell *job       // it is this background job's process (see walk_shelljob.go)
+	set      shellFlags // what its arguments set for its script (see shellopts.go)
+	args     *argFrame  // its positional parameters (see walk_shellargs.go)
+	// childOfScript: its parent is the script (see walk_ppidkill.go).
+	childOfScript bool
+	// cut is the watch of the timeout that runs it (see walk_timeoutcut.go).
+	cut *timeoutCut
 }
 
 const maxNested = 8

@@ -294,8 +294,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
-			w.nextCut = nil // (a -c string not walked leaves it)
-			w.forkKilled()  // sh -c 'kill $PPID' (see walk_ppidkill.go)
+			w.starting = nestedStart{} // (a -c string not walked leaves it)
+			w.forkKilled()             // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.jobs[n:], r)
 				if !r.timeoutFg {

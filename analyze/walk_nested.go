@@ -65,14 +65,14 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
-	w.nextSet, w.nextArgs = set, w.shellFrame(r, s)
-	defer func() { w.nextSet, w.nextArgs, w.nextPPIDScript = shellFlags{}, nil, false }()
+	w.starting.set, w.starting.args = set, w.shellFrame(r, s)
+	defer func() { w.starting = nestedStart{} }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
-		w.nextLeads = w.leads(s, r)
-		w.nextJobShell = w.jobShell(s)
-		w.nextPPIDScript = w.childOfScript(s, r)
+		w.starting.leads = w.leads(s, r)
+		w.starting.jobShell = w.jobShell(s)
+		w.starting.childOfScript = w.childOfScript(s, r)
 		if code, offs, ok := outerExpanded(script); ok {
 			w.nestedCode(code, offs, 0, d, env, shNested)
 			return
@@ -101,10 +101,10 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	stdin := *d
 	stdin.cTail = 0
 	if word := stdinDoc(s.Redirs); word != nil {
-		w.nextJobShell = w.jobShell(s)
+		w.starting.jobShell = w.jobShell(s)
 		w.nested(word, &stdin, env, shNested)
 	} else if fed != nil {
-		w.nextJobShell = w.jobShell(s)
+		w.starting.jobShell = w.jobShell(s)
 		w.nestedCode(fed.code, fed.offs, fed.quote, &stdin, env, shNested)
 	}
 }
@@ -171,10 +171,11 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
-	jobShell, set, params, childOfScript, cut := w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript, w.nextCut
-	w.nextJobShell, w.nextSet, w.nextArgs, w.nextPPIDScript, w.nextCut = nil, shellFlags{}, nil, false, nil
+	start := w.starting
+	w.starting = nestedStart{}
+	jobShell, cut := start.jobShell, start.cut
 	out := w.outFile
-	defer func() { w.nextLeads, w.outFile = false, out }()
+	defer func() { w.outFile = out }()
 	f, err := w.p.parseNested(code, d.variant)
 	var bad []int // (see badSubstsRead)
 	if err != nil {
@@ -221,16 +222,16 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 	w.src = src
 	w.depth++
 	if kind != 0xff {
-		w.args = params // a shell of its own: its $1… are its own
+		w.args = start.args // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.ppidScript = nil
-		if childOfScript {
+		if start.childOfScript {
 			w.ppidScript = w.sh // (see walk_ppidkill.go)
 		}
 		w.sh.d = d
-		w.sh.errexit, w.sh.nounset = set.errexit, set.nounset
+		w.sh.errexit, w.sh.nounset = start.set.errexit, start.set.nounset
 		src.script = true
-		if w.sh.leads = w.nextLeads; w.sh.leads {
+		if w.sh.leads = start.leads; w.sh.leads {
 			w.p.markInPlace(f.Stmts, d)
 		}
 	}
@@ -349,8 +350,9 @@ func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect, env fdTable)
 	}
 	file := *d
 	file.cTail = 0
-	w.nextJobShell = w.jobShell(s)
+	w.starting.jobShell = w.jobShell(s)
 	w.nestedCode(sc.code, sc.offs, sc.quote, &file, env, shNested)
+	w.starting = nestedStart{}
 }
 
 // jobShell is the background job whose process is the shell the simple

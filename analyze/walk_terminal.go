@@ -68,8 +68,9 @@ func (w *walker) terminalShell(r resolved, env fdTable) {
 	pty := env
 	pty[0], pty[1], pty[2] = tFile, tFile, tFile
 	n := len(w.p.jobs)
-	w.nextLeads = true // script makes it a session leader
+	w.starting.leads = true // script makes it a session leader
 	w.nested(cmd, dialectBash, pty, shNested)
+	w.starting = nestedStart{}
 	w.hangUp(w.p.jobs[n:])
 }
 

@@ -59,7 +59,7 @@ func (w *walker) watchTimeoutCut(r resolved) *timeoutCut {
 		return nil
 	}
 	cut := &timeoutCut{r: r, job: w.job, slow: w.slow, bounded: w.bounded}
-	w.nextCut = cut
+	w.starting.cut = cut
 	return cut
 }
 
