@@ -3,7 +3,9 @@ package corpus
 import (
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -31,6 +33,9 @@ func TestEntries(t *testing.T) {
 		}
 		ids[e.ID] = e.Line
 		count[e.Verdict]++
+		if dir := missingDir(e.Script()); dir != "" {
+			t.Errorf("line %d: %s runs with %s, which a fresh machine does not have (use /tmp or the run's own directory)", e.Line, e.ID, dir)
+		}
 	}
 	t.Logf("%d entries: %d error, %d warning, %d clean", len(es), count[Error], count[Warning], count[Clean])
 }
@@ -68,6 +73,8 @@ func TestShells(t *testing.T) {
 			}
 			if got := o.Verdict(); got != e.Verdict {
 				t.Errorf("line %d: %s says %s, the corpus says %s\nscript: %s", e.Line, e.Shell, o, e.Verdict, e.Script())
+			} else if f := results[i].first; f != nil {
+				t.Logf("line %d: run among sixteen: %s; run again, two at a time: %s", e.Line, f.Outcome, o)
 			}
 		})
 	}
@@ -75,13 +82,44 @@ func TestShells(t *testing.T) {
 
 // observeEntries runs each entry's script, behind prefix, under its shell
 // as its caller starts it.
+//
+// The stand-ins time what they do (a kill 0.2 s after a start, a setsid
+// sleep of 1.5 s that must still run when the shell exits), which a
+// machine running sixteen of them beside other work can be too late for.
+// So an entry whose shell does not do what it records is run again, two
+// at a time, and that run is the one that counts; the first is logged
+// (see confirmed). More than maxAgain such entries is no longer the
+// machine's load: they count as they are.
 func observeEntries(es []Entry, prefix string) []Observation {
 	runs := make([]Run, len(es))
 	for i, e := range es {
 		runs[i] = Run{Script: prefix + e.Script(), Options: e.Options()}
 	}
-	return ObserveEach(runs, 16, 20*time.Second)
+	obs := ObserveEach(runs, 16, 20*time.Second)
+	var again []int
+	for i, o := range obs {
+		if o.Err != nil || o.Outcome.Verdict() != es[i].Verdict {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 || len(again) > maxAgain {
+		return obs
+	}
+	rerun := make([]Run, len(again))
+	for k, i := range again {
+		rerun[k] = runs[i]
+	}
+	for k, o := range ObserveEach(rerun, 2, 20*time.Second) {
+		i := again[k]
+		first := obs[i]
+		obs[i] = o
+		obs[i].first = &first
+	}
+	return obs
 }
+
+// maxAgain bounds the entries observeEntries runs a second time.
+const maxAgain = 40
 
 // analyzeOpts are the analyzer options that match how the entry runs.
 func analyzeOpts(e Entry) []analyze.Option {
@@ -146,4 +184,25 @@ func ruleSet(fs []analyze.Finding) []string {
 	}
 	slices.Sort(ids)
 	return ids
+}
+
+// absPath finds the absolute paths a script names.
+var absPath = regexp.MustCompile(`(?:^|[\s'"=:(<>])(/[A-Za-z0-9._-]+)(/[A-Za-z0-9._-]+)?/`)
+
+// missingDir returns a directory that script writes or reads in but does
+// not make itself and that a fresh machine has no reason to have (a
+// helper's scratch directory under /work or /tmp, a home), or "". The runs
+// happen in a directory of their own, with /tmp beside them on every
+// machine.
+func missingDir(script string) string {
+	for _, m := range absPath.FindAllStringSubmatch(script, -1) {
+		top, sub := m[1], m[2]
+		switch {
+		case top == "/work" || top == "/home" || top == "/root":
+			return top + sub
+		case top == "/tmp" && sub != "" && !strings.Contains(script, "mkdir -p /tmp"+sub) && !strings.Contains(script, "mkdir /tmp"+sub):
+			return top + sub
+		}
+	}
+	return ""
 }

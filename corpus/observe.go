@@ -110,6 +110,7 @@ func (o Outcome) String() string {
 type Observation struct {
 	Outcome Outcome
 	Err     error
+	first   *Observation // the run before this one, when the tests ran it again
 }
 
 // ObserveAll observes every script with the same options; see ObserveEach.
@@ -144,7 +145,7 @@ func ObserveEach(runs []Run, parallel int, timeout time.Duration) []Observation 
 			ctx, cancel := context.WithTimeout(context.Background(), timeout)
 			defer cancel()
 			o, err := Observe(ctx, r.Script, r.Options)
-			out[i] = Observation{o, err}
+			out[i] = Observation{Outcome: o, Err: err}
 		}()
 	}
 	wg.Wait()
