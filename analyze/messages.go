@@ -143,13 +143,17 @@ func outlivedKillAdvice(j *job) string {
 // rake` is rake: see execRunner) and the shell it passes the signal to,
 // for npm's script and make's recipe (see runners_tasks.go).
 func runnerKilled(j *job) string {
-	r := resolve(j.prog)
+	words := j.prog
+	if j.runner != nil {
+		words = j.runner
+	}
+	r := resolve(words)
 	if inner, ok := execRunner(r); ok {
 		r = inner
 	}
 	name := r.name
 	if name == "" {
-		name = value(j.prog[0])
+		name = value(words[0])
 	}
 	switch {
 	case j.childDeep && (name == "make" || name == "gmake"):

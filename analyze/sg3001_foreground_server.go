@@ -10,7 +10,7 @@ var ForegroundServer = register(&Rule{
 	Name:     "foreground-server",
 	Severity: Info,
 	Summary:  "A server or watcher in the foreground never returns: run it as a managed background job",
-	Doc: `Dev servers, file watchers and followers (npm run dev, vite, python -m
+	Doc: `Dev servers, file watchers and followers (npm run dev, make dev, vite, python -m
 http.server, tail -f, kubectl logs -f, docker compose up...) run until they
 are stopped. In the foreground they hold the tool call until its timeout.
 Start them as managed background jobs and poll their logs.`,
