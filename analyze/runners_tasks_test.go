@@ -1,19 +1,9 @@
 package analyze
 
 import (
+	"strings"
 	"testing"
-
-	"mvdan.cc/sh/v3/syntax"
 )
-
-func resolveText(t *testing.T, cmd string) resolved {
-	t.Helper()
-	f, err := parse([]byte(cmd), syntax.LangBash)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resolve(f.Stmts[0].Cmd.(*syntax.CallExpr).Args)
-}
 
 // A task runner's kill leaves what its task file runs (see
 // runners_tasks.go); a runner that execs its command is that command, and
@@ -54,14 +44,7 @@ func TestTaskNames(t *testing.T) {
 		"rake server:start":                "server start",
 		"invoke -c tasks serve":            "serve",
 	} {
-		got := ""
-		for i, n := range taskNames(resolveText(t, cmd)) {
-			if i > 0 {
-				got += " "
-			}
-			got += n
-		}
-		if got != want {
+		if got := strings.Join(taskNames(resolveText(t, cmd)), " "); got != want {
 			t.Errorf("taskNames(%q) = %q, want %q", cmd, got, want)
 		}
 	}
