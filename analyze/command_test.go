@@ -40,13 +40,18 @@ func TestResolveExecWrappers(t *testing.T) {
 		"prlimit -p 12":                        "prlimit",
 		"nice chroot / setarch i686 x":         "x",
 	} {
-		f, err := parse([]byte(cmd), syntax.LangBash)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ce := f.Stmts[0].Cmd.(*syntax.CallExpr)
-		if got := resolve(ce.Args).name; got != want {
+		if got := resolveText(t, cmd).name; got != want {
 			t.Errorf("resolve(%q) runs %q, want %q", cmd, got, want)
 		}
 	}
+}
+
+// resolveText resolves the first command of cmd, parsed as bash.
+func resolveText(t *testing.T, cmd string) resolved {
+	t.Helper()
+	f, err := parse([]byte(cmd), syntax.LangBash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resolve(f.Stmts[0].Cmd.(*syntax.CallExpr).Args)
 }

@@ -122,6 +122,10 @@ type job struct {
 	// childDeep: what runsChildren runs is a grandchild of $!, the child
 	// of the script shell npm starts, which `pkill -P $!` does not reach.
 	childDeep bool
+	// runner is the command line of the runner that scriptRunner found
+	// the job's process to be, or to become by a shell's exec (`sh -c
+	// 'exec make dev' &`), for the advice (see runnerKilled).
+	runner []*syntax.Word
 	// procD is the dialect of the shell that is the job's process, when
 	// that is not a subshell of the current one (see shell.process).
 	procD *dialect

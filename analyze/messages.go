@@ -114,6 +114,10 @@ func advice(j *job) string {
 	if j.cutLeft {
 		return "let the timeout reach it: its signal ended only the shell waiting for it, which leaves it running; without --foreground timeout signals its whole process group, and a program the string ends with (`exec ./server`) is the process it signals"
 	}
+	if j.runsChildren && j.kind == jobSimple && len(j.prog) > 0 {
+		// `kill $!` would not stop it (npm, make, go run, xargs…)
+		return "wait for it (`wait $!`), start it with `setsid` and stop its whole process group when done (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): a `kill $!` " + runnerKilled(j)
+	}
 	if j.condEnd {
 		return manageAdvice + "; the kill or wait it has runs only if the command before its && or || goes that way: put it after `;`, or in `trap '…' EXIT`"
 	}
@@ -127,12 +131,37 @@ func advice(j *job) string {
 // group of its own in all four shells, where `set -m` fails in zsh -c and
 // leaves dash's jobs in the shell's group (measured with npm run).
 func outlivedKillAdvice(j *job) string {
-	what := "its subshell"
+	what := "ends its subshell, not the program running under it"
 	if j.kind == jobSimple && len(j.prog) > 0 {
-		what = "`" + value(j.prog[0]) + "`"
-		if j.childDeep {
-			what += " and the script shell it passes the signal to"
-		}
+		what = runnerKilled(j)
 	}
-	return "start it with `setsid` and stop its whole process group (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): the kill it has ends " + what + ", not the program running under it"
+	return "start it with `setsid` and stop its whole process group (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): the kill it has " + what
+}
+
+// runnerKilled says what the kill of a job's program that runs its work
+// as a child ends, and what it does not: the runner itself (`bundle exec
+// rake` is rake: see execRunner) and the shell it passes the signal to,
+// for npm's script and make's recipe (see runners_tasks.go).
+func runnerKilled(j *job) string {
+	words := j.prog
+	if j.runner != nil {
+		words = j.runner
+	}
+	r := resolve(words)
+	if inner, ok := execRunner(r); ok {
+		r = inner
+	}
+	name := r.name
+	if name == "" {
+		name = value(words[0])
+	}
+	switch {
+	case j.childDeep && (name == "make" || name == "gmake"):
+		return "ends `" + name + "`, which passes it on to its recipe's shell (a line like `cd web && ./server` runs under /bin/sh -c) or to npm, not to the program running under them"
+	case j.childDeep && taskRunner(r):
+		return "ends `" + name + "` alone, not the program its task runs under it"
+	case j.childDeep:
+		return "ends `" + name + "` and the script shell it passes the signal to, not the program running under it"
+	}
+	return "ends `" + name + "`, not the program running under it"
 }

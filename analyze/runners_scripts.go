@@ -33,8 +33,16 @@ package analyze
 // scriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
 // is a grandchild, under the script shell, where `pkill -P` of the
-// command does not reach it either (deep).
+// command does not reach it either (deep). A runner that execs its
+// command (`poetry run npm run dev`) is that command; a task runner (make,
+// rake, invoke) leaves what its task file runs (see runners_tasks.go).
 func scriptRunner(r resolved) (apart, deep bool) {
+	if inner, ok := execRunner(r); ok {
+		return scriptRunner(inner)
+	}
+	if taskRunner(r) {
+		return true, true
+	}
 	// This host's sh leaves the script's command running where it does
 	// not exec it in its place (dash). Where it does (bash on macOS and
 	// Fedora), a script of one command, as most are (`vite`, `next dev`),

@@ -10,7 +10,7 @@ var ForegroundServer = register(&Rule{
 	Name:     "foreground-server",
 	Severity: Info,
 	Summary:  "A server or watcher in the foreground never returns: run it as a managed background job",
-	Doc: `Dev servers, file watchers and followers (npm run dev, vite, python -m
+	Doc: `Dev servers, file watchers and followers (npm run dev, make dev, vite, python -m
 http.server, tail -f, kubectl logs -f, docker compose up...) run until they
 are stopped. In the foreground they hold the tool call until its timeout.
 Start them as managed background jobs and poll their logs.`,
@@ -76,6 +76,14 @@ func serverKind(r resolved) string {
 	case "npm", "yarn", "pnpm", "bun":
 		if devScript(script()) {
 			return "(a dev server)"
+		}
+	case "make", "gmake", "rake", "invoke", "inv":
+		// `make dev`, `rake serve`, `invoke server`: the targets
+		// and tasks npm's dev scripts are named after run one too.
+		for _, t := range taskNames(r) {
+			if devScript(t) {
+				return "(a dev server, by its target's name)"
+			}
 		}
 	case "npx", "pnpx", "bunx":
 		switch first() {
@@ -202,6 +210,29 @@ func serverKind(r resolved) string {
 	return ""
 }
 
+// taskNames are the targets or tasks a task runner is asked for: its
+// operands that are no option, option value (make -C dir -f file -j 4) or
+// variable assignment (make PORT=8080 dev), each part of a rake
+// namespace (server:start) and without rake's arguments (serve[4000]).
+func taskNames(r resolved) []string {
+	var names []string
+	args := argvOf(r)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-f" || a == "-I" || a == "-o" || a == "-W" || a == "-r" || a == "-R" || a == "-e" || a == "-c":
+			i++ // the option's value
+		case (a == "-j" || a == "-l") && i+1 < len(args) && isDigits(args[i+1]):
+			i++
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			a, _, _ = strings.Cut(a, "[")
+			names = append(names, strings.Split(a, ":")...)
+		}
+	}
+	return names
+}
+
 // serverNames are the programs serverKind knows something about (and
 // the runners and build tools of servers.go).
 var serverNames = setOf(`npm yarn pnpm bun npx pnpx bunx vite next astro nuxt remix nodemon
@@ -209,4 +240,5 @@ http-server live-server webpack-dev-server json-server redis-server mongod postg
 gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
 ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
 tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
-firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein`)
+firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein
+make gmake rake invoke inv`)

@@ -80,6 +80,14 @@ func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) 
 func (w *walker) jobShellDone(e tailWatchEnd) {
 	if !w.tailsApplied(e) {
 		e.j.runsChildren = true
+		return
+	}
+	if len(e.ts) == 1 {
+		// The shell became its last command: what that runs as its
+		// children is out of reach of $! as well (its own nohup and
+		// setsid were the shell's, which the exec keeps).
+		e.j.runsRunner(w.p.resolveCall(e.ts[0].stmt.Cmd.(*syntax.CallExpr)))
+		e.j.runsChildren = e.j.runsChildren || w.forksScript(e.ts)
 	}
 }
 

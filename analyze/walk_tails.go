@@ -228,7 +228,16 @@ func (j *job) becomes(ts []tailExec) {
 func (j *job) runs(r resolved) {
 	j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
 	j.timeoutGroup, j.timeoutSig = r.timeout && !r.timeoutFg, r.timeoutSig
+	j.runsRunner(r)
+}
+
+// runsRunner records that the job's process is a runner that leaves its
+// work to a child a kill of $! does not reach (see scriptRunner), also
+// when a shell given its script became it (`sh -c 'cd web && exec npm run
+// dev' &`, `bash -c 'exec make dev' &`: measured in the four shells, the
+// server runs on): the job is then that program.
+func (j *job) runsRunner(r resolved) {
 	if apart, deep := scriptRunner(r); apart {
-		j.runsChildren, j.childDeep = true, deep
+		j.runsChildren, j.childDeep, j.runner = true, deep, r.all
 	}
 }
