@@ -206,6 +206,9 @@ type job struct {
 	// timeoutSig is its -s signal ("" for TERM).
 	timeoutGroup bool
 	timeoutSig   string
+	// relay: the job's process is an init shim that passes the signals
+	// it catches on to its command (see shims.go).
+	relay relayKind
 	// monitorGroup: the job started under set -m, leading a process
 	// group of its own, which a kill of the shell's group does not reach
 	// (see killAll).
