@@ -107,6 +107,9 @@ func resolve(args []*syntax.Word) resolved {
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
 			r.viaProgram = execer >= 0
+			if needsTerminal(r) {
+				r.kind = kQuick // fails at once: entr without -n
+			}
 			return r
 		}
 		r.viaCommand = r.viaCommand || name == "command"
@@ -341,7 +344,7 @@ break continue let getopts times print fg bg`)
 // process table once: dash's `kill $(pgrep npm) &>/dev/null` is over at
 // once, though the kill runs in the background.)
 var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
-tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof`)
+tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands

@@ -188,6 +188,18 @@ func serverKind(r resolved) string {
 		if first() == "watch" {
 			return "(a watcher)"
 		}
+	case "runsvdir", "runsv", "supervise", "svscan":
+		return "(a process supervisor)"
+	case "supervisord":
+		if has("-n", "--nodaemon") {
+			return "(a process supervisor)"
+		}
+	case "foreman", "honcho", "overmind":
+		if f := first(); f == "start" || r.name == "overmind" && f == "s" {
+			return "(a Procfile runner)"
+		}
+	case "Xvfb", "Xvnc", "Xephyr":
+		return "(an X server)"
 	case "ping":
 		if !has("-c", "-w") {
 			return "(runs until stopped)"
@@ -209,4 +221,5 @@ http-server live-server webpack-dev-server json-server redis-server mongod postg
 gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
 ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
 tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
-firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein`)
+firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein
+runsvdir runsv supervise svscan supervisord foreman honcho overmind Xvfb Xvnc Xephyr`)
