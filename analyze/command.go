@@ -342,7 +342,9 @@ break continue let getopts times print fg bg`)
 // fact or make one change to the file system. A background job of one of
 // them is as brief as one of a quick builtin. (pgrep and pidof read the
 // process table once: dash's `kill $(pgrep npm) &>/dev/null` is over at
-// once, though the kill runs in the background.)
+// once, though the kill runs in the background. ls lists a directory and
+// ends: `ls *.go | entr -nr go run . >log 2>&1 &` holds the caller's
+// stderr no longer than that.)
 var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
 tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
