@@ -283,10 +283,11 @@ func (j *job) resolved() bool { return j.waited || j.killed }
 
 // orphanLeft reports whether j is a job a subshell or a nested shell
 // (`sh -c 'server >log 2>&1 &'`, a daemonizing `up -d`) left running,
-// or a daemon (see daemons.go), which only a pid file, a kill by name or
-// its stop command can reach.
+// or a process a command forked away (setsid -f, a daemon: see
+// daemons.go), which only a pid file, a kill by name or a daemon's stop
+// command can reach.
 func (j *job) orphanLeft() bool {
-	return (j.orphaned || j.inNested || j.daemon != "") && !j.resolved()
+	return (j.orphaned || j.inNested || j.kind == jobForked) && !j.resolved()
 }
 
 // escapes reports whether a mechanism rule (nohup, setsid, disown, double
