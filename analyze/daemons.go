@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -132,6 +133,67 @@ func daemonStops(r resolved) []string {
 		}
 	}
 	return nil
+}
+
+// daemonPidFile is the file the daemon r writes its pid into, as its
+// options name it ("" for none the walk can name): memcached -P,
+// redis-server --pidfile, start-stop-daemon --make-pidfile --pidfile,
+// supervisord --pidfile, mongod --pidfilepath, dnsmasq --pid-file, php-fpm
+// --pid, nginx -g 'pid FILE;'. A kill of what it holds, `kill $(cat
+// FILE)`, ends the daemon (measured with memcached -d -P).
+func daemonPidFile(r resolved) string {
+	args := argvOf(r)
+	var opts []string
+	switch r.name {
+	case "memcached":
+		opts = []string{"-P", "--pidfile"}
+	case "redis-server", "keydb-server":
+		opts = []string{"--pidfile"}
+	case "start-stop-daemon":
+		opts = []string{"-p", "--pidfile"}
+	case "supervisord":
+		opts = []string{"-j", "--pidfile"}
+	case "mongod":
+		opts = []string{"--pidfilepath"}
+	case "dnsmasq":
+		opts = []string{"-x", "--pid-file"}
+	case "php-fpm":
+		opts = []string{"-g", "--pid"}
+	}
+	if r.name == "start-stop-daemon" && !args.has("-m", "--make-pidfile") {
+		return "" // the program may write it, or not
+	}
+	for i, a := range args {
+		for _, o := range opts {
+			switch {
+			case a == o && i+1 < len(args):
+				return args[i+1]
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(a, o+"="):
+				return a[len(o)+1:]
+			}
+		}
+		if r.name == "nginx" && a == "-g" && i+1 < len(args) {
+			for d := range strings.SplitSeq(args[i+1], ";") {
+				if f := strings.Fields(d); len(f) == 2 && f[0] == "pid" {
+					return f[1]
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// daemonWritesPid records that the daemon j writes its pid into the file
+// its command r names.
+func (w *walker) daemonWritesPid(j *job, r resolved) {
+	name := daemonPidFile(r)
+	if name == "" {
+		return
+	}
+	if w.p.pidFiles == nil {
+		w.p.pidFiles = map[string]pidFile{}
+	}
+	w.p.pidFiles[path.Clean(name)] = pidFile{jobs: []*job{j}}
 }
 
 // stopDaemons applies a daemon's stop command r to the daemons of the

@@ -126,7 +126,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	}
 	if how := daemonizes(r); how != "" {
 		// (SG2008 reports it unless it is stopped: see daemons.go)
-		w.forkedJob(s, c, job{fds: daemonFds(r, inner), daemon: how, prog: r.all})
+		w.daemonWritesPid(w.forkedJob(s, c, job{fds: daemonFds(r, inner), daemon: how, prog: r.all}), r)
 	}
 	w.stopDaemons(r)
 	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
