@@ -109,6 +109,11 @@ func resolve(args []*syntax.Word) resolved {
 			r.viaProgram = execer >= 0
 			if needsTerminal(r) {
 				r.kind = kQuick // fails at once: entr without -n
+			} else if kind&kDaemon != 0 && daemonizes(r) != "" {
+				// It forks the daemon and exits (see daemons.go):
+				// `memcached -d &` holds nothing for long; the daemon
+				// is a job of its own.
+				r.kind |= kQuick
 			}
 			return r
 		}

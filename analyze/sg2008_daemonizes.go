@@ -83,10 +83,21 @@ func daemonizes(r resolved) string {
 	case "daemonize":
 		return "daemonizes its command"
 	case "redis-server", "keydb-server":
+		// The last --daemonize wins; Debian's and Ubuntu's
+		// /etc/redis/redis.conf says `daemonize yes` (measured with
+		// redis 7.0 on Debian 12: `redis-server /etc/redis/redis.conf`
+		// forks away), which options after it override.
+		daemon := len(args) > 0 && args[0] == "/etc/redis/redis.conf"
 		for i, a := range args {
-			if a == "--daemonize" && i+1 < len(args) && args[i+1] == "yes" {
-				return "daemonizes (--daemonize yes)"
+			if a == "--daemonize" && i+1 < len(args) {
+				daemon = args[i+1] == "yes"
 			}
+		}
+		if daemon && args[0] == "/etc/redis/redis.conf" && !args.has("--daemonize") {
+			return "daemonizes (Debian's /etc/redis/redis.conf says daemonize yes)"
+		}
+		if daemon {
+			return "daemonizes (--daemonize yes)"
 		}
 	case "mongod", "mongos":
 		if has("--fork") {
