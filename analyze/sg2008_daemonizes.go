@@ -128,6 +128,10 @@ func daemonizes(r resolved) string {
 			}
 		}
 	case "dbus-launch":
+		// Not measured (dbus-x11 is not installed here): dbus-launch(1),
+		// "Unlike the daemon itself, dbus-launch exits, so backticks or
+		// the $() construct can be used": the bus daemon it starts
+		// holds nothing of its output, and outlives it.
 		if !hasOperand(args) {
 			return "starts a session bus daemon"
 		}
