@@ -40,6 +40,9 @@ type resolved struct {
 	// has (`nohup source env.sh`): it fails at once (127).
 	noProgram bool
 	kind      progKind // what the program's name is known for
+	// relay: an init shim (tini, dumb-init) stays as the program's
+	// parent and passes the signals it catches on (see shims.go).
+	relay relayKind
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -67,6 +70,16 @@ var wrapperOpts = map[string]string{
 	"setarch": "",
 	"linux64": "",
 	"linux32": "",
+	// init shims and privilege droppers (shims.go)
+	"gosu":      "",
+	"su-exec":   "",
+	"setuidgid": "",
+	"envuidgid": "",
+	"envdir":    "",
+	"chpst":     "uUbe/nlLmdopfcrt",
+	"softlimit": "madopfcrtls",
+	"tini":      "pe",
+	"dumb-init": "r",
 }
 
 // resolve looks through wrappers. It stops at the first word that is not a
@@ -77,6 +90,7 @@ func resolve(args []*syntax.Word) resolved {
 	last, before := -1, false         // the last wrapper's word, and r.wrapped before it
 	fgChain := true                   // see timeout below
 	execer, execerBefore := -1, false // the same for the last wrapper that is a program
+	relayAt := -1                     // the word of the shim whose relay counts, the outermost
 	for i < len(args) {
 		lit := wordLit(args[i])
 		if lit == "" {
@@ -93,6 +107,14 @@ func resolve(args []*syntax.Word) resolved {
 		if kind&kWrapper == 0 {
 			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
 			r.viaProgram = execer >= 0
+			if needsTerminal(r) {
+				r.kind = kQuick // fails at once: entr without -n
+			} else if kind&kDaemon != 0 && daemonizes(r) != "" {
+				// It forks the daemon and exits (see daemons.go):
+				// `memcached -d &` holds nothing for long; the daemon
+				// is a job of its own.
+				r.kind |= kQuick
+			}
 			return r
 		}
 		r.viaCommand = r.viaCommand || name == "command"
@@ -124,6 +146,11 @@ func resolve(args []*syntax.Word) resolved {
 		case "timeout":
 			r.timeout, r.timeoutFg = true, false
 			r.forkedBefore = r.forkedBefore || !r.setsid
+		case "tini", "dumb-init":
+			r.forkedBefore = r.forkedBefore || !r.setsid
+			if r.relay == relayNone {
+				r.relay, relayAt = shimRelay(name, "", relayNone), i
+			}
 		}
 		i++
 		// Options of the wrapper.
@@ -144,6 +171,9 @@ func resolve(args []*syntax.Word) resolved {
 			}
 			if name == "timeout" {
 				r.timeoutOption(o, args[i+1:])
+			}
+			if relayAt == last {
+				r.relay = shimRelay(name, o, r.relay)
 			}
 			if name == "nice" && isDigits(strings.TrimPrefix(o, "-")) {
 				i++ // nice -10
@@ -195,6 +225,7 @@ func resolve(args []*syntax.Word) resolved {
 		case "chroot":
 			i++ // the new root
 		}
+		i += shimOperands[name] // gosu's user, envdir's directory
 	}
 	if last >= 0 {
 		if name := programName(wordLit(args[last])); !builtins.has(name) {
@@ -276,6 +307,8 @@ func longTakesArg(wrapper, opt string) bool {
 		return opt == "--pid" || opt == "--output"
 	case "chroot":
 		return opt == "--userspec" || opt == "--groups"
+	case "dumb-init":
+		return opt == "--rewrite"
 	case "setpriv":
 		switch opt {
 		case "--reuid", "--regid", "--ruid", "--rgid", "--euid", "--egid", "--groups", "--inh-caps",
@@ -314,9 +347,11 @@ break continue let getopts times print fg bg`)
 // fact or make one change to the file system. A background job of one of
 // them is as brief as one of a quick builtin. (pgrep and pidof read the
 // process table once: dash's `kill $(pgrep npm) &>/dev/null` is over at
-// once, though the kill runs in the background.)
+// once, though the kill runs in the background. ls lists a directory and
+// ends: `ls *.go | entr -nr go run . >log 2>&1 &` holds the caller's
+// stderr no longer than that.)
 var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
-tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof`)
+tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
 // wordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands

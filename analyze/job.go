@@ -210,6 +210,12 @@ type job struct {
 	// timeoutSig is its -s signal ("" for TERM).
 	timeoutGroup bool
 	timeoutSig   string
+	// daemon: the job is the process a program that daemonizes forked,
+	// and how it does (see daemons.go and SG2008).
+	daemon string
+	// relay: the job's process is an init shim that passes the signals
+	// it catches on to its command (see shims.go).
+	relay relayKind
 	// monitorGroup: the job started under set -m, leading a process
 	// group of its own, which a kill of the shell's group does not reach
 	// (see killAll).
@@ -281,13 +287,17 @@ func (j *job) resolved() bool { return j.waited || j.killed }
 
 // orphanLeft reports whether j is a job a subshell or a nested shell
 // (`sh -c 'server >log 2>&1 &'`, a daemonizing `up -d`) left running,
-// which only a pid file or a kill by name can reach.
-func (j *job) orphanLeft() bool { return (j.orphaned || j.inNested) && !j.resolved() }
+// or a process a command forked away (setsid -f, a daemon: see
+// daemons.go), which only a pid file, a kill by name or a daemon's stop
+// command can reach.
+func (j *job) orphanLeft() bool {
+	return (j.orphaned || j.inNested || j.kind == jobForked) && !j.resolved()
+}
 
 // escapes reports whether a mechanism rule (nohup, setsid, disown, double
 // fork, coproc) already describes how the job outlives the shell.
 func (j *job) escapes() bool {
-	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc
+	return j.nohup || j.setsid || j.disowned || j.orphaned || j.coproc || j.daemon != ""
 }
 
 // pauses reports whether a foreground program of j's body that lasts d

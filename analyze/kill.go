@@ -113,6 +113,10 @@ func (w *walker) kill(args []*syntax.Word) {
 			w.timeoutKilled(j, sig)
 			continue
 		}
+		if j.relay != relayNone {
+			w.relayKilled(j, sig)
+			continue
+		}
 		w.killed(j)
 	}
 	// A job spec names every process of a pipeline job; $! only its last.

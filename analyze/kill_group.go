@@ -137,7 +137,8 @@ func (w *walker) killAll(sig string) {
 // groupKilled applies a signal to the shell's process group to the job j.
 func (w *walker) groupKilled(j *job) {
 	switch {
-	case j.setsid || j.timeoutGroup || j.monitorGroup:
+	case j.setsid || j.timeoutGroup || j.monitorGroup || j.daemon != "":
+		// (a daemon made a session of its own: setsid)
 	case j.leadsGroup && j.kind == jobPipeline:
 		if w.sureFor(j) {
 			j.fds = j.pipeRest // (its last element dies)

@@ -103,11 +103,18 @@ func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteO
 // caller's, so nothing of it hangs or outlives anything here.
 func (j *job) remoteOnly() bool { return j.remote && !j.fds.holds() }
 
+// daemonAdvice is the advice for a daemon (see daemons.go), which no
+// $! names.
+const daemonAdvice = "give it a log file of its own (`pg_ctl -l FILE`, `--log-file`) and stop it before the command ends (`pg_ctl stop`, `redis-cli shutdown`, `nginx -s stop`, `ssh-agent -k`)"
+
 const manageAdvice = "wait for it (`wait $!`), stop it when done (`kill $!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background)"
 
 // advice is manageAdvice, and a word about the kill or wait a script has
 // for the job when it may not run.
 func advice(j *job) string {
+	if j.daemon != "" {
+		return daemonAdvice
+	}
 	if j.subshellGone {
 		return outlivedKillAdvice(j)
 	}

@@ -39,6 +39,19 @@ func runCommands(r resolved) [][]*syntax.Word {
 		return cmds
 	case "xargs":
 		return afterOptions(r.args, "EIadnLPsd", xargsLongTakesArg) // -I R, -n N…
+	case "xvfb-run":
+		// Debian's xvfb-run (a /bin/sh script): it starts Xvfb with its
+		// output in the error file (/dev/null), runs the command in its
+		// foreground and kills Xvfb in its EXIT trap, which dash does not
+		// run when TERM ends it: `xvfb-run -a ./server & … kill $!` leaves
+		// the server and Xvfb (measured).
+		return afterOptions(r.args, "efnpsw", func(o string) bool {
+			switch o {
+			case "--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args", "--wait":
+				return true
+			}
+			return false
+		})
 	case "time":
 		// The program (by path, or through command or env): the
 		// keyword is no simple command. -f the format, -o the file.
@@ -142,7 +155,7 @@ func runsChildren(s *syntax.Stmt, fgLong int) bool {
 // all four shells).
 func runsItsCommands(r resolved) bool {
 	switch r.name {
-	case "find", "xargs", "time":
+	case "find", "xargs", "time", "xvfb-run":
 		return len(runCommands(r)) > 0
 	case "flock":
 		// -F (--no-fork) execs the command in flock's place.

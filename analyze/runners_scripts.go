@@ -67,7 +67,7 @@ func scriptRunner(r resolved) (apart, deep bool) {
 	case "go":
 		return firstOperand(argvOf(r)) == "run", false
 	}
-	return false, false
+	return supervisorLeaves(r)
 }
 
 // firstOperand is the first argument that is not an option (nor the value

@@ -14,18 +14,25 @@ var Daemonizes = register(&Rule{
 	Doc: `Some programs fork into the background on their own: ssh -f, tmux new -d,
 screen -dm, ssh-agent, gpg-agent --daemon, start-stop-daemon --background,
 redis-server --daemonize yes, mongod --fork, memcached -d, pg_ctl start,
-nginx. No & appears in the command, yet a process outlives it, re-parented
+nginx, supervisord without -n, gpgconf --launch, dbus-launch. No & appears in the command, yet a process outlives it, re-parented
 to init, with no pid in the script's hands. Run the program in the
 foreground mode it offers (ssh without -f, redis-server without
 --daemonize, nginx -g 'daemon off;') as a managed background job, or stop
-it explicitly before the command ends.`,
+it explicitly before the command ends (pg_ctl stop, redis-cli shutdown,
+nginx -s stop, ssh-agent -k, supervisorctl shutdown: then nothing is
+reported). Some keep the caller's output as well, and the caller hangs
+(SG1001): pg_ctl start without -l, memcached -d -v, gpg-agent --daemon
+without --log-file, nginx with its error log on stderr.`,
 	Wrong: `tmux new-session -d -s dev 'npm run dev'`,
 	Right: `./node_modules/.bin/vite >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill $pid`,
 	check: func(p *pass) {
-		for _, m := range p.marks {
-			if m.rule == "SG2008" {
-				p.report(m.start, m.end,
-					p.snippet(m.start, m.end)+" "+m.what+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
+		// The daemon is a job the walk keeps (see daemons.go): one its
+		// stop command, a kill by name or by pid file ended is not
+		// reported.
+		for _, j := range p.jobs {
+			if j.daemon != "" && j.reportable() {
+				p.report(j.start, j.end,
+					p.snippet(j.start, j.end)+" "+j.daemon+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
 			}
 		}
 	},
@@ -76,10 +83,21 @@ func daemonizes(r resolved) string {
 	case "daemonize":
 		return "daemonizes its command"
 	case "redis-server", "keydb-server":
+		// The last --daemonize wins; Debian's and Ubuntu's
+		// /etc/redis/redis.conf says `daemonize yes` (measured with
+		// redis 7.0 on Debian 12: `redis-server /etc/redis/redis.conf`
+		// forks away), which options after it override.
+		daemon := len(args) > 0 && args[0] == "/etc/redis/redis.conf"
 		for i, a := range args {
-			if a == "--daemonize" && i+1 < len(args) && args[i+1] == "yes" {
-				return "daemonizes (--daemonize yes)"
+			if a == "--daemonize" && i+1 < len(args) {
+				daemon = args[i+1] == "yes"
 			}
+		}
+		if daemon && args[0] == "/etc/redis/redis.conf" && !args.has("--daemonize") {
+			return "daemonizes (Debian's /etc/redis/redis.conf says daemonize yes)"
+		}
+		if daemon {
+			return "daemonizes (--daemonize yes)"
 		}
 	case "mongod", "mongos":
 		if has("--fork") {
@@ -96,6 +114,26 @@ func daemonizes(r resolved) string {
 	case "nginx":
 		if !has("-s", "-t", "-T", "-v", "-V", "-h", "-?") && !strings.Contains(strings.Join(args, " "), "daemon off") {
 			return "daemonizes unless told `daemon off;`"
+		}
+	case "supervisord":
+		// supervisor's options.py: it forks and the parent exits unless
+		// -n (or nodaemon=true in its file, which the walk cannot see)
+		if !has("-n", "--nodaemon", "-h", "--help", "-v", "--version") {
+			return "daemonizes unless given -n"
+		}
+	case "gpgconf":
+		for i, a := range args {
+			if a == "--launch" && i+1 < len(args) && args[i+1] != "" {
+				return "starts a daemon (--launch)"
+			}
+		}
+	case "dbus-launch":
+		// Not measured (dbus-x11 is not installed here): dbus-launch(1),
+		// "Unlike the daemon itself, dbus-launch exits, so backticks or
+		// the $() construct can be used": the bus daemon it starts
+		// holds nothing of its output, and outlives it.
+		if !hasOperand(args) {
+			return "starts a session bus daemon"
 		}
 	case "sshd":
 		if !has("-D", "-d", "-t", "-T") {
@@ -123,4 +161,5 @@ func hasOperand(args []string) bool {
 }
 
 var daemonNames = setOf(`ssh tmux screen ssh-agent gpg-agent start-stop-daemon daemonize
-redis-server keydb-server mongod mongos memcached php-fpm dnsmasq pg_ctl pg_ctlcluster nginx sshd`)
+redis-server keydb-server mongod mongos memcached php-fpm dnsmasq pg_ctl pg_ctlcluster nginx sshd
+supervisord gpgconf dbus-launch`)

@@ -196,6 +196,18 @@ func serverKind(r resolved) string {
 		if first() == "watch" {
 			return "(a watcher)"
 		}
+	case "runsvdir", "runsv", "supervise", "svscan":
+		return "(a process supervisor)"
+	case "supervisord":
+		if has("-n", "--nodaemon") {
+			return "(a process supervisor)"
+		}
+	case "foreman", "honcho", "overmind":
+		if f := first(); f == "start" || r.name == "overmind" && f == "s" {
+			return "(a Procfile runner)"
+		}
+	case "Xvfb", "Xvnc", "Xephyr":
+		return "(an X server)"
 	case "ping":
 		if !has("-c", "-w") {
 			return "(runs until stopped)"
@@ -241,4 +253,5 @@ gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jeky
 ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
 tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
 firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein
-make gmake rake invoke inv`)
+make gmake rake invoke inv
+runsvdir runsv supervise svscan supervisord foreman honcho overmind Xvfb Xvnc Xephyr`)

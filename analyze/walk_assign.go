@@ -48,7 +48,18 @@ func (w *walker) bindAssign(a *syntax.Assign) {
 		}
 		w.substVar(a)
 	}
-	if a.Name == nil || w.sh.last == nil {
+	if a.Name == nil {
+		return
+	}
+	if w.sh.last == nil {
+		if a.Value != nil && isLastPid(a.Value) && a.Index == nil && a.Array == nil && !a.Append && !w.sh.d.bangZero {
+			// $! before any job is empty (zsh's is 0): `XVFB_PID=$!;
+			// Xvfb :99 & …; kill $XVFB_PID` (conda-forge's
+			// diffpy.fourigui run_test.sh) kills nothing, as `kill`
+			// without a pid does.
+			delete(w.sh.pidVars, a.Name.Value)
+			w.sh.setEmpty(a.Name.Value, true)
+		}
 		return
 	}
 	if a.Value != nil && plainWord(a.Value) && a.Array == nil {

@@ -118,22 +118,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	if r.fork {
 		// setsid -f forks and returns at once: the forked process is a job
 		// the shell has no handle on.
-		j := w.p.newJob(job{stmt: s, src: w.src, fds: inner, kind: jobForked, setsid: true, nohup: r.nohup, prog: r.all, inJob: w.job != nil})
-		j.start, j.end = c.start, c.end
-		j.inNested, j.remote = w.src.offs != nil, w.remote > 0
-		j.scope, j.region = w.scope(), w.exitRegion() // (as addJob)
+		j := w.forkedJob(s, c, job{fds: inner, setsid: true, nohup: r.nohup, prog: r.all})
 		d, bounded := r.bound()
 		j.timed = r.kind&kQuick != 0 || bounded
 		j.quick = r.kind&kQuick != 0 || bounded && d < briefJob
 		j.dur = d
-		w.p.jobs = append(w.p.jobs, j)
-		if w.sh.kind == shSubshell {
-			w.sh.jobs = append(w.sh.jobs, j)
-		}
 	}
 	if how := daemonizes(r); how != "" {
-		w.mark(mark{rule: "SG2008", start: c.start, end: c.end, what: how})
+		// (SG2008 reports it unless it is stopped: see daemons.go)
+		w.daemonWritesPid(w.forkedJob(s, c, job{fds: daemonFds(r, inner), daemon: how, prog: r.all}), r)
 	}
+	w.stopDaemons(r)
 	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
 		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
@@ -321,6 +316,22 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	}
 	return r
+}
+
+// forkedJob records a process that the command s forks and leaves
+// behind (setsid -f, a daemon), from the fields of j: a job the shell has
+// no handle on.
+func (w *walker) forkedJob(s *syntax.Stmt, c call, j job) *job {
+	j.stmt, j.src, j.kind, j.inJob = s, w.src, jobForked, w.job != nil
+	p := w.p.newJob(j)
+	p.start, p.end = c.start, c.end
+	p.inNested, p.remote = w.src.offs != nil, w.remote > 0
+	p.scope, p.region = w.scope(), w.exitRegion() // (as addJob)
+	w.p.jobs = append(w.p.jobs, p)
+	if w.sh.kind == shSubshell {
+		w.sh.jobs = append(w.sh.jobs, p)
+	}
+	return p
 }
 
 // timesOut reports whether the timeout a shell runs under (`timeout 5 sh

@@ -193,8 +193,8 @@ func (w *walker) endShell() {
 	}
 	if sh.kind == shSubshell {
 		for _, j := range sh.own() {
-			if !j.resolved() {
-				j.orphaned = true
+			if !j.resolved() && j.daemon == "" {
+				j.orphaned = true // (a daemon left on its own: SG2008)
 			}
 		}
 	}

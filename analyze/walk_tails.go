@@ -228,6 +228,7 @@ func (j *job) becomes(ts []tailExec) {
 func (j *job) runs(r resolved) {
 	j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
 	j.timeoutGroup, j.timeoutSig = r.timeout && !r.timeoutFg, r.timeoutSig
+	j.relay = r.relay
 	j.runsRunner(r)
 }
 

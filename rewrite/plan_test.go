@@ -31,7 +31,7 @@ func TestPlan(t *testing.T) {
 		{"cd app; server & sleep 1; curl x", "cd app;  sleep 1; curl x", []job{{"server", "cd app\n"}}},
 		{"f() { srv; }; X=1; f &", "", []job{{"f", "f() { srv; }\nX=1\n"}}},
 		{"server &\ncd x", "\ncd x", []job{{"server", ""}}},
-		{"f() { echo \"$1\" $(ls); }; f a &", "", []job{{"f a", "f() { echo \"$1\" $(ls); }\n"}}},
+		{"f() { echo \"$1\" $(find .); }; f a &", "", []job{{"f a", "f() { echo \"$1\" $(find .); }\n"}}},
 		{"f() { echo $$; }; f &", "", nil},
 		// Nothing promoted: the original stays as it is.
 		{"server & pid=$!; sleep 1; kill $pid", "", nil},
