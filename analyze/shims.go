@@ -60,14 +60,14 @@ func shimRelay(name, o string, relay relayKind) relayKind {
 		if relay == relayNone {
 			relay = relayChild
 		}
-		if o == "-g" || len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'g') >= 0 {
+		if len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'g') >= 0 { // -g, -sg
 			relay = relayGroup
 		}
 	case "dumb-init":
 		if relay == relayNone {
 			relay = relayGroup
 		}
-		if o == "-c" || o == "--single-child" || len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'c') >= 0 {
+		if o == "--single-child" || len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'c') >= 0 {
 			relay = relayChild
 		}
 	}
@@ -76,7 +76,7 @@ func shimRelay(name, o string, relay relayKind) relayKind {
 
 // relayKilled applies a signal sent to a background shim that relays it
 // (see the table above): a signal it catches reaches the command, or the
-// command's whole group; KILL (and STOP) end the shim alone, and its
+// command's whole group; KILL ends the shim alone, and its
 // command runs on holding what it holds.
 func (w *walker) relayKilled(j *job, sig string) {
 	if uncatchable(sig) {
