@@ -83,6 +83,11 @@ type dialect struct {
 	// command without redirections, with no trap set before it in the
 	// subshell, and not after a `&`. The other shells: see bgTail.
 	parenTail tails
+	// fgTail says which commands a foreground subshell (a `( )`, a
+	// `$(…)`, a pipeline element) execs in place of itself, which makes
+	// them the script's own children: `x=$(sh -c 'kill $PPID')` kills
+	// the script (see walk_fgtails.go).
+	fgTail fgTailRule
 	// ampEndsTail: the last command of the -c string is not exec'd in
 	// place when a `&` on its line comes right before it (bash parses `a
 	// & b` as one connection, whose second command it does not optimize;

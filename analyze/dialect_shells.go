@@ -54,7 +54,7 @@ const (
 var (
 	dialectBash = &dialect{
 		lang: LangBash, variant: syntax.LangBash,
-		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, trapsForkTail: trapsBash, ampEndsTail: true,
+		substTail: tailAndOr, cTail: tailAndOrAlone, parenTail: tailAndOrAlone, fgTail: fgTailBash, trapsForkTail: trapsBash, ampEndsTail: true,
 		jobsP: true, splitsWords: true, prevIsCurrentAlone: true, substReadsFile: true, pidLead: true, pidTrail: " \t",
 		killSAttached:      true,
 		returnOutsideFails: true,
@@ -76,6 +76,7 @@ var (
 		ignoredStayIgnored:   true,
 		fgWaitHolds:          sigINT,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase,
+		fgTail:               fgTailBg,
 		ampGtBackgrounds:     true,
 		specsSignalGroup:     true,
 		keepsSaved:           savedFuncCall | savedPipeElem,
@@ -108,6 +109,7 @@ var (
 		bgLastPipeline:       true,
 		fgWaitHolds:          sigINT | sigQUIT,
 		bgTail:               tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
+		fgTail:               fgTailBg,
 		substTail:            tailAndOr | tailSubshell | tailBlock | tailIf | tailCase | tailFor | tailNegated | tailRedirected,
 		cTail:                tailAndOr | tailIf | tailBlock | tailSubshell | tailCase | tailFor | tailRedirected,
 		trapsForkTail:        trapsZsh,
@@ -158,6 +160,7 @@ var (
 		lang: LangMksh, variant: syntax.LangMirBSDKorn, braces: bracesLists,
 		refusesExpansion: mkshRefuses,
 		fgWaitHolds:      sigTERM | sigHUP | sigINT | sigQUIT,
+		fgTail:           fgTailLone,
 		cTail:            tailLone, jobsP: true, jobsPLast: true, killRaces: true, splitsWords: true, specsKeepReaped: true,
 		pidLead:                true,
 		killSAttached:          true,

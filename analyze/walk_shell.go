@@ -100,6 +100,12 @@ type shell struct {
 	// simple command, which the fork execs: no shell of its own stays to
 	// hold descriptors while the program runs (see walker.fgLong).
 	execsElem bool
+	// inPlace are the statements a foreground subshell of the script
+	// runs by exec'ing them in place of itself (see walk_fgtails.go), and
+	// scriptChild says that its process is the script's own child: a
+	// shell it runs in such a statement has the script for its $PPID.
+	inPlace     []*syntax.Stmt
+	scriptChild bool
 	// ended: an error ended this subshell or nested shell for sure (see
 	// walker.fatal); the rest of its code never runs.
 	ended bool
@@ -338,6 +344,8 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
 	sh.pipefail, sh.ownFuncs, sh.wordSplit = false, false, false
+	zeroSlice(&sh.inPlace)
+	sh.scriptChild = false
 	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }
