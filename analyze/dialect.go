@@ -506,6 +506,11 @@ type dialect struct {
 	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
 	// work).
 	killSigNoDashDash bool
+	// groupBlanks: kill reads an operand with blanks between the - of a
+	// process group and its number, `-   123` (what ps's padding leaves
+	// in a quoted `-"$(ps -o pgid= $P)"`), as that group (dash); bash,
+	// zsh and mksh refuse it (see kill_pgidsplit.go).
+	groupBlanks bool
 	// killStopsAtBad: kill stops at the first operand it cannot parse,
 	// and signals none after it (dash: see kill_badarg.go).
 	killStopsAtBad bool

@@ -87,6 +87,7 @@ var (
 		jobFuncSaved:         true,
 		killSigNoDashDash:    true,
 		killStopsAtBad:       true,
+		groupBlanks:          true,
 		killNoSigPrefix:      true,
 		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
 		missing:              setOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),

@@ -17,6 +17,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.killFails(args) {
 		return
 	}
+	ops = w.parsedOperands(ops) // dash: `kill "$OLD" $PID` with OLD unset, or the lone - of an untrimmed group
 	if w.killsItself(sig, ops) {
 		defer w.diesOf(sig) // (after the jobs it signals first)
 	}
@@ -37,7 +38,6 @@ func (w *walker) kill(args []*syntax.Word) {
 	if ops = w.noteSelfKill(sig, ops); len(ops) == 0 {
 		return // kill $$ in a watchdog: no job of the shell's
 	}
-	ops = w.parsedOperands(ops) // dash: `kill "$OLD" $PID` with OLD unset
 	var rest []*syntax.Word
 	for _, a := range ops {
 		if wordLit(a) == "0" || w.readsZero(a) {
