@@ -112,6 +112,11 @@ type job struct {
 	// cutLeft: a foreground program that a timeout's signal left running
 	// when it ended the shell waiting for it (see walk_timeoutcut.go).
 	cutLeft bool
+	// tailsFor are the jobs a `tail -f --pid=PID` job follows, tailsShell:
+	// it follows the shell ($$); it ends within a second of them (see
+	// walk_tailpid.go).
+	tailsFor   []*job
+	tailsShell bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
