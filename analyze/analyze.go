@@ -243,6 +243,9 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		for _, j := range p.jobs[n:] {
 			j.slept = slept
 		}
+		if w.errTrapExits(s) {
+			break // trap 'echo failed; exit 1' ERR (see walk_errtrap.go)
+		}
 		if w.afterExit(s, n, &maybe) || w.errexitEnds(s) {
 			break
 		}

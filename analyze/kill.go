@@ -21,6 +21,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	if w.killsItself(sig, ops) {
 		defer w.diesOf(sig) // (after the jobs it signals first)
 	}
+	if t := w.selfTrap(sig, ops); t != nil {
+		defer w.runSelfTrap(*t) // trap 'kill $P' TERM; …; kill $$ (see kill_selftrap.go)
+	}
 	w.noteForkKill(sig, ops) // (kill $$) kills the script
 	w.notePPIDKill(sig, ops) // sh -c 'kill $PPID' too
 	if w.jobsIgnore(sig) {

@@ -41,6 +41,9 @@ type shell struct {
 	// by that command (`status=$?`; see status_vars.go).
 	statusVars map[string]*syntax.Stmt
 	traps      []trapBody // EXIT traps, run when the shell ends
+	// errTraps is the ERR trap (zsh's ZERR too), run after a command that
+	// fails where set -e would end the shell (see walk_errtrap.go).
+	errTraps []trapBody
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
@@ -93,6 +96,14 @@ type shell struct {
 	// wordSplit: zsh's SH_WORD_SPLIT is on for sure (see
 	// walker.splitsWords).
 	wordSplit bool
+	// kshArrays: zsh's KSH_ARRAYS is on for sure (`setopt ksharrays`,
+	// `emulate sh`, `emulate ksh`): arrays count from 0 as in bash, and a
+	// bare $pids is the first element (see walker.arraysFromOne).
+	// posixTraps: zsh's POSIX_TRAPS is on for sure: an EXIT trap set in a
+	// function is the shell's (see walker.funcExitTraps).
+	kshArrays, posixTraps bool
+	// localTraps: zsh's LOCAL_TRAPS is on (see zsh_functraps.go).
+	localTraps bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -180,6 +191,9 @@ type trapBody struct {
 	// maybe: the trap was set behind a && or ||, in a branch or after a
 	// return that may have been taken: it may not be in force.
 	maybe bool
+	// posix: an EXIT trap a function set under zsh's POSIX_TRAPS, which is
+	// the shell's (see zsh_functraps.go).
+	posix bool
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -296,6 +310,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
 		sh.nounset, sh.errexit, sh.pipefail, sh.wordSplit = w.sh.nounset, w.sh.errexit, w.sh.pipefail, w.sh.wordSplit
+		sh.kshArrays, sh.posixTraps, sh.localTraps = w.sh.kshArrays, w.sh.posixTraps, w.sh.localTraps
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -326,6 +341,9 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	if len(sh.traps) > 0 {
 		sh.traps = sh.traps[:0]
 	}
+	if len(sh.errTraps) > 0 {
+		sh.errTraps = sh.errTraps[:0]
+	}
 	if len(sh.sigTraps) > 0 {
 		sh.sigTraps = sh.sigTraps[:0]
 	}
@@ -343,7 +361,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
-	sh.pipefail, sh.ownFuncs, sh.wordSplit = false, false, false
+	sh.pipefail, sh.ownFuncs, sh.wordSplit, sh.kshArrays, sh.posixTraps, sh.localTraps = false, false, false, false, false, false
 	zeroSlice(&sh.inPlace)
 	sh.scriptChild = false
 	zeroMap(&sh.outerFuncs)
