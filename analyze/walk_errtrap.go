@@ -18,7 +18,7 @@ import (
 // knows (see walker.status) are followed, at the script's top level; an
 // ERR trap a command that may fail would run is not.
 
-// errTrap records `trap ACTION ERR` (reset: `trap - ERR`, `trap ” ERR`)
+// errTrap records `trap ACTION ERR` (reset: `trap - ERR`, `trap "" ERR`)
 // in the current shell, for sig one of the names it may be given.
 func (w *walker) errTrap(args []*syntax.Word, sig string, single, reset bool) {
 	if strings.ToUpper(sig) == "ZERR" && !w.sh.d.trapFuncs || !w.trapSure() {
