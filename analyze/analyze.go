@@ -263,6 +263,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	}
 	p.top = nil
 	w.endShell()
+	watchdogsLate(p.jobs) // ( sleep 30; kill $P ) & (see walk_watchdog.go)
 	if exitAt >= 0 {
 		endsWithShell(p.jobs[:exitAt], exitSlept) // (the shell may exit there)
 		endsWithShell(p.jobs[exitAt:], slept)

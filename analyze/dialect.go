@@ -423,6 +423,16 @@ type dialect struct {
 	// program running (`timeout --foreground 60 sh -c './server; echo
 	// x'`: see walk_timeoutcut.go). Probed with timeout --foreground -s.
 	fgWaitHolds sigSet
+	// jobSigWaits are the signals that, sent to the shell by one of its
+	// own background jobs (a watchdog's `( sleep 30; kill $$ ) &`) while it
+	// waits for a foreground program, end it only once that program ended:
+	// dash INT, mksh TERM, HUP, INT and QUIT. The others die at once and
+	// leave the program running; zsh holds INT for the timeout of
+	// fgWaitHolds only until a child's status changes, as the watchdog's
+	// does right after its kill. bash goes on after an INT (see
+	// childIntSurvives). Measured with `(sleep 0.5; kill -SIG $$) & sleep
+	// 2; echo done` (see walk_watchdog.go).
+	jobSigWaits sigSet
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT

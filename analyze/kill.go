@@ -24,8 +24,9 @@ func (w *walker) kill(args []*syntax.Word) {
 	if t := w.selfTrap(sig, ops); t != nil {
 		defer w.runSelfTrap(*t) // trap 'kill $P' TERM; …; kill $$ (see kill_selftrap.go)
 	}
-	w.noteForkKill(sig, ops) // (kill $$) kills the script
-	w.notePPIDKill(sig, ops) // sh -c 'kill $PPID' too
+	w.noteForkKill(sig, ops)       // (kill $$) kills the script
+	w.notePPIDKill(sig, ops)       // sh -c 'kill $PPID' too
+	ops = w.noteSelfKill(sig, ops) // kill $$ in a watchdog: no job of the shell's (INT too)
 	if w.jobsIgnore(sig) {
 		w.killTrapped(sig, ops)
 		return
@@ -38,8 +39,8 @@ func (w *walker) kill(args []*syntax.Word) {
 	w.killSig = sig
 	defer func() { w.killSig = "" }()
 	w.killLookedUp(groups, sig)
-	if ops = w.noteSelfKill(sig, ops); len(ops) == 0 {
-		return // kill $$ in a watchdog: no job of the shell's
+	if len(ops) == 0 {
+		return
 	}
 	var rest []*syntax.Word
 	for _, a := range ops {
@@ -242,7 +243,8 @@ func (w *walker) end(j *job) {
 	j.killed = true
 	j.endSlow, j.endBounded = w.slow, w.bounded
 	if o := w.job; o != nil && o != j && w.inJobShell(o) {
-		o.innerEnded = append(o.innerEnded, innerEnd{j, w.slow - o.startSlow, w.bounded - o.startBounded})
+		o.innerEnded = append(o.innerEnded, innerEnd{job: j, slow: w.slow - o.startSlow, bounded: w.bounded - o.startBounded, fgLong: o.fgLong})
+		j.endedBy = o
 	}
 }
 

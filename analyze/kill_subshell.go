@@ -38,11 +38,20 @@ func (w *walker) killSubshell(j *job) {
 	// The kill of a job the subshell had yet to reach does not happen:
 	// one after a command that may take a while, or after more time
 	// than the shell let pass before this kill.
+	// A watchdog whose kill the shell saw happen (it waited for the job
+	// it killed) is gone, or has nothing left to run after it (see
+	// walk_watchdog.go).
+	if w.watchdogDone(j) {
+		w.end(j)
+		return
+	}
 	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
 	for _, e := range j.innerEnded {
-		if e.slow > 0 || slow == 0 && e.bounded > bounded {
+		if !e.fired && (e.slow > 0 || slow == 0 && e.bounded > bounded) {
 			e.job.killed = false
-			j.innerWaited = append(j.innerWaited, e.job)
+			if e.job.parent == j {
+				j.innerWaited = append(j.innerWaited, e.job)
+			}
 		}
 	}
 	if t != nil && !(w.sh.d.tailDropsTraps && w.trapDropped(j, t)) {

@@ -105,6 +105,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	w.addJob(j)
+	w.watchdogStarts(j, env) // ( sleep 30; kill $$ ) & (see walk_watchdog.go)
 	return j
 }
 

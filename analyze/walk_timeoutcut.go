@@ -42,6 +42,9 @@ type timeoutCut struct {
 	// walk_timeoutpipe.go).
 	found []*timeoutLeft
 	pipe  pipeCut
+	// wd is the watchdog job whose kill of $$ this watches for (see
+	// walk_watchdog.go), nil for a timeout.
+	wd *job
 }
 
 // timeoutLeft is the foreground program a timeout's signal leaves running.
@@ -115,14 +118,20 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 		return // over before the limit
 	}
 	cut.done = true
-	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) {
+	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) || w.watchdogMisses(cut, r) {
 		return // (the limit may come earlier, or elsewhere)
 	}
 	if cut.held = w.holdsCut(cut); cut.held {
+		if cut.wd != nil {
+			w.watchdogFires(cut, s, true, true) // the script dies once it ended
+		}
 		return // the shell waits for it: so does timeout
 	}
 	cut.found = append(cut.found, &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.limit - elapsed), bounded: ok})
 	cut.pipe.hit = cut.pipe.c != nil
+	if cut.wd != nil {
+		w.watchdogFires(cut, s, ok, false)
+	}
 }
 
 func (cut *timeoutCut) execs(s *syntax.Stmt) bool {
@@ -148,7 +157,11 @@ func (w *walker) cutReaches(cut *timeoutCut, p resolved) bool {
 // follows.
 func (w *walker) holdsCut(cut *timeoutCut) bool {
 	sig := cut.r.timeoutSig
-	return !uncatchable(sig) && !cut.r.timeoutKill && (w.sh.d.fgWaitHolds&sigBit(sig) != 0 || w.survives(sig))
+	holds := w.sh.d.fgWaitHolds
+	if cut.wd != nil {
+		holds = w.sh.d.jobSigWaits // (see walk_watchdog.go)
+	}
+	return !uncatchable(sig) && !cut.r.timeoutKill && (holds&sigBit(sig) != 0 || w.survives(sig))
 }
 
 // timeoutReturns sets the counts, once the shell a timeout ran has been
