@@ -112,7 +112,7 @@ func advice(j *job) string {
 		return outlivedKillAdvice(j)
 	}
 	if j.wdLeft {
-		return "bound it with `timeout N` instead: the watchdog's kill of $$ ended only the shell waiting for it, which leaves it running with what it was given"
+		return "bound it with `timeout N` instead: the watchdog's kill of $$, firing while it runs, ends only the shell waiting for it, which leaves it running with what it was given"
 	}
 	if j.killedLate {
 		return manageAdvice + "; the watchdog that kills it does so only once its delay is over, after the shell exited"
