@@ -123,7 +123,7 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 	}
 	if cut.held = w.holdsCut(cut); cut.held {
 		if cut.wd != nil {
-			w.watchdogFires(cut, s, true, true) // the script dies once it ended
+			w.watchdogFires(cut, s, ok, true) // the script dies once it ended
 		}
 		return // the shell waits for it: so does timeout
 	}
