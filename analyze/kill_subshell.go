@@ -25,6 +25,13 @@ func (w *walker) killSubshell(j *job) {
 		w.end(j)
 		return
 	}
+	if w.watchdogDone(j) {
+		// A watchdog whose kill the shell saw happen (it waited for the
+		// job it killed) is gone, or has nothing left to run after it
+		// (see walk_watchdogjob.go).
+		w.end(j)
+		return
+	}
 	fg := j.fgLong > 0 || j.heldReads > 0 // a foreground child may be running
 	if w.subshellDefers(j) {
 		return // mksh: it dies when that child ends, holding what it holds till then
@@ -38,13 +45,6 @@ func (w *walker) killSubshell(j *job) {
 	// The kill of a job the subshell had yet to reach does not happen:
 	// one after a command that may take a while, or after more time
 	// than the shell let pass before this kill.
-	// A watchdog whose kill the shell saw happen (it waited for the job
-	// it killed) is gone, or has nothing left to run after it (see
-	// walk_watchdog.go).
-	if w.watchdogDone(j) {
-		w.end(j)
-		return
-	}
 	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
 	for _, e := range j.innerEnded {
 		if !e.fired && (e.slow > 0 || slow == 0 && e.bounded > bounded) {
