@@ -32,13 +32,7 @@ func (w *walker) trapOn(sig string) *sigTrap {
 	if !terminates(sig) || uncatchable(sig) {
 		return nil
 	}
-	b := sigBit(sig)
-	for i := range w.sh.sigTraps {
-		if t := &w.sh.sigTraps[i]; t.sigs&b != 0 {
-			return t
-		}
-	}
-	return nil
+	return w.sh.trapFor(sig)
 }
 
 // runSelfTrap walks the action of the trap t the shell's own kill ran,

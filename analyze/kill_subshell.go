@@ -102,9 +102,14 @@ func (j *job) sigTrap(sig string) *sigTrap {
 	if j.trapSh == nil || uncatchable(sig) || j.trapRan {
 		return nil
 	}
+	return j.trapSh.trapFor(sig)
+}
+
+// trapFor is the trap the shell has on sig, or nil.
+func (sh *shell) trapFor(sig string) *sigTrap {
 	b := sigBit(sig)
-	for i := range j.trapSh.sigTraps {
-		if t := &j.trapSh.sigTraps[i]; t.sigs&b != 0 {
+	for i := range sh.sigTraps {
+		if t := &sh.sigTraps[i]; t.sigs&b != 0 {
 			return t
 		}
 	}
