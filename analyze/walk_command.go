@@ -186,7 +186,7 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)
 	w.inheritJobs(saved, form)
 	if form != formProcSubst {
-		w.fgSubshell(saved, list, nil, form, env) // (see walk_fgtails.go)
+		w.fgSubshell(saved, list, nil, form) // (see walk_fgtails.go)
 	}
 	if form == formSubst && w.sh.d.substDropsErrexit {
 		w.sh.errexit = false

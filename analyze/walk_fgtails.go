@@ -42,32 +42,50 @@ const (
 
 // fgSubshell notes, for the foreground subshell w.sh that parent just
 // forked to run list (a pipeline element: elem) as form, whether its
-// process is the script's own child, and which of its commands it execs
-// in place of itself.
-func (w *walker) fgSubshell(parent *shell, list []*syntax.Stmt, elem *syntax.Stmt, form subshellForm, env fdTable) {
+// process is the script's own child; which of its commands it execs in
+// place of itself is worked out when asked (see inPlaceOf): most
+// subshells run no nested shell.
+func (w *walker) fgSubshell(parent *shell, list []*syntax.Stmt, elem *syntax.Stmt, form subshellForm) {
 	if w.job != nil || w.depth != 0 || parent.async {
 		return
 	}
-	if elem != nil {
-		list = []*syntax.Stmt{elem}
-	}
+	sh := w.sh
 	switch {
 	case parent.kind == shTop:
-		w.sh.inPlace = w.fgTails(list, form, env)
-	case parent.kind != shSubshell || !parent.scriptChild || len(list) == 0:
+	case parent.kind != shSubshell || !parent.scriptChild || elem == nil && len(list) == 0:
 		return
-	case slices.ContainsFunc(parent.inPlace, func(s *syntax.Stmt) bool { return within(s, list) }):
-		// the parent's in-place command is inside: zsh and dash followed
-		// it through this `( )`, which is the same process
-		w.sh.inPlace = parent.inPlace
-	case slices.ContainsFunc(parent.inPlace, func(s *syntax.Stmt) bool { return bodyOf(s, list) }):
-		// `echo | (cd app; sh -c …)`, `( (sh -c …) )`: the `( )` runs in
-		// place of the parent
-		w.sh.inPlace = w.fgTails(list, form, env)
 	default:
-		return
+		outer := w.inPlaceOf(parent)
+		if elem != nil {
+			list = []*syntax.Stmt{elem}
+		}
+		switch {
+		case slices.ContainsFunc(outer, func(s *syntax.Stmt) bool { return within(s, list) }):
+			// the parent's in-place command is inside: zsh and dash
+			// followed it through this `( )`, which is the same process
+			sh.inPlace, sh.inPlaceKnown = outer, true
+		case !slices.ContainsFunc(outer, func(s *syntax.Stmt) bool { return bodyOf(s, list) }):
+			return
+		}
+		// `echo | (cd app; sh -c …)`, `( (sh -c …) )`: the `( )` runs
+		// in place of the parent
 	}
-	w.sh.scriptChild = true
+	sh.scriptChild, sh.fgBody, sh.fgElem, sh.fgForm = true, list, elem, form
+}
+
+// inPlaceOf is what the foreground subshell sh of the script execs in
+// place of itself (see fgTails), worked out once.
+func (w *walker) inPlaceOf(sh *shell) []*syntax.Stmt {
+	if !sh.scriptChild || sh.inPlaceKnown {
+		return sh.inPlace
+	}
+	sh.inPlaceKnown = true
+	list := sh.fgBody
+	if sh.fgElem != nil {
+		list = []*syntax.Stmt{sh.fgElem}
+	}
+	sh.inPlace = w.fgTails(list, sh.fgForm, sh.d)
+	return sh.inPlace
 }
 
 // within reports whether the statement s lies inside the list.
@@ -83,8 +101,8 @@ func bodyOf(s *syntax.Stmt, list []*syntax.Stmt) bool {
 
 // fgTails returns the statements of list that a foreground subshell of
 // this form execs in place of itself (see above).
-func (w *walker) fgTails(list []*syntax.Stmt, form subshellForm, env fdTable) []*syntax.Stmt {
-	d := w.sh.d
+func (w *walker) fgTails(list []*syntax.Stmt, form subshellForm, d *dialect) []*syntax.Stmt {
+	var env fdTable // (the commands only)
 	n := len(list)
 	if n == 0 {
 		return nil

@@ -92,7 +92,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		w.sh = w.newShell(shSubshell, saved.async)
 		unfork := w.cutFork(saved, w.sh)
 		w.inheritJobs(saved, formPipe)
-		w.fgSubshell(saved, nil, s, formPipe, env) // (see walk_fgtails.go)
+		w.fgSubshell(saved, nil, s, formPipe) // (see walk_fgtails.go)
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(w.p.resolveCall(ce)) {
 			w.sh.execsElem = true
 		}

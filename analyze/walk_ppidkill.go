@@ -36,7 +36,7 @@ func (w *walker) childOfScript(s *syntax.Stmt, r resolved) bool {
 	case shSubshell:
 		// a foreground subshell that execs it (see walk_fgtails.go), by
 		// itself or by an explicit exec: `(exec sh -c 'kill $PPID')`
-		return w.sh.scriptChild && slices.Contains(w.sh.inPlace, s) && !w.wrappedPastExec(s, r)
+		return w.sh.scriptChild && slices.Contains(w.inPlaceOf(w.sh), s) && !w.wrappedPastExec(s, r)
 	}
 	return false
 }
@@ -120,7 +120,7 @@ func (w *walker) subshellMayKillParent(sub *syntax.Subshell) (found bool, sig st
 	if w.sh.kind != shTop || w.depth != 0 || w.job != nil || w.sh.async {
 		return false, ""
 	}
-	for _, s := range w.fgTails(sub.Stmts, formParen, fdTable{}) {
+	for _, s := range w.fgTails(sub.Stmts, formParen, w.sh.d) {
 		if c, ok := s.Cmd.(*syntax.CallExpr); ok && !s.Background {
 			if r := w.p.resolveCall(c); !w.wrappedPastExec(s, r) {
 				if found, sig = w.killsParent(r); found {

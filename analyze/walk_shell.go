@@ -115,8 +115,14 @@ type shell struct {
 	// runs by exec'ing them in place of itself (see walk_fgtails.go), and
 	// scriptChild says that its process is the script's own child: a
 	// shell it runs in such a statement has the script for its $PPID.
-	inPlace     []*syntax.Stmt
-	scriptChild bool
+	inPlace      []*syntax.Stmt
+	scriptChild  bool
+	inPlaceKnown bool
+	// fgBody, fgElem and fgForm are the list (or the pipeline element) such
+	// a subshell runs, and as what (see inPlaceOf).
+	fgBody []*syntax.Stmt
+	fgElem *syntax.Stmt
+	fgForm subshellForm
 	// ended: an error ended this subshell or nested shell for sure (see
 	// walker.fatal); the rest of its code never runs.
 	ended bool
@@ -363,7 +369,9 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
 	sh.pipefail, sh.ownFuncs, sh.wordSplit, sh.kshArrays, sh.posixTraps, sh.localTraps = false, false, false, false, false, false
 	zeroSlice(&sh.inPlace)
-	sh.scriptChild = false
+	zeroSlice(&sh.fgBody)
+	zero(&sh.fgElem)
+	sh.scriptChild, sh.inPlaceKnown, sh.fgForm = false, false, 0
 	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }

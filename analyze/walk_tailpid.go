@@ -133,7 +133,7 @@ func (w *walker) execsInPlace(s *syntax.Stmt, r resolved) bool {
 	case w.sh.kind == shTop:
 		return slices.Contains(w.p.inPlaceStmts(), s)
 	case w.sh.kind == shSubshell:
-		return slices.Contains(w.sh.inPlace, s)
+		return slices.Contains(w.inPlaceOf(w.sh), s)
 	}
 	return false
 }
