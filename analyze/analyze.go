@@ -243,6 +243,9 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		for _, j := range p.jobs[n:] {
 			j.slept = slept
 		}
+		if w.errTrapExits(s) {
+			break // trap 'echo failed; exit 1' ERR (see walk_errtrap.go)
+		}
 		if w.afterExit(s, n, &maybe) || w.errexitEnds(s) {
 			break
 		}
@@ -260,12 +263,14 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	}
 	p.top = nil
 	w.endShell()
+	watchdogsLate(p.jobs) // ( sleep 30; kill $P ) & (see walk_watchdog.go)
 	if exitAt >= 0 {
 		endsWithShell(p.jobs[:exitAt], exitSlept) // (the shell may exit there)
 		endsWithShell(p.jobs[exitAt:], slept)
 	} else {
 		endsWithShell(p.jobs, slept)
 	}
+	tailsEnd(p.jobs) // tail -f --pid=$P & (see walk_tailpid.go)
 	w.walkUncalled()
 	p.freeShells = w.free
 	for _, r := range sortedRules() {

@@ -83,6 +83,11 @@ type dialect struct {
 	// command without redirections, with no trap set before it in the
 	// subshell, and not after a `&`. The other shells: see bgTail.
 	parenTail tails
+	// fgTail says which commands a foreground subshell (a `( )`, a
+	// `$(…)`, a pipeline element) execs in place of itself, which makes
+	// them the script's own children: `x=$(sh -c 'kill $PPID')` kills
+	// the script (see walk_fgtails.go).
+	fgTail fgTailRule
 	// ampEndsTail: the last command of the -c string is not exec'd in
 	// place when a `&` on its line comes right before it (bash parses `a
 	// & b` as one connection, whose second command it does not optimize;
@@ -418,6 +423,16 @@ type dialect struct {
 	// program running (`timeout --foreground 60 sh -c './server; echo
 	// x'`: see walk_timeoutcut.go). Probed with timeout --foreground -s.
 	fgWaitHolds sigSet
+	// jobSigWaits are the signals that, sent to the shell by one of its
+	// own background jobs (a watchdog's `( sleep 30; kill $$ ) &`) while it
+	// waits for a foreground program, end it only once that program ended:
+	// dash INT, mksh TERM, HUP, INT and QUIT. The others die at once and
+	// leave the program running; zsh holds INT for the timeout of
+	// fgWaitHolds only until a child's status changes, as the watchdog's
+	// does right after its kill. bash goes on after an INT (see
+	// childIntSurvives). Measured with `(sleep 0.5; kill -SIG $$) & sleep
+	// 2; echo done` (see walk_watchdog.go).
+	jobSigWaits sigSet
 	// jobsKeepIgnored: a signal the shell ignores (`trap '' TERM`) stays
 	// ignored in the jobs it starts, across exec (bash, dash, mksh), so
 	// `kill $!` stops nothing; zsh's jobs get it back (only INT and QUIT
@@ -501,6 +516,11 @@ type dialect struct {
 	// says "Illegal number: -"; `kill -s TERM -- $!` and `kill -- $!`
 	// work).
 	killSigNoDashDash bool
+	// groupBlanks: kill reads an operand with blanks between the - of a
+	// process group and its number, `-   123` (what ps's padding leaves
+	// in a quoted `-"$(ps -o pgid= $P)"`), as that group (dash); bash,
+	// zsh and mksh refuse it (see kill_pgidsplit.go).
+	groupBlanks bool
 	// killStopsAtBad: kill stops at the first operand it cannot parse,
 	// and signals none after it (dash: see kill_badarg.go).
 	killStopsAtBad bool

@@ -31,13 +31,17 @@ const (
 // command. Only traps that certainly apply count: a missed trap makes the
 // analysis assume the fork (and a setsid there does not fork), which can
 // only hide a hang, never invent one, when the trap is in doubt.
-func trapsSet(list []*syntax.Stmt, d *dialect) bool {
-	if d.trapsForkTail == trapsNone || len(list) < 2 {
+func trapsSet(list []*syntax.Stmt, d *dialect) bool { return trapsSetBy(list, d, d.trapsForkTail) }
+
+// trapsSetBy is trapsSet with the shell's rule given: a subshell of dash
+// keeps itself for a trap as zsh does (see walk_fgtails.go).
+func trapsSetBy(list []*syntax.Stmt, d *dialect, rule trapRule) bool {
+	if rule == trapsNone || len(list) < 2 {
 		return false
 	}
 	var set map[string]bool // made on the first trap: most lists set none
 	for _, s := range list[:len(list)-1] {
-		visitTraps(s, d, &set)
+		visitTraps(s, d, rule, &set)
 	}
 	for _, on := range set {
 		if on {
@@ -49,7 +53,7 @@ func trapsSet(list []*syntax.Stmt, d *dialect) bool {
 
 // visitTraps records in set the traps s sets in the shell itself, and
 // whether each makes it fork its last command (see trapsSet).
-func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
+func visitTraps(s *syntax.Stmt, d *dialect, rule trapRule, set *map[string]bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		if s.Background || len(c.Args) < 3 || wordLit(c.Args[0]) != "trap" {
@@ -67,21 +71,21 @@ func visitTraps(s *syntax.Stmt, d *dialect, set *map[string]bool) {
 			if *set == nil {
 				*set = map[string]bool{}
 			}
-			(*set)[sig] = action != "-" && d.trapsForkTail.forks(sig, action)
+			(*set)[sig] = action != "-" && rule.forks(sig, action)
 		}
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
-			visitTraps(c.X, d, set)
-			visitTraps(c.Y, d, set)
+			visitTraps(c.X, d, rule, set)
+			visitTraps(c.Y, d, rule, set)
 		}
 	case *syntax.Block:
 		for _, s := range c.Stmts {
-			visitTraps(s, d, set)
+			visitTraps(s, d, rule, set)
 		}
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
 			for _, s := range ic.Then {
-				visitTraps(s, d, set)
+				visitTraps(s, d, rule, set)
 			}
 		}
 	}

@@ -112,6 +112,15 @@ type job struct {
 	// cutLeft: a foreground program that a timeout's signal left running
 	// when it ended the shell waiting for it (see walk_timeoutcut.go).
 	cutLeft bool
+	// wdLeft: such a program that a watchdog's kill of $$ left running
+	// when it ended the shell; killedLate: a watchdog kills the job only
+	// after the shell exited (see walk_watchdog.go).
+	wdLeft, killedLate bool
+	// tailsFor are the jobs a `tail -f --pid=PID` job follows, tailsShell:
+	// it follows the shell ($$); it ends within a second of them (see
+	// walk_tailpid.go).
+	tailsFor   []*job
+	tailsShell bool
 	// runsChildren: the job's program is find -exec or xargs (see
 	// startJob), or a shell given a literal script
 	// that it does not end by exec'ing (dash never does: `sh -c 'server'
@@ -225,6 +234,13 @@ type job struct {
 	// watchdog that a wait for it outlasts (see walk_selfkill.go).
 	selfKill    bool
 	selfKillSig string
+	// selfKillAt is how long after the job starts its kill of $$ runs,
+	// when its body's durations are literal (selfKillTimed; see
+	// walk_watchdog.go).
+	selfKillAt    time.Duration
+	selfKillTimed bool
+	// endedBy is the job whose body killed this one (see innerEnded).
+	endedBy *job
 }
 
 // innerEnd is a job that the shell of another job killed, after slow
@@ -234,6 +250,11 @@ type innerEnd struct {
 	job     *job
 	slow    int
 	bounded time.Duration
+	// fgLong is the job's fgLong at the kill, and fired says that the
+	// kill surely happened, the shell having waited for the job it
+	// ended (see walk_watchdog.go).
+	fgLong int
+	fired  bool
 }
 
 // text is the job's command as bash records it in its job table (what

@@ -32,7 +32,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 	}
 	own := func(j *job) bool { return j.monitorGroup || (j.setsid || j.timeoutGroup) && j.kind == jobSimple }
 	for _, a := range ops {
-		pid, ok := w.psGroupOf(a)
+		pid, pad, ok := w.psGroupOf(a)
 		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.cfg.caller == CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
 			pid, ok = &syntax.Word{Parts: a.Parts[1:]}, true // a subshell's -$$: the script leads the group
 		}
@@ -43,6 +43,10 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 		switch {
 		case !ok || !isShellPid(pid) && len(js) == 0:
 			rest = append(rest, a)
+		case pad == padSplit:
+			rest = append(rest, w.splitGroup(pid, js, own)...) // (see kill_pgidsplit.go)
+		case pad == padKept && !w.sh.d.groupBlanks:
+			rest = append(rest, litWord("-")) // `-   123`: refused
 		case isShellPid(pid) || !slices.ContainsFunc(js, own):
 			rest = append(rest, litWord("0"))
 			switch {
@@ -78,51 +82,65 @@ func (w *walker) killLookedUp(groups []*job, sig string) {
 }
 
 // psGroupOf reads a kill operand -$(ps -o pgid= -p PID | tr -d ' ') (the
-// substitution quoted or not) and returns the word naming PID. ps pads the
-// number with blanks, so a filter must trim them (tr -d ' ', xargs, awk
-// '{print $1}', grep -o, sed): unquoted and untrimmed, `-  1234` splits
-// into a lone - the kill refuses and the pid.
-func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, ok bool) {
+// substitution quoted or not, or a variable the script sets to it once,
+// `PGID=$(ps -o pgid= $P); kill -- -$PGID`) and returns the word naming
+// PID. ps pads the number with blanks to the column's width, five
+// characters: pad says whether a filter trims them (tr -d ' ', xargs, awk
+// '{print $1}', grep -o, sed), and if not, whether the word splits there
+// (see kill_pgidsplit.go).
+func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, pad padding, ok bool) {
 	if len(a.Parts) != 2 {
-		return nil, false
+		return nil, 0, false
 	}
 	if l, isLit := a.Parts[0].(*syntax.Lit); !isLit || l.Value != "-" {
-		return nil, false
+		return nil, 0, false
 	}
 	var cs *syntax.CmdSubst
+	quoted := false
 	switch p := a.Parts[1].(type) {
 	case *syntax.CmdSubst:
 		cs = p
+	case *syntax.ParamExp:
+		cs, quoted = w.soleSubst(p), !w.splitsWords() // zsh: $PGID whole
 	case *syntax.DblQuoted:
+		quoted = true
 		if len(p.Parts) == 1 {
-			cs, _ = p.Parts[0].(*syntax.CmdSubst)
+			switch q := p.Parts[0].(type) {
+			case *syntax.CmdSubst:
+				cs = q
+			case *syntax.ParamExp:
+				cs = w.soleSubst(q)
+			}
 		}
 	}
 	if cs == nil || len(cs.Stmts) != 1 || cs.Stmts[0].Background {
-		return nil, false
+		return nil, 0, false
 	}
 	elems := pipeElems(cs.Stmts[0])
-	if len(elems) < 2 {
-		return nil, false
-	}
 	for _, e := range elems {
 		if _, isCall := e.Cmd.(*syntax.CallExpr); !isCall || len(e.Redirs) > 0 {
-			return nil, false
+			return nil, 0, false
 		}
 	}
 	ps := w.p.resolveCall(elems[0].Cmd.(*syntax.CallExpr))
 	if ps.name != "ps" || ps.noProgram {
-		return nil, false
+		return nil, 0, false
 	}
 	if pid = w.psPgidOf(ps.args); pid == nil {
-		return nil, false
+		return nil, 0, false
 	}
 	for _, e := range elems[1:] {
 		if !w.trimsBlanks(w.p.resolveCall(e.Cmd.(*syntax.CallExpr))) {
-			return nil, false
+			return nil, 0, false
 		}
 	}
-	return pid, true
+	switch {
+	case len(elems) > 1:
+		return pid, padTrimmed, true
+	case quoted:
+		return pid, padKept, true
+	}
+	return pid, padSplit, true
 }
 
 // psPgidOf returns the pid whose group number `ps -o pgid= -p PID` (or

@@ -109,5 +109,7 @@ func (w *walker) killEndsShell(ce *syntax.CallExpr) bool {
 	if list || w.killFails(args) {
 		return false
 	}
+	ops, _ = w.groupsLookedUp(ops)
+	ops = w.parsedOperands(ops)
 	return w.killsItself(sig, ops)
 }

@@ -25,6 +25,13 @@ func (w *walker) killSubshell(j *job) {
 		w.end(j)
 		return
 	}
+	if w.watchdogDone(j) {
+		// A watchdog whose kill the shell saw happen (it waited for the
+		// job it killed) is gone, or has nothing left to run after it
+		// (see walk_watchdogjob.go).
+		w.end(j)
+		return
+	}
 	fg := j.fgLong > 0 || j.heldReads > 0 // a foreground child may be running
 	if w.subshellDefers(j) {
 		return // mksh: it dies when that child ends, holding what it holds till then
@@ -40,9 +47,11 @@ func (w *walker) killSubshell(j *job) {
 	// than the shell let pass before this kill.
 	slow, bounded := w.slow-j.startSlow, w.bounded-j.startBounded
 	for _, e := range j.innerEnded {
-		if e.slow > 0 || slow == 0 && e.bounded > bounded {
+		if !e.fired && (e.slow > 0 || slow == 0 && e.bounded > bounded) {
 			e.job.killed = false
-			j.innerWaited = append(j.innerWaited, e.job)
+			if e.job.parent == j {
+				j.innerWaited = append(j.innerWaited, e.job)
+			}
 		}
 	}
 	if t != nil && !(w.sh.d.tailDropsTraps && w.trapDropped(j, t)) {
@@ -93,9 +102,14 @@ func (j *job) sigTrap(sig string) *sigTrap {
 	if j.trapSh == nil || uncatchable(sig) || j.trapRan {
 		return nil
 	}
+	return j.trapSh.trapFor(sig)
+}
+
+// trapFor is the trap the shell has on sig, or nil.
+func (sh *shell) trapFor(sig string) *sigTrap {
 	b := sigBit(sig)
-	for i := range j.trapSh.sigTraps {
-		if t := &j.trapSh.sigTraps[i]; t.sigs&b != 0 {
+	for i := range sh.sigTraps {
+		if t := &sh.sigTraps[i]; t.sigs&b != 0 {
 			return t
 		}
 	}

@@ -118,6 +118,12 @@ func advice(j *job) string {
 	if j.subshellGone {
 		return outlivedKillAdvice(j)
 	}
+	if j.wdLeft {
+		return "bound it with `timeout N` instead: the watchdog's kill of $$, firing while it runs, ends only the shell waiting for it, which leaves it running with what it was given"
+	}
+	if j.killedLate {
+		return manageAdvice + "; the watchdog that kills it does so only once its delay is over, after the shell exited"
+	}
 	if j.cutLeft {
 		return "let the timeout reach it: its signal ended only the shell waiting for it, which leaves it running; without --foreground timeout signals its whole process group, and a program the string ends with (`exec ./server`) is the process it signals"
 	}

@@ -93,9 +93,9 @@ func TestShellReset(t *testing.T) {
 	sh := &shell{
 		kind: shNested, async: true, jobs: []*job{j}, inherited: 1, last: j, alt: []*job{j},
 		pidVars: map[string][]*job{"p": {j}}, arrays: map[string]bool{"a": true}, joined: map[string]bool{"j": true},
-		empty: map[string]bool{"e": true}, statusVars: map[string]*syntax.Stmt{"s": {}}, traps: []trapBody{{code: "x"}}, monitor: true, d: dialectBash, held: 1,
+		empty: map[string]bool{"e": true}, statusVars: map[string]*syntax.Stmt{"s": {}}, traps: []trapBody{{code: "x"}}, errTraps: []trapBody{{code: "x"}}, monitor: true, d: dialectBash, held: 1,
 		maxNum: 2, leads: true, kept: fdTable{1: tCaller}, keptTen: true, ignored: 1, replaced: true,
-		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, wordSplit: true, skipTraps: true, execsElem: true, ended: true, maybes: maybes{cond: 1},
+		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, wordSplit: true, kshArrays: true, posixTraps: true, localTraps: true, skipTraps: true, execsElem: true, inPlace: []*syntax.Stmt{{}}, scriptChild: true, inPlaceKnown: true, fgBody: []*syntax.Stmt{{}}, fgElem: &syntax.Stmt{}, fgForm: formParen, ended: true, maybes: maybes{cond: 1},
 		aliases: map[string]aliasDef{"a": {ok: true}}, expandAliases: aliasDef{ok: true},
 		outerFuncs: map[string]*function{"f": {}}, ownFuncs: true,
 	}
@@ -113,7 +113,7 @@ func TestShellReset(t *testing.T) {
 			if sh.kind != shSubshell {
 				t.Errorf("kind %v after reset", sh.kind)
 			}
-		case "jobs", "traps", "sigTraps", "pidVars", "empty":
+		case "jobs", "traps", "errTraps", "sigTraps", "pidVars", "empty":
 			if f.Len() != 0 {
 				t.Errorf("shell.%s holds %d after reset", name, f.Len())
 			}

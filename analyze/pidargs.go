@@ -140,6 +140,9 @@ func (w *walker) splits(pe *syntax.ParamExp, quoted bool) bool {
 // expansion names every element, or which one is not known.
 func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bool) {
 	name := pe.Param.Value
+	if w.sh.kshArrays && pe.Short && pe.Index != nil {
+		return nil, true // zsh's KSH_ARRAYS: `$pids[1]` is the text PID[1]
+	}
 	if !w.sh.arrays[name] || pe.Excl || pe.Length || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil {
 		return nil, false
 	}
@@ -162,9 +165,9 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 			return nil, false
 		}
 		i = n
-		if w.sh.d.arraysFromOne && n > 0 {
+		if w.arraysFromOne() && n > 0 {
 			i = n - 1
-		} else if w.sh.d.arraysFromOne && n == 0 {
+		} else if w.arraysFromOne() && n == 0 {
 			return nil, true
 		}
 		if n < 0 && w.sh.d.noNegativeIndex {
@@ -172,7 +175,7 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		} else if n < 0 {
 			i = len(js) + n
 		}
-	} else if w.sh.d.arraysFromOne {
+	} else if w.arraysFromOne() {
 		return nil, false // zsh: $pids is every element
 	}
 	if i < 0 || i >= len(js) {

@@ -24,5 +24,12 @@ inside the substitution, or start it outside.`,
 				p.quoted(j)+" holds the pipe of a command substitution or pipeline open: the shell blocks reading it until the job exits; redirect the job's output or start it outside")
 			f.Suggestion = "redirect the job's output (`>/tmp/job.log 2>&1`) inside the substitution"
 		}
+		for _, m := range p.marks {
+			if m.rule == "SG1003" {
+				f := p.report(m.start, m.end,
+					p.snippet(m.start, m.end)+" never returns: the shell execs tail in its own place, so the job it follows becomes tail's child, which tail never reaps; once the job exits its zombie still answers --pid, and tail follows for ever")
+				f.Suggestion = "keep a command after it, so that the shell forks tail and reaps the job itself: `tail -f log --pid=$P; wait $P`"
+			}
+		}
 	},
 })

@@ -193,6 +193,9 @@ type walker struct {
 	// localOpts: the function call being walked puts the shell's options
 	// back when it returns (see walk_funcopts.go).
 	localOpts bool
+	// localTrapSigs are the signals whose traps the function call being
+	// walked set under zsh's LOCAL_TRAPS (see zsh_functraps.go).
+	localTrapSigs sigSet
 	// exitHooks are the functions zsh's zshexit_functions names
 	// (hooksArray: it is an array), hookLoaded: add-zsh-hook was
 	// autoloaded (see zsh_exithooks.go)

@@ -19,7 +19,7 @@ import (
 func (w *walker) indexedPid(a *syntax.Assign, held int) {
 	name := a.Name.Value
 	next := held
-	if w.sh.d.arraysFromOne {
+	if w.arraysFromOne() {
 		next++
 	}
 	word, ok := a.Index.(*syntax.Word)

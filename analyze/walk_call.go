@@ -159,6 +159,8 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.writePids(s, r, inner)
 	case "wait":
 		w.wait(r.args)
+	case "tail":
+		w.tailPidWaits(s, r, c.start, c.end) // tail -f log --pid=$P
 	case "kill":
 		if w.killProgram(r) {
 			// procps kill signals its arguments in order and stops at

@@ -39,7 +39,13 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		}
 		w.slow++
 		g, guarded := loopGuard(c)
-		out := w.firstRound(c.Do, env, w.entersLoop(c), g, guarded, follow) // (see walk_flow.go)
+		enters := w.entersLoop(c)
+		round := func() {}
+		if enters {
+			round = w.cutLoopRound() // (see walk_timeoutpipe.go)
+		}
+		out := w.firstRound(c.Do, env, enters, g, guarded, follow) // (see walk_flow.go)
+		round()
 		// A second round, as for a for loop (see repeats): how many a
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
@@ -179,6 +185,9 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
 	w.sh = w.newShell(shSubshell, saved.async)
 	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)
 	w.inheritJobs(saved, form)
+	if form != formProcSubst {
+		w.fgSubshell(saved, list, nil, form) // (see walk_fgtails.go)
+	}
 	if form == formSubst && w.sh.d.substDropsErrexit {
 		w.sh.errexit = false
 	}

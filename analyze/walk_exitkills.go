@@ -127,6 +127,9 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 		if found, sig := forkMayKill(c); found {
 			return w.forkKillEnds(sig), true // (cd /tmp && kill $$)
 		}
+		if found, sig := w.subshellMayKillParent(c); found {
+			return w.forkKillEnds(sig), true // (cd app && sh -c 'kill $PPID')
+		}
 	}
 	return paths.ended, paths.found
 }

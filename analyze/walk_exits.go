@@ -143,6 +143,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		if found, _ := forkMayKill(c); found {
 			return endsMaybe // (cd /tmp && kill $$): see walk_forkkill.go
 		}
+		if found, _ := w.subshellMayKillParent(c); found {
+			return endsMaybe // (cd app && sh -c 'kill $PPID'): see walk_ppidkill.go
+		}
 	}
 	return endsNever
 }

@@ -64,7 +64,7 @@ func (w *walker) equalsFails(s *syntax.Stmt) bool {
 // script there and leaves the server.
 func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || !w.sh.d.zeroIndexFatal || s.Background {
+	if !ok || !w.sh.d.zeroIndexFatal || w.sh.kshArrays || s.Background {
 		return false
 	}
 	for _, a := range ce.Assigns {

@@ -43,6 +43,9 @@ func (w *walker) forkKilled() {
 	case !w.surelyRuns():
 		w.forkKills, w.forkByChild = false, false
 	case w.sh.kind == shTop:
+		if t := w.trapOn(sig); t != nil {
+			w.runSelfTrap(*t) // (see kill_selftrap.go)
+		}
 		if !w.survives(sig) && !w.childKillSurvived(sig) {
 			w.diesOf(sig)
 		}

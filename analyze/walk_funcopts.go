@@ -18,14 +18,17 @@ import (
 // lists variables).
 
 // shellOpts are the options the walk keeps for a shell.
-type shellOpts struct{ errexit, nounset, pipefail, monitor, wordSplit bool }
+type shellOpts struct {
+	errexit, nounset, pipefail, monitor, wordSplit, kshArrays, posixTraps, localTraps bool
+}
 
 func (sh *shell) opts() shellOpts {
-	return shellOpts{sh.errexit, sh.nounset, sh.pipefail, sh.monitor, sh.wordSplit}
+	return shellOpts{sh.errexit, sh.nounset, sh.pipefail, sh.monitor, sh.wordSplit, sh.kshArrays, sh.posixTraps, sh.localTraps}
 }
 
 func (sh *shell) setOpts(o shellOpts) {
 	sh.errexit, sh.nounset, sh.pipefail, sh.monitor, sh.wordSplit = o.errexit, o.nounset, o.pipefail, o.monitor, o.wordSplit
+	sh.kshArrays, sh.posixTraps, sh.localTraps = o.kshArrays, o.posixTraps, o.localTraps
 }
 
 // callOpts walks a function call through walk and puts the shell's options

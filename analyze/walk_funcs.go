@@ -78,12 +78,9 @@ func (w *walker) callBody(fn *function, env fdTable) {
 	if fn.walked < maxFuncWalks {
 		fn.walked++
 		saved, slow, bounded := w.src, w.slow, w.bounded
-		var outer []trapBody
-		if w.sh.d.funcExitTraps {
-			// zsh: an EXIT trap set in the body is the function's own,
-			// run when it returns; the shell's stays as it was.
-			outer, w.sh.traps = w.sh.traps, nil
-		}
+		// zsh: an EXIT trap set in the body is the function's own, run
+		// when it returns; the shell's stays as it was.
+		endTraps := w.funcTraps()
 		w.src = fn.src
 		from, outerFrom := len(w.locals), w.localsFrom
 		w.localsFrom = from
@@ -94,11 +91,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		})
 		w.restoreLocals(from) // (zsh runs the function's EXIT trap after)
 		w.localsFrom = outerFrom
-		if w.sh.d.funcExitTraps {
-			own := w.sh.traps
-			w.sh.traps = outer
-			w.runTraps(own)
-		}
+		endTraps()
 		w.src = saved
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
 		return

@@ -13,6 +13,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
 	j.ampGt = !j.inNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
+	j.tailsFor, j.tailsShell, _ = w.tailFollows(s) // (before it is $!: see walk_tailpid.go)
 
 	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	j.parent = savedJob
@@ -104,6 +105,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 		}
 	}
 	w.addJob(j)
+	w.watchdogStarts(j, env) // ( sleep 30; kill $$ ) & (see walk_watchdog.go)
 	return j
 }
 

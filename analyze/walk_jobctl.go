@@ -162,6 +162,9 @@ func (w *walker) endedInTable() bool {
 // waitedFor records that the shell waits for j: for sure, or, when the
 // wait runs only if an earlier command succeeds (or fails), maybe.
 func (w *walker) waitedFor(j *job) {
+	if w.watchdogWaitDies(j) {
+		return // ( sleep 30; kill $$ ) & wait $P (see walk_watchdog.go)
+	}
 	if j.subshellGone || slices.Contains(w.apart, j) {
 		return // the subshell is dead; its last command runs on unwaited
 	}
@@ -176,8 +179,13 @@ func (w *walker) waitedFor(j *job) {
 		// after it (see job.pauses)
 		o.fgSlow = o.fgSlow || !j.quick
 	}
-	// The shell now lasts as long as the job does.
-	if j.quick {
+	// The shell now lasts as long as the job does, or until a watchdog
+	// killed it (see walk_watchdog.go).
+	if at, known, fired := w.watchdogFired(j); fired && known {
+		w.bounded = max(w.bounded, at)
+	} else if fired {
+		w.slow++
+	} else if j.quick {
 		w.bounded += j.dur
 	} else {
 		w.slow++

@@ -147,20 +147,13 @@ func (w *walker) anonFunc(walk func()) {
 	}
 	had := w.calling[key]
 	w.calling[key] = true
-	var outer []trapBody
-	if w.sh.d.funcExitTraps {
-		outer, w.sh.traps = w.sh.traps, nil
-	}
+	endTraps := w.funcTraps() // (see zsh_functraps.go)
 	from, outerFrom := len(w.locals), w.localsFrom
 	w.localsFrom = from
 	walk()
 	w.restoreLocals(from)
 	w.localsFrom = outerFrom
-	if w.sh.d.funcExitTraps {
-		own := w.sh.traps
-		w.sh.traps = outer
-		w.runTraps(own)
-	}
+	endTraps()
 	if !had {
 		delete(w.calling, key)
 	}

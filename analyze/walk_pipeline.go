@@ -17,6 +17,7 @@ import (
 // here: the pipeline runs in the foreground of the current shell, whose
 // dialect may run its last element itself (dialect.lastPipeHere).
 func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
+	defer w.cutPipeline(c)() // (see walk_timeoutpipe.go)
 	if args := pipedToKill(c); args != nil {
 		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
 		// $!), kill $(jobs -p) (which signals each job's listed process)
@@ -84,16 +85,20 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	if j := w.job; j != nil {
 		fgLong, fgFds = j.fgLong, j.fgFds
 	}
+	defer w.cutFilter(s, upstream)()
 	if last && w.sh.d.lastPipeHere {
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
 		w.sh = w.newShell(shSubshell, saved.async)
+		unfork := w.cutFork(saved, w.sh)
 		w.inheritJobs(saved, formPipe)
+		w.fgSubshell(saved, nil, s, formPipe) // (see walk_fgtails.go)
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(w.p.resolveCall(ce)) {
 			w.sh.execsElem = true
 		}
 		w.stmt(s, env)
 		w.endShell()
+		unfork()
 		w.sh = saved
 		w.forkKilled()
 	}

@@ -27,8 +27,28 @@ import (
 // child of the script's own shell: run by it in its foreground, not
 // exec'd in place of it nor behind a wrapper that forks (timeout).
 func (w *walker) childOfScript(s *syntax.Stmt, r resolved) bool {
-	return w.sh.kind == shTop && w.depth == 0 && w.job == nil && !w.sh.async && !s.Background &&
-		!r.wrapped && !r.exec && !slices.Contains(w.p.inPlaceStmts(), s)
+	if w.depth != 0 || w.job != nil || w.sh.async || s.Background {
+		return false
+	}
+	switch w.sh.kind {
+	case shTop:
+		return !r.wrapped && !r.exec && !slices.Contains(w.p.inPlaceStmts(), s)
+	case shSubshell:
+		// a foreground subshell that execs it (see walk_fgtails.go), by
+		// itself or by an explicit exec: `(exec sh -c 'kill $PPID')`
+		return w.sh.scriptChild && slices.Contains(w.inPlaceOf(w.sh), s) && !w.wrappedPastExec(s, r)
+	}
+	return false
+}
+
+// wrappedPastExec reports whether the command s (resolved as r) runs its
+// program behind a wrapper other than a leading exec, which may fork it.
+func (w *walker) wrappedPastExec(s *syntax.Stmt, r resolved) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !r.wrapped || !r.exec || !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "exec" {
+		return r.wrapped
+	}
+	return resolve(ce.Args[1:]).wrapped
 }
 
 // notePPIDKill notes a kill of $PPID (with sig) that surely runs in a
@@ -71,8 +91,18 @@ func (w *walker) parentKillSurvived(sig string, byProgram bool) bool {
 // sends.
 func (w *walker) nestedMayKillParent(s *syntax.Stmt, c *syntax.CallExpr) (found bool, sig string) {
 	r := w.p.resolveCall(c)
+	if !w.childOfScript(s, r) {
+		return false, ""
+	}
+	return w.killsParent(r)
+}
+
+// killsParent reports whether the nested shell r runs, in its literal -c
+// string, a kill of $PPID (not in a job of its own) that the script does
+// not survive, and the signal it sends.
+func (w *walker) killsParent(r resolved) (found bool, sig string) {
 	code, _, ok := literalScript(r)
-	if !ok || !w.childOfScript(s, r) {
+	if !ok {
 		return false, ""
 	}
 	f, err := w.p.parseNested(code, syntax.LangBash)
@@ -81,4 +111,23 @@ func (w *walker) nestedMayKillParent(s *syntax.Stmt, c *syntax.CallExpr) (found 
 	}
 	found, sig = holdsFgKill(f, isParentPid)
 	return found && !w.parentKillSurvived(sig, true), sig
+}
+
+// subshellMayKillParent is nestedMayKillParent for a foreground `( )`
+// of the script whose body execs a nested shell in place (see
+// walk_fgtails.go): `(cd app && sh -c 'kill $PPID')`.
+func (w *walker) subshellMayKillParent(sub *syntax.Subshell) (found bool, sig string) {
+	if w.sh.kind != shTop || w.depth != 0 || w.job != nil || w.sh.async {
+		return false, ""
+	}
+	for _, s := range w.fgTails(sub.Stmts, formParen, w.sh.d) {
+		if c, ok := s.Cmd.(*syntax.CallExpr); ok && !s.Background {
+			if r := w.p.resolveCall(c); !w.wrappedPastExec(s, r) {
+				if found, sig = w.killsParent(r); found {
+					return found, sig
+				}
+			}
+		}
+	}
+	return false, ""
 }

@@ -34,6 +34,7 @@ func (w *walker) noteSelfKill(sig string, ops []*syntax.Word) []*syntax.Word {
 	}
 	if j.topLevel && w.depth == j.depth && w.surelyRuns() {
 		j.selfKill, j.selfKillSig = true, sig
+		j.selfKillAt, j.selfKillTimed = w.bounded-j.startBounded, w.slow == j.startSlow
 	}
 	return slices.DeleteFunc(slices.Clone(ops), isShellPid)
 }

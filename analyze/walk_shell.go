@@ -41,6 +41,9 @@ type shell struct {
 	// by that command (`status=$?`; see status_vars.go).
 	statusVars map[string]*syntax.Stmt
 	traps      []trapBody // EXIT traps, run when the shell ends
+	// errTraps is the ERR trap (zsh's ZERR too), run after a command that
+	// fails where set -e would end the shell (see walk_errtrap.go).
+	errTraps []trapBody
 	// monitor: set -m is on. Each job then leads its own process group,
 	// so `kill -- -$!` reaches it and fg waits for it.
 	monitor bool
@@ -93,6 +96,14 @@ type shell struct {
 	// wordSplit: zsh's SH_WORD_SPLIT is on for sure (see
 	// walker.splitsWords).
 	wordSplit bool
+	// kshArrays: zsh's KSH_ARRAYS is on for sure (`setopt ksharrays`,
+	// `emulate sh`, `emulate ksh`): arrays count from 0 as in bash, and a
+	// bare $pids is the first element (see walker.arraysFromOne).
+	// posixTraps: zsh's POSIX_TRAPS is on for sure: an EXIT trap set in a
+	// function is the shell's (see walker.funcExitTraps).
+	kshArrays, posixTraps bool
+	// localTraps: zsh's LOCAL_TRAPS is on (see zsh_functraps.go).
+	localTraps bool
 	// skipTraps: the shell dies without running its EXIT traps (zsh on
 	// an unset variable under set -u).
 	skipTraps bool
@@ -100,6 +111,18 @@ type shell struct {
 	// simple command, which the fork execs: no shell of its own stays to
 	// hold descriptors while the program runs (see walker.fgLong).
 	execsElem bool
+	// inPlace are the statements a foreground subshell of the script
+	// runs by exec'ing them in place of itself (see walk_fgtails.go), and
+	// scriptChild says that its process is the script's own child: a
+	// shell it runs in such a statement has the script for its $PPID.
+	inPlace      []*syntax.Stmt
+	scriptChild  bool
+	inPlaceKnown bool
+	// fgBody, fgElem and fgForm are the list (or the pipeline element) such
+	// a subshell runs, and as what (see inPlaceOf).
+	fgBody []*syntax.Stmt
+	fgElem *syntax.Stmt
+	fgForm subshellForm
 	// ended: an error ended this subshell or nested shell for sure (see
 	// walker.fatal); the rest of its code never runs.
 	ended bool
@@ -174,6 +197,9 @@ type trapBody struct {
 	// maybe: the trap was set behind a && or ||, in a branch or after a
 	// return that may have been taken: it may not be in force.
 	maybe bool
+	// posix: an EXIT trap a function set under zsh's POSIX_TRAPS, which is
+	// the shell's (see zsh_functraps.go).
+	posix bool
 }
 
 // endShell runs the shell's EXIT traps and orphans what a subshell leaves.
@@ -290,6 +316,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		// set -u and set -e hold in it too: `set -u; (echo $UNSET; server
 		// &)` ends the subshell before the server starts.
 		sh.nounset, sh.errexit, sh.pipefail, sh.wordSplit = w.sh.nounset, w.sh.errexit, w.sh.pipefail, w.sh.wordSplit
+		sh.kshArrays, sh.posixTraps, sh.localTraps = w.sh.kshArrays, w.sh.posixTraps, w.sh.localTraps
 		for name, js := range w.sh.pidVars {
 			if sh.pidVars == nil {
 				sh.pidVars = map[string][]*job{}
@@ -320,6 +347,9 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	if len(sh.traps) > 0 {
 		sh.traps = sh.traps[:0]
 	}
+	if len(sh.errTraps) > 0 {
+		sh.errTraps = sh.errTraps[:0]
+	}
 	if len(sh.sigTraps) > 0 {
 		sh.sigTraps = sh.sigTraps[:0]
 	}
@@ -337,7 +367,11 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
 	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
-	sh.pipefail, sh.ownFuncs, sh.wordSplit = false, false, false
+	sh.pipefail, sh.ownFuncs, sh.wordSplit, sh.kshArrays, sh.posixTraps, sh.localTraps = false, false, false, false, false, false
+	zeroSlice(&sh.inPlace)
+	zeroSlice(&sh.fgBody)
+	zero(&sh.fgElem)
+	sh.scriptChild, sh.inPlaceKnown, sh.fgForm = false, false, 0
 	zeroMap(&sh.outerFuncs)
 	sh.maybes = maybes{}
 }

@@ -34,10 +34,17 @@ type timeoutCut struct {
 	// forks are the foreground subshells of that shell being walked, a
 	// `( )` or `$(…)`: the shell dies, they wait on for their program.
 	forks []*shell
-	tails []tailExec   // what that shell execs in place of itself
-	done  bool         // the program at the limit was seen (or cannot be told)
-	held  bool         // the shell holds the signal while that program runs
-	found *timeoutLeft // it, when the signal misses it
+	tails []tailExec // what that shell execs in place of itself
+	done  bool       // the program at the limit was seen (or cannot be told)
+	held  bool       // the shell holds the signal while that program runs
+	// found are the programs the signal misses: the one at the limit, and
+	// with it the other elements of the foreground pipeline it is in (see
+	// walk_timeoutpipe.go).
+	found []*timeoutLeft
+	pipe  pipeCut
+	// wd is the watchdog job whose kill of $$ this watches for (see
+	// walk_watchdog.go), nil for a timeout.
+	wd *job
 }
 
 // timeoutLeft is the foreground program a timeout's signal leaves running.
@@ -75,7 +82,7 @@ func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env
 // and returns the function that ends the note with sh.
 func (w *walker) cutFork(parent, sh *shell) func() {
 	cut := w.cut
-	if cut == nil || cut.done || !cut.owns(parent) {
+	if cut == nil || cut.done && !cut.pipe.hit || !cut.owns(parent) {
 		return func() {}
 	}
 	cut.forks = append(cut.forks, sh)
@@ -96,7 +103,14 @@ func (cut *timeoutCut) owns(sh *shell) bool {
 // shell.
 func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.Duration, ok bool) {
 	cut := w.cut
-	if cut == nil || cut.done || cut.sh == nil {
+	if cut == nil || cut.sh == nil {
+		return
+	}
+	if cut.pipe.quick {
+		return // a filter that ends with its input (see walk_timeoutpipe.go)
+	}
+	if cut.done {
+		w.cutPipeElem(cut, s, r, inner) // the rest of the pipeline it is in
 		return
 	}
 	elapsed := w.bounded - cut.bounded
@@ -104,13 +118,20 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 		return // over before the limit
 	}
 	cut.done = true
-	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) {
+	if w.slow != cut.slow || !cut.owns(w.sh) || w.job != cut.job || cut.execs(s) || w.cutReaches(cut, r) || w.watchdogMisses(cut, r) {
 		return // (the limit may come earlier, or elsewhere)
 	}
 	if cut.held = w.holdsCut(cut); cut.held {
+		if cut.wd != nil {
+			w.watchdogFires(cut, s, ok, true) // the script dies once it ended
+		}
 		return // the shell waits for it: so does timeout
 	}
-	cut.found = &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.limit - elapsed), bounded: ok}
+	cut.found = append(cut.found, &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.limit - elapsed), bounded: ok})
+	cut.pipe.hit = cut.pipe.c != nil
+	if cut.wd != nil {
+		w.watchdogFires(cut, s, ok, false)
+	}
 }
 
 func (cut *timeoutCut) execs(s *syntax.Stmt) bool {
@@ -136,7 +157,11 @@ func (w *walker) cutReaches(cut *timeoutCut, p resolved) bool {
 // follows.
 func (w *walker) holdsCut(cut *timeoutCut) bool {
 	sig := cut.r.timeoutSig
-	return !uncatchable(sig) && !cut.r.timeoutKill && (w.sh.d.fgWaitHolds&sigBit(sig) != 0 || w.survives(sig))
+	holds := w.sh.d.fgWaitHolds
+	if cut.wd != nil {
+		holds = w.sh.d.jobSigWaits // (see walk_watchdog.go)
+	}
+	return !uncatchable(sig) && !cut.r.timeoutKill && (holds&sigBit(sig) != 0 || w.survives(sig))
 }
 
 // timeoutReturns sets the counts, once the shell a timeout ran has been
@@ -153,23 +178,24 @@ func (w *walker) timeoutReturns(cut *timeoutCut, slow int, bounded time.Duration
 // limit is reached, the foreground program its signal left running: a
 // process the script has no handle on, holding what it was given.
 func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
-	if cut == nil || cut.found == nil {
+	if cut == nil {
 		return
 	}
-	f := cut.found
-	for fd, t := range f.fds {
-		if t == tBlock && cut.env[fd] != tBlock {
-			f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
+	for _, f := range cut.found {
+		for fd, t := range f.fds {
+			if t == tBlock && cut.env[fd] != tBlock {
+				f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
+			}
 		}
-	}
-	j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.nohup, setsid: f.prog.setsid, prog: f.prog.all, inJob: f.inJob, cutLeft: true})
-	j.start, j.end = start, end
-	j.inNested, j.remote = true, w.remote > 0
-	j.scope, j.region = f.scope, f.region
-	j.timed, j.dur = f.bounded, f.rest
-	j.quick = f.bounded && f.rest < briefJob
-	w.p.jobs = append(w.p.jobs, j)
-	if w.sh.kind == shSubshell {
-		w.sh.jobs = append(w.sh.jobs, j)
+		j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.nohup, setsid: f.prog.setsid, prog: f.prog.all, inJob: f.inJob, cutLeft: true})
+		j.start, j.end = start, end
+		j.inNested, j.remote = true, w.remote > 0
+		j.scope, j.region = f.scope, f.region
+		j.timed, j.dur = f.bounded, f.rest
+		j.quick = f.bounded && f.rest < briefJob
+		w.p.jobs = append(w.p.jobs, j)
+		if w.sh.kind == shSubshell {
+			w.sh.jobs = append(w.sh.jobs, j)
+		}
 	}
 }

@@ -34,6 +34,8 @@ func (w *walker) trap(args []*syntax.Word) {
 		switch strings.ToUpper(wordLit(a)) {
 		case "EXIT", "0", "SIGEXIT":
 			exit = true
+		case "ERR", "ZERR":
+			w.errTrap(args, wordLit(a), single, single && (action == "-" || action == "")) // (see walk_errtrap.go)
 		case "":
 		default:
 			// trap '' SIG ignores it from now on; any other action or
@@ -68,7 +70,9 @@ func (w *walker) trap(args []*syntax.Word) {
 	if w.trapSure() {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
-	w.sh.traps = append(w.sh.traps, w.trapBody(args[0], code, offs, single))
+	t := w.trapBody(args[0], code, offs, single)
+	t.posix = w.sh.posixTraps && len(w.calling) > 0
+	w.sh.traps = append(w.sh.traps, t)
 }
 
 // trapBody is the action word a of a trap, read as the literal code with
@@ -99,6 +103,7 @@ func trapRuns(args []*syntax.Word, d *dialect) bool {
 // gives them the default action) in place of what was set on them before;
 // single: the action is a literal, its $! expanded when it runs.
 func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
+	w.noteLocalTrap(set) // zsh: setopt localtraps (see zsh_functraps.go)
 	w.dropSigTraps(set)
 	if len(args) == 1 || reset {
 		return
