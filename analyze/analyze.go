@@ -270,7 +270,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	} else {
 		endsWithShell(p.jobs, slept)
 	}
-	tailsEnd(p.jobs) // tail -f --pid=$P & (see walk_tailpid.go)
+	tailsEnd(p.jobs, w.slow, w.bounded) // tail -f --pid=$P & (see walk_tailpid.go)
 	w.walkUncalled()
 	p.freeShells = w.free
 	for _, r := range sortedRules() {

@@ -254,6 +254,8 @@ func (w *walker) end(j *job) {
 	if o := w.job; o != nil && o != j && w.inJobShell(o) {
 		o.innerEnded = append(o.innerEnded, innerEnd{job: j, slow: w.slow - o.startSlow, bounded: w.bounded - o.startBounded, fgLong: o.fgLong})
 		j.endedBy = o
+	} else if w.job == nil {
+		j.endedBy = nil // the script's own kill, not a watchdog's (see watchdogsLate)
 	}
 }
 

@@ -12,7 +12,10 @@ var BackgroundBlocksShell = register(&Rule{
 shell exits. A background job started inside it inherits that stdout, so
 $(server &) blocks until the server exits. The same happens to the reader
 of <(...) and to the next element of a pipeline. Redirect the job's output
-inside the substitution, or start it outside.`,
+inside the substitution, or start it outside. The shell blocks for good
+too where it execs tail -f --pid=$! in its own place (exec, or as the
+last command zsh and bash exec): the job becomes tail's child, which tail
+never reaps, and its zombie answers --pid after it exits.`,
 	Wrong: `pid=$(python3 -m http.server 8000 & echo $!)`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {

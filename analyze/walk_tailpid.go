@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -81,12 +82,21 @@ func (w *walker) tailFollows(s *syntax.Stmt) (jobs []*job, shell, ok bool) {
 	return js, false, true
 }
 
-// tailsEnd counts as brief, once the walk is done, the tail jobs that
-// follow the shell or jobs the shell waits for or kills: they end within
-// a second of what they follow.
-func tailsEnd(jobs []*job) {
+// tailsEnd counts as brief, once the walk is done (slow and bounded: the
+// walker's counts then), the tail jobs that follow the shell or jobs that
+// are gone: they end within a second of what they follow. A job is gone
+// once it is reaped, not when it dies: its zombie answers --pid. The shell
+// reaps one it waited for, one that ended by itself while it ran, and one
+// it killed before a command that takes a while; a job killed right
+// before the shell exits is left to whoever adopts it, which may reap it
+// late (the corpus's harness does: `tail --pid=$P & … kill $P` at the end
+// held the caller in all four shells).
+func tailsEnd(jobs []*job, slow int, bounded time.Duration) {
+	gone := func(t *job) bool {
+		return t.waited || t.quick || t.killed && (slow > t.endSlow || bounded > t.endBounded)
+	}
 	for _, j := range jobs {
-		if j.tailsShell || len(j.tailsFor) > 0 && !slices.ContainsFunc(j.tailsFor, func(t *job) bool { return !t.resolved() && !t.quick }) {
+		if j.tailsShell || len(j.tailsFor) > 0 && !slices.ContainsFunc(j.tailsFor, func(t *job) bool { return !gone(t) }) {
 			j.quick = true
 		}
 	}
