@@ -126,7 +126,8 @@ func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, pad padding, ok bo
 	if ps.name != "ps" || ps.noProgram {
 		return nil, 0, false
 	}
-	if pid = w.psPgidOf(ps.args); pid == nil {
+	pid, bare := w.psPgidOf(ps.args)
+	if pid == nil {
 		return nil, 0, false
 	}
 	for _, e := range elems[1:] {
@@ -135,7 +136,7 @@ func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, pad padding, ok bo
 		}
 	}
 	switch {
-	case len(elems) > 1:
+	case len(elems) > 1 || bare:
 		return pid, padTrimmed, true
 	case quoted:
 		return pid, padKept, true
@@ -144,42 +145,54 @@ func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, pad padding, ok bo
 }
 
 // psPgidOf returns the pid whose group number `ps -o pgid= -p PID` (or
-// `ps -p PID -o pgid=`, `ps -o pgid= PID`, `--pid`, `--no-headers`)
-// prints without a header, and nil for any other listing.
-func (w *walker) psPgidOf(args []*syntax.Word) *syntax.Word {
-	var pid *syntax.Word
+// `ps -p PID -o pgid=`, `ps -o pgid= PID`, `--pid`, `--no-headers`,
+// `pgrp`) prints without a header, and nil for any other listing. bare
+// says the column was given a width of one (`pgid:1=`), which no number
+// is padded to.
+func (w *walker) psPgidOf(args []*syntax.Word) (pid *syntax.Word, bare bool) {
 	pgid, headless := false, false
 	for i := 0; i < len(args); i++ {
 		a := w.wordValue(args[i])
 		switch {
 		case a == "-o" || a == "o" || a == "--format":
 			if i++; i == len(args) {
-				return nil
+				return nil, false
 			}
 			col := w.wordValue(args[i])
-			pgid, headless = strings.TrimSuffix(col, "=") == "pgid", headless || strings.HasSuffix(col, "=")
-		case a == "-opgid=" || a == "-opgid":
-			pgid, headless = true, headless || a == "-opgid="
+			pgid, bare = psGroupColumn(col)
+			headless = headless || strings.HasSuffix(col, "=")
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			pgid, bare = psGroupColumn(a[2:])
+			headless = headless || strings.HasSuffix(a, "=")
 		case a == "--no-headers" || a == "--no-heading" || a == "h":
 			headless = true
 		case a == "-p" || a == "p" || a == "--pid" || a == "-q":
 			if i++; i == len(args) || pid != nil {
-				return nil
+				return nil, false
 			}
 			pid = args[i]
 		case a == "" || !strings.HasPrefix(a, "-"):
 			if pid != nil {
-				return nil
+				return nil, false
 			}
 			pid = args[i] // ps -o pgid= $$: a pid operand
 		default:
-			return nil
+			return nil, false
 		}
 	}
 	if !pgid || !headless {
-		return nil
+		return nil, false
 	}
-	return pid
+	return pid, bare
+}
+
+// psGroupColumn reads one -o column, `pgid=`, `pgrp=` or one with a width
+// (`pgid:9=`): whether it is the group number, and whether its width is
+// one, so that no number comes padded. Any other width pads the numbers
+// shorter than it, as the default of five does.
+func psGroupColumn(col string) (pgid, bare bool) {
+	name, width, _ := strings.Cut(strings.TrimSuffix(col, "="), ":")
+	return name == "pgid" || name == "pgrp", width == "1"
 }
 
 // trimsBlanks reports whether a filter after ps passes the one number on

@@ -26,8 +26,11 @@ import (
 // nothing, and the kill fails; dash reads it as the group
 // (dialect.groupBlanks). With pids of five digits or more there are no
 // blanks and the kill reaches the group: the walk takes the padded
-// number, the outcome where the kill ends the least (checked under the
-// four shells as group leaders in a PID namespace, whose pids are small).
+// number, the outcome where the kill ends the least, and the one in a
+// container or a PID namespace, whose pids are small (checked under the
+// four shells as group leaders in a namespace; the corpus's stand-ins
+// widen the column, `pgid:9=`, so that CI machines with long pids see the
+// padding too). A column one character wide (`pgid:1=`) pads nothing.
 
 // padding says what became of the blanks ps put before a group number.
 type padding uint8
