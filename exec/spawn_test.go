@@ -120,8 +120,11 @@ func TestSpawnConcurrent(t *testing.T) {
 // reaped by the caller, is the job's.
 func TestSpawnHandoverLogsAndExitStatus(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	cmd := `seq 1 150000; echo e1 >&2; sleep 1.2; echo after; echo e2 >&2; exit 7`
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: cmd, Session: "h"}}, 600*time.Millisecond)
+	// The yield leaves the shell time to start and seq to print even on a
+	// loaded machine (CI runs three test binaries on two cores); "after"
+	// comes a second later than it.
+	cmd := `seq 1 150000; echo e1 >&2; sleep 3; echo after; echo e2 >&2; exit 7`
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: cmd, Session: "h"}}, 2*time.Second)
 	if res.Status != JobRunning || res.Job == nil || res.ShellExited {
 		t.Fatalf("got %+v", res)
 	}
