@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,6 +66,12 @@ var uninherit = sync.OnceFunc(func() {
 // happened: stdin is /dev/null, stdout and stderr are one pipe that is read
 // until EOF, the working directory is a fresh temporary directory, and the
 // calling process is a child subreaper.
+//
+// HOME is that directory too, so that no dotfile of the machine's user runs
+// (a login shell's ~/.profile, zsh's ~/.zshenv): the outcome is the
+// shell's, the same on every machine, and a profile's own work (pyenv's
+// rehash, whose lock file stays behind when its shell is killed) cannot
+// hang the run or the runs after it.
 //
 // The shell is started with a plain fork and exec, in the caller's process
 // group and session, like Python's subprocess and most agent tools do by
@@ -125,7 +132,9 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pgid: leader.pid}
 	}
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), MarkVar+"="+mark)
+	cmd.Env = append(slices.DeleteFunc(os.Environ(), func(kv string) bool {
+		return strings.HasPrefix(kv, "ZDOTDIR=") // zsh's dotfiles would be read there
+	}), MarkVar+"="+mark, "HOME="+dir)
 	cmd.Stdin = nil // /dev/null
 	cmd.ExtraFiles = []*os.File{markFile}
 	// *os.File outputs are handed to the child as they are: os/exec starts

@@ -33,6 +33,17 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "building shexec:", err)
 		os.Exit(1)
 	}
+	// The shells the tests start read no dotfile of the machine's user: a
+	// login shell's ~/.profile can do work of its own (pyenv's rehash
+	// waits 60 s for a lock file a killed shell left behind), and
+	// what the tests check is shexec's behaviour, not the profile's.
+	home := filepath.Join(dir, "home")
+	if err := os.Mkdir(home, 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("HOME", home)
+	os.Unsetenv("ZDOTDIR")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -98,14 +98,15 @@ func TestCLIBackgroundLeftoverIsAdoptedAndKillable(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
 	// Without promotion the sleep is forked by the shell and found at exit.
-	r := shexecJob(t, home, "--promote=false", "-c", "sleep 401 & echo hi")
+	m := marker(t)
+	r := shexecJob(t, home, "--promote=false", "-c", "sleep "+m+" & echo hi")
 	if r.stdout != "hi\n" || r.code != 0 {
 		t.Fatalf("got %q, exit %d, stderr %q", r.stdout, r.code, r.stderr)
 	}
 	if r.elapsed > time.Second {
 		t.Errorf("took %v; the sleep must not hold shexec", r.elapsed)
 	}
-	j := findJob(t, home, "sleep 401")
+	j := findJob(t, home, "sleep "+m)
 	if j.Status != "running" || !alive(j.PID) || j.Origin != "adopted" {
 		t.Fatalf("job %+v, alive %v", j, alive(j.PID))
 	}
@@ -117,18 +118,19 @@ func TestCLIBackgroundLeftoverIsAdoptedAndKillable(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	if alive(j.PID) {
-		t.Errorf("sleep 401 (pid %d) survived kill", j.PID)
+		t.Errorf("sleep %s (pid %d) survived kill", m, j.PID)
 	}
 }
 
 func TestCLIDoubleForkSetsidIsAdopted(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexecJob(t, home, "-c", "(setsid sleep 402 &); echo x")
+	m := marker(t)
+	r := shexecJob(t, home, "-c", "(setsid sleep "+m+" &); echo x")
 	if r.stdout != "x\n" || r.code != 0 || r.elapsed > time.Second {
 		t.Fatalf("got %q, exit %d in %v, stderr %q", r.stdout, r.code, r.elapsed, r.stderr)
 	}
-	j := findJob(t, home, "sleep 402")
+	j := findJob(t, home, "sleep "+m)
 	if j.Status != "running" || !alive(j.PID) {
 		t.Fatalf("job %+v", j)
 	}
@@ -194,7 +196,7 @@ func TestCLIYieldFinishesInTime(t *testing.T) {
 func TestCLIJobCommands(t *testing.T) {
 	t.Parallel()
 	home := newHome(t)
-	r := shexecJob(t, home, "--background", "-c", "echo started; sleep 403")
+	r := shexecJob(t, home, "--background", "-c", "echo started; sleep "+marker(t))
 	id := strings.TrimSpace(r.stdout)
 	if r.code != 0 || len(id) != 8 {
 		t.Fatalf("--background printed %q, exit %d, %s", r.stdout, r.code, r.stderr)
