@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -84,6 +85,7 @@ func (w *walker) bindAssign(a *syntax.Assign) {
 		if a.Array != nil {
 			w.sh.setArray(a.Name.Value)
 		}
+		w.pidsBeside(a, held)
 		if a.Array == nil && (!a.Append && refersTo(a.Value, a.Name.Value) || spaced(a.Value)) {
 			if w.sh.joined == nil {
 				w.sh.joined = map[string]bool{}
@@ -91,6 +93,71 @@ func (w *walker) bindAssign(a *syntax.Assign) {
 			w.sh.joined[a.Name.Value] = true
 		}
 	}
+}
+
+// pidsBeside binds the variable a value with $! in it sets to the jobs
+// of the other pid variables it names beside $!: `PIDS="$API $!"` holds
+// both pids, which `kill $PIDS` stops where the word splits; joined with
+// text (`"$API,$!"`) it holds no pid kill takes. The variable itself, in
+// an appending `PIDS="$PIDS $!"`, already holds its own. An array,
+// `pids=($API $!)`, is bound element by element, so that `${pids[0]}` is
+// $API, where each element is one pid (held: those it had before); with
+// any other element (a word, a variable of several jobs) it stays bound
+// to $! alone, which makes a kill of it end less than it may.
+func (w *walker) pidsBeside(a *syntax.Assign, held int) {
+	name := a.Name.Value
+	if a.Array == nil {
+		if in := w.pidsIn(a.Value); in.text && in.pids > 0 {
+			w.sh.pidVars[name] = nil
+			return
+		}
+		for _, j := range w.besidePids(a.Value, name) {
+			if !slices.Contains(w.sh.pidVars[name], j) {
+				w.pidVar(name, j)
+			}
+		}
+		return
+	}
+	var ordered []*job
+	beside := false
+	for _, e := range a.Array.Elems {
+		if e.Value == nil || e.Index != nil {
+			return
+		}
+		js := w.sh.lasts()
+		if !isLastPid(e.Value) {
+			if pe, _ := loneParam(e.Value); pe == nil {
+				return
+			}
+			js, beside = w.besidePids(e.Value, name), true
+		}
+		if len(js) != 1 {
+			return
+		}
+		ordered = append(ordered, js...)
+	}
+	if beside {
+		w.sh.pidVars[name] = append(w.sh.pidVars[name][:held:held], ordered...)
+	}
+}
+
+// besidePids are the jobs of the pid variables a word expands, other
+// than $! and the variable name, outside substitutions.
+func (w *walker) besidePids(word *syntax.Word, name string) []*job {
+	var js []*job
+	inspect(word, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
+			return false // what these print is not the variable's pid
+		case *syntax.ParamExp:
+			if n.Param != nil && n.Param.Value != name && !n.Length && !n.Excl && n.Exp == nil && n.Repl == nil && n.Slice == nil && n.Index == nil {
+				js = append(js, w.sh.pidVars[n.Param.Value]...)
+			}
+			return false
+		}
+		return true
+	})
+	return js
 }
 
 func refersToLastPid(n syntax.Node) bool { return expandsParam(n, "!") }
