@@ -19,73 +19,14 @@
 package analyze
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
 	"path"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// Style chooses how compound background statements (`A && B &`) are fixed.
-type Style int
-
-const (
-	// StyleExec turns `A && B &` into `A && exec B &`: the backgrounded
-	// subshell becomes B, so nothing waits on B and nothing else changes.
-	StyleExec Style = iota
-	// StyleBrace turns `A && B &` into `A && { B & }`, the form a seed
-	// platform shipped; A then runs in the foreground of the shell.
-	StyleBrace
-)
-
-// ParseStyle reads "default" (or "exec") and "brace".
-func ParseStyle(s string) (Style, error) {
-	switch strings.ToLower(s) {
-	case "default", "exec", "":
-		return StyleExec, nil
-	case "brace":
-		return StyleBrace, nil
-	}
-	return 0, fmt.Errorf("unknown fix style %q (want default or brace)", s)
-}
-
-func (s Style) String() string {
-	if s == StyleBrace {
-		return "brace"
-	}
-	return "default"
-}
-
-type config struct {
-	lang         Lang
-	caller       Caller
-	scriptFile   bool
-	servers      map[string]bool
-	style        Style
-	noDirectives bool
-	keep         func(Finding) bool
-}
-
-// Option configures Analyze.
-type Option func(*config)
-
-// WithLang sets the dialect the source is parsed as.
-func WithLang(l Lang) Option { return func(c *config) { c.lang = l } }
-
-// WithStyle sets the style of the fixes attached to findings.
-func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
-
-// WithFilter keeps only the findings for which keep returns true: a linter's
-// severity, include and exclude choices. Directives see every finding
-// first, so a directive is not reported unused because of the filter, and
-// rewrite.Fix, given the option, applies only the fixes of kept findings.
-func WithFilter(keep func(Finding) bool) Option { return func(c *config) { c.keep = keep } }
 
 // Analyze parses src and returns its findings, ordered by position. A
 // source that does not parse returns a *ParseError. Inline
@@ -315,74 +256,6 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		}
 	}
 	return res, nil
-}
-
-func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
-	pp := parserPool(lang)
-	pr := pp.Get().(*pooledParser)
-	pr.r.Reset(src)
-	f, err := pr.p.Parse(&pr.r, "")
-	pr.r.Reset(nil)
-	pp.Put(pr)
-	if err != nil {
-		var pe syntax.ParseError
-		if errors.As(err, &pe) {
-			return nil, parseError(src, pe.Pos, pe.Text)
-		}
-		var le syntax.LangError
-		if errors.As(err, &le) {
-			return nil, parseError(src, le.Pos, strings.TrimPrefix(le.Error(), le.Pos.String()+": "))
-		}
-		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error(), offset: -1, src: src}
-	}
-	return f, nil
-}
-
-// Parsers are reused: a new one allocates more than parsing a typical
-// one-liner does.
-var parserPools [4]sync.Pool
-
-func parserPool(lang syntax.LangVariant) *sync.Pool {
-	i := 0
-	switch lang {
-	case syntax.LangPOSIX:
-		i = 1
-	case syntax.LangMirBSDKorn:
-		i = 2
-	case syntax.LangZsh:
-		i = 3
-	}
-	pp := &parserPools[i]
-	if pp.New == nil {
-		parserPoolsInit.Do(func() {
-			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
-				parserPools[i].New = func() any {
-					return &pooledParser{p: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
-				}
-			}
-		})
-	}
-	return pp
-}
-
-var parserPoolsInit sync.Once
-
-// pooledParser keeps a reader with its parser, so parsing allocates neither.
-type pooledParser struct {
-	p *syntax.Parser
-	r bytes.Reader
-}
-
-// parseError places a parser error by its byte offset: the parser's own
-// line and column saturate on very long lines.
-func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
-	off := int(pos.Offset())
-	if !pos.IsValid() || off > len(src) {
-		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg, offset: -1, src: src}
-	}
-	line := 1 + bytes.Count(src[:off], []byte{'\n'})
-	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
-	return &ParseError{Line: line, Col: col, Msg: msg, offset: off, src: src}
 }
 
 func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }

@@ -1,0 +1,80 @@
+package analyze
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// parse parses src as lang with a pooled parser, and places its errors by
+// byte offset (see parseError).
+func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+	pp := parserPool(lang)
+	pr := pp.Get().(*pooledParser)
+	pr.r.Reset(src)
+	f, err := pr.p.Parse(&pr.r, "")
+	pr.r.Reset(nil)
+	pp.Put(pr)
+	if err != nil {
+		var pe syntax.ParseError
+		if errors.As(err, &pe) {
+			return nil, parseError(src, pe.Pos, pe.Text)
+		}
+		var le syntax.LangError
+		if errors.As(err, &le) {
+			return nil, parseError(src, le.Pos, strings.TrimPrefix(le.Error(), le.Pos.String()+": "))
+		}
+		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error(), offset: -1, src: src}
+	}
+	return f, nil
+}
+
+// Parsers are reused: a new one allocates more than parsing a typical
+// one-liner does.
+var parserPools [4]sync.Pool
+
+func parserPool(lang syntax.LangVariant) *sync.Pool {
+	i := 0
+	switch lang {
+	case syntax.LangPOSIX:
+		i = 1
+	case syntax.LangMirBSDKorn:
+		i = 2
+	case syntax.LangZsh:
+		i = 3
+	}
+	pp := &parserPools[i]
+	if pp.New == nil {
+		parserPoolsInit.Do(func() {
+			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
+				parserPools[i].New = func() any {
+					return &pooledParser{p: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
+				}
+			}
+		})
+	}
+	return pp
+}
+
+var parserPoolsInit sync.Once
+
+// pooledParser keeps a reader with its parser, so parsing allocates neither.
+type pooledParser struct {
+	p *syntax.Parser
+	r bytes.Reader
+}
+
+// parseError places a parser error by its byte offset: the parser's own
+// line and column saturate on very long lines.
+func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
+	off := int(pos.Offset())
+	if !pos.IsValid() || off > len(src) {
+		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg, offset: -1, src: src}
+	}
+	line := 1 + bytes.Count(src[:off], []byte{'\n'})
+	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
+	return &ParseError{Line: line, Col: col, Msg: msg, offset: off, src: src}
+}
