@@ -192,7 +192,11 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			}
 			return base
 		}
-		m.addJobs(jobs, children, func(argv []string) bool { return match(name(argv)) })
+		finds := func(argv []string) bool { return match(name(argv)) }
+		m.addJobs(jobs, children, finds)
+		if !children {
+			w.bodyEnds(&m, finds)
+		}
 	}
 	if newest {
 		m.newest = true

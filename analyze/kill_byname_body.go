@@ -1,0 +1,157 @@
+package analyze
+
+import (
+	"slices"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A kill by name that reaches what a compound job or a nested shell waits
+// for ends that job too, once the rest of its body is brief: `(server;
+// echo exited) & … pkill -f server` and `sh -c 'server & wait' & … pkill
+// -f server` leave nothing, for the subshell goes on past the program
+// the signal ended, or its wait returns, and it exits (bash, zsh, dash and
+// mksh). The program must be the one command of the body that takes a
+// while (job.fgLong), started by the time of the kill by the walk's
+// clock, in a place the body leaves once it ends: its list, a ( ) or { },
+// either side of &&, the right of || (not the left, whose failure runs
+// the right; not a loop, which starts it again; not an if or case); and
+// every job the body waits for must be one a name reaches, now or
+// earlier. A body that sets a trap (`trap '' TERM` is inherited by the
+// program) or has a loop (whose next round starts a job again) is left
+// out. Otherwise the body goes on to wait for
+// something else, and the job runs on as before.
+
+// bodyEnds adds to m.tails the jobs whose bodies end once the processes
+// m kills are gone; finds reports whether the name reaches a command line.
+func (w *walker) bodyEnds(m *nameMatch, finds func(argv []string) bool) {
+	for _, j := range w.p.jobs {
+		if j.resolved() || j.kind == jobPipeline || j.kind == jobForked || slices.Contains(m.kills, j) || slices.Contains(m.tails, j) {
+			continue
+		}
+		if len(j.innerWaited) == 0 && j.fgLong == 0 {
+			continue // nothing in its body the name could end
+		}
+		if j.fgLong > 1 || !innerAllKilled(j, m.kills) {
+			continue
+		}
+		root := bodyRoot(j)
+		if root == nil || setsTrapOrLoops(root) {
+			continue
+		}
+		if j.fgLong == 1 && !w.lastReached(j, root, finds) {
+			continue
+		}
+		m.tails = append(m.tails, j)
+	}
+}
+
+// innerAllKilled reports whether every job j's body waits for is among
+// kills, or was killed before.
+func innerAllKilled(j *job, kills []*job) bool {
+	for _, in := range j.innerWaited {
+		if !in.killed && !slices.Contains(kills, in) {
+			return false
+		}
+	}
+	return true
+}
+
+// bodyRoot is the code j's own process runs: the job's statement, or
+// for a nested shell (`sh -c '…' &`) the script it was given; nil when
+// the walk kept neither.
+func bodyRoot(j *job) syntax.Node {
+	if j.kind == jobCompound {
+		return j.stmt
+	}
+	if l := j.last; l.stmt != nil {
+		if l.src != nil && l.src.file != nil {
+			return l.src.file
+		}
+		return nil
+	}
+	if len(j.innerWaited) > 0 {
+		if src := j.innerWaited[0].src; src != nil && src.file != nil {
+			return src.file // sh -c 'server & wait'
+		}
+	}
+	return nil
+}
+
+// setsTrapOrLoops reports whether the code sets a trap or has a loop
+// anywhere (a loop may start what the name ended again).
+func setsTrapOrLoops(root syntax.Node) bool {
+	return holds(root, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.WhileClause, *syntax.ForClause:
+			return true
+		case *syntax.CallExpr:
+			return len(n.Args) > 0 && wordLit(n.Args[0]) == "trap"
+		}
+		return false
+	})
+}
+
+// leftOnEnd reports whether target sits in root where the code goes past
+// it once it ends, without running it again or choosing what to run by
+// its status: see the list above.
+func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
+	found, ok := false, true
+	var visit func(n syntax.Node, plain bool)
+	visit = func(n syntax.Node, plain bool) {
+		if found || n == nil {
+			return
+		}
+		switch n := n.(type) {
+		case *syntax.File:
+			for _, s := range n.Stmts {
+				visit(s, plain)
+			}
+		case *syntax.Stmt:
+			if n == target {
+				found, ok = true, plain
+				return
+			}
+			visit(n.Cmd, plain)
+		case *syntax.Subshell:
+			for _, s := range n.Stmts {
+				visit(s, plain)
+			}
+		case *syntax.Block:
+			for _, s := range n.Stmts {
+				visit(s, plain)
+			}
+		case *syntax.BinaryCmd:
+			visit(n.X, plain && n.Op == syntax.AndStmt)
+			visit(n.Y, plain && n.Op != syntax.Pipe)
+		default:
+			inspect(n, func(c syntax.Node) bool {
+				if s, isStmt := c.(*syntax.Stmt); isStmt && s == target {
+					found, ok = true, false
+				}
+				return !found
+			})
+		}
+	}
+	visit(root, true)
+	return found && ok
+}
+
+// lastReached reports whether the one program of j's body that takes a
+// while is a simple command the name finds, in a place of root the body
+// leaves once it ends, and had started by now: only literal durations
+// came before it in the body, and no more of them than the script has
+// let pass since the job started.
+func (w *walker) lastReached(j *job, root syntax.Node, finds func(argv []string) bool) bool {
+	l := j.last
+	if l.stmt == nil || !l.known || l.at > w.bounded-j.startBounded || !leftOnEnd(root, l.stmt) {
+		return false
+	}
+	ce, ok := l.stmt.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	r := resolve(ce.Args)
+	argv := argvOf(r).command(r)
+	return argv != nil && finds(argv)
+}
