@@ -14,8 +14,8 @@ import (
 // mksh). The program must be the one command of the body that takes a
 // while (job.fgLong), started by the time of the kill by the walk's
 // clock, in a place the body leaves once it ends: its list, a ( ) or { },
-// either side of &&, the right of || (not the left, whose failure runs
-// the right; not a loop, which starts it again; not an if or case); and
+// either side of &&, the right of ||, a branch of an if or case (not the
+// left of ||, whose failure runs the right, nor an if's condition); and
 // every job the body waits for must be one a name reaches, now or
 // earlier. A body that sets a trap (`trap '' TERM` is inherited by the
 // program) or has a loop (whose next round starts a job again) is left
@@ -124,6 +124,22 @@ func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
 		case *syntax.BinaryCmd:
 			visit(n.X, plain && n.Op == syntax.AndStmt)
 			visit(n.Y, plain && n.Op != syntax.Pipe)
+		case *syntax.IfClause:
+			for _, s := range n.Cond {
+				visit(s, false) // its status picks the branch
+			}
+			for _, s := range n.Then {
+				visit(s, plain)
+			}
+			if n.Else != nil {
+				visit(n.Else, plain)
+			}
+		case *syntax.CaseClause:
+			for _, item := range n.Items {
+				for _, s := range item.Stmts {
+					visit(s, plain)
+				}
+			}
 		default:
 			inspect(n, func(c syntax.Node) bool {
 				if s, isStmt := c.(*syntax.Stmt); isStmt && s == target {
