@@ -19,8 +19,8 @@ import (
 // every job the body waits for must be one a name reaches, now or
 // earlier. A body that sets a trap (`trap '' TERM` is inherited by the
 // program) or has a loop (whose next round starts a job again) is left
-// out. Otherwise the body goes on to wait for
-// something else, and the job runs on as before.
+// out. Otherwise the body may go on to wait for something else, and the
+// job is taken to run on as before.
 
 // bodyEnds adds to m.tails the jobs whose bodies end once the processes
 // m kills are gone; finds reports whether the name reaches a command line.
