@@ -14,8 +14,9 @@ import (
 // mksh). The program must be the one command of the body that takes a
 // while (job.fgLong), started by the time of the kill by the walk's
 // clock, in a place the body leaves once it ends: its list, a ( ) or { },
-// either side of &&, the right of ||, a branch of an if or case (not the
-// left of ||, whose failure runs the right, nor an if's condition); and
+// either side of &&, the right of ||, a branch of an if or case, the left
+// of || when the right is brief (`server || echo "server exited"`; not
+// otherwise, since its failure runs the right, nor an if's condition); and
 // every job the body waits for must be one a name reaches, now or
 // earlier. A body that sets a trap (`trap '' TERM` is inherited by the
 // program) or has a loop (whose next round starts a job again) is left
@@ -122,7 +123,7 @@ func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
 				visit(s, plain)
 			}
 		case *syntax.BinaryCmd:
-			visit(n.X, plain && n.Op == syntax.AndStmt)
+			visit(n.X, plain && (n.Op == syntax.AndStmt || n.Op == syntax.OrStmt && briefStmt(n.Y)))
 			visit(n.Y, plain && n.Op != syntax.Pipe)
 		case *syntax.IfClause:
 			for _, s := range n.Cond {
@@ -170,4 +171,26 @@ func (w *walker) lastReached(j *job, root syntax.Node, finds func(argv []string)
 	r := resolve(ce.Args)
 	argv := argvOf(r).command(r)
 	return argv != nil && finds(argv)
+}
+
+// briefStmt reports whether s only reports or sets something and ends at
+// once: builtins that print, assign or return a status, alone or in an
+// and-or list (`echo "server exited" >&2`, `true`, `status=$?`).
+func briefStmt(s *syntax.Stmt) bool {
+	if s.Background || s.Coprocess {
+		return false
+	}
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return true // assignments alone
+		}
+		switch wordLit(c.Args[0]) {
+		case "echo", "printf", "true", "false", ":", "exit", "return":
+			return true
+		}
+	case *syntax.BinaryCmd:
+		return c.Op != syntax.Pipe && briefStmt(c.X) && briefStmt(c.Y)
+	}
+	return false
 }
