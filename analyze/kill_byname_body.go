@@ -83,13 +83,11 @@ func bodyRoot(j *job) syntax.Node {
 // anywhere (a loop may start what the name ended again).
 func setsTrapOrLoops(root syntax.Node) bool {
 	return holds(root, func(n syntax.Node) bool {
-		switch n := n.(type) {
+		switch n.(type) {
 		case *syntax.WhileClause, *syntax.ForClause:
 			return true
-		case *syntax.CallExpr:
-			return len(n.Args) > 0 && wordLit(n.Args[0]) == "trap"
 		}
-		return false
+		return isCallOf(n, "trap")
 	})
 }
 
@@ -99,15 +97,18 @@ func setsTrapOrLoops(root syntax.Node) bool {
 func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
 	found, ok := false, true
 	var visit func(n syntax.Node, plain bool)
+	list := func(stmts []*syntax.Stmt, plain bool) {
+		for _, s := range stmts {
+			visit(s, plain)
+		}
+	}
 	visit = func(n syntax.Node, plain bool) {
 		if found || n == nil {
 			return
 		}
 		switch n := n.(type) {
 		case *syntax.File:
-			for _, s := range n.Stmts {
-				visit(s, plain)
-			}
+			list(n.Stmts, plain)
 		case *syntax.Stmt:
 			if n == target {
 				found, ok = true, plain
@@ -115,31 +116,21 @@ func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
 			}
 			visit(n.Cmd, plain)
 		case *syntax.Subshell:
-			for _, s := range n.Stmts {
-				visit(s, plain)
-			}
+			list(n.Stmts, plain)
 		case *syntax.Block:
-			for _, s := range n.Stmts {
-				visit(s, plain)
-			}
+			list(n.Stmts, plain)
 		case *syntax.BinaryCmd:
 			visit(n.X, plain && (n.Op == syntax.AndStmt || n.Op == syntax.OrStmt && briefStmt(n.Y)))
 			visit(n.Y, plain && n.Op != syntax.Pipe)
 		case *syntax.IfClause:
-			for _, s := range n.Cond {
-				visit(s, false) // its status picks the branch
-			}
-			for _, s := range n.Then {
-				visit(s, plain)
-			}
+			list(n.Cond, false) // its status picks the branch
+			list(n.Then, plain)
 			if n.Else != nil {
 				visit(n.Else, plain)
 			}
 		case *syntax.CaseClause:
 			for _, item := range n.Items {
-				for _, s := range item.Stmts {
-					visit(s, plain)
-				}
+				list(item.Stmts, plain)
 			}
 		default:
 			inspect(n, func(c syntax.Node) bool {
