@@ -73,7 +73,7 @@ func listExits(w *walker, list []*syntax.Stmt, depth int) bool {
 			return true
 		}
 		fn := w.funcs[wordLit(ce.Args[0])]
-		if fn == nil || depth > 4 {
+		if fn == nil || depth > 4 || !w.lookInto() {
 			return false
 		}
 		b, ok := fn.body.Cmd.(*syntax.Block)

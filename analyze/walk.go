@@ -94,6 +94,12 @@ type walker struct {
 	// guard asks about runs as surely as the guard's command.
 	guards  []condGuard
 	calling map[string]bool
+	// bodyLooks counts the function bodies read by questions since the
+	// walk's last step (see lookahead.go).
+	bodyLooks int
+	// funcReplays counts the lighter passes over function bodies (see
+	// maxFuncReplays).
+	funcReplays int
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
 	saved fdTable
@@ -251,6 +257,7 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+	w.bodyLooks = 0 // (see lookahead.go)
 	if w.expandAlias(s, env) {
 		return env // `dev` with alias dev='server &'
 	}

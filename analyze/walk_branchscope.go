@@ -215,7 +215,7 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*job {
 			return js
 		}
 		if r := w.p.resolveCall(c); len(c.Args) > 0 && w.callsFunc(r) {
-			if b, ok := w.funcs[r.name].body.Cmd.(*syntax.Block); ok {
+			if b, ok := w.funcs[r.name].body.Cmd.(*syntax.Block); ok && w.lookInto() {
 				return w.listEnds(b.Stmts, depth+1)
 			}
 		}

@@ -99,6 +99,9 @@ func (w *walker) exitKills(s *syntax.Stmt, depth int) (ended []*job, found bool)
 			return nil, true
 		}
 		if body != nil {
+			if !w.lookInto() {
+				return nil, true // (see lookahead.go)
+			}
 			return w.exitKills(body, depth+1)
 		}
 	case *syntax.Block:

@@ -73,6 +73,9 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 			return endsSurely // exec "$@": a program whatever the words
 		}
 		if body != nil {
+			if !w.lookInto() {
+				return endsMaybe // (see lookahead.go)
+			}
 			return w.exits(body, depth+1)
 		}
 	case *syntax.Block:

@@ -94,7 +94,7 @@ func (w *walker) sureKills(s *syntax.Stmt, depth int) []*job {
 		return w.listSureKills(c.Stmts, depth)
 	case *syntax.CallExpr:
 		if _, body := w.callEnds(c); body != nil {
-			if b, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 {
+			if b, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 && w.lookInto() {
 				return w.listSureKills(b.Stmts, depth+1)
 			}
 		}

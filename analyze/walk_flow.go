@@ -141,12 +141,25 @@ func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard
 	return env
 }
 
+// maxLaterRounds bounds how many loops' later rounds the walk is inside
+// at once. Each loop walks its body twice, so loops nested n deep would
+// walk the innermost body 2^n times (twenty-four nested loops took more
+// than a gigabyte); with the bound it is walked n+1 times. A loop inside
+// another's later round has had its own later round walked already, in
+// the other's first round, so its findings are there; what the walk
+// leaves out is the state a later round of both would leave, the same
+// jobs started once more.
+const maxLaterRounds = 1
+
 // laterRound walks a round after the first (see repeats): unless a plain
 // break ends the first round, and with it the loop. Unless the loop
 // surely runs two rounds (sure), the round may not run: a branch (see
 // walk_branchscope.go).
 func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool) {
 	if i := plainLeave(body); i >= 0 && leaveWord(body[i]) == "break" {
+		return
+	}
+	if w.again >= maxLaterRounds {
 		return
 	}
 	w.again++

@@ -46,6 +46,14 @@ type function struct {
 // the body does to the caller's jobs (its wait and kill commands).
 const maxFuncWalks = 3
 
+// maxFuncReplays bounds those lighter passes over a whole walk. Each pass
+// still follows the calls in the body, so a chain of functions that each
+// call the next twice (`f0() { f1; f1; }; f1() { f2; f2; }; …`) makes
+// 2^n passes; past the bound a call applies nothing, and the caller's
+// jobs run on as if its waits and kills were not there, the side that
+// reports more, never less. No script written by hand comes near it.
+const maxFuncReplays = 4096
+
 // callFunc walks a function's body where it is called: in the calling
 // shell (its jobs are the caller's, its wait and kill reach the caller's
 // jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
@@ -94,6 +102,9 @@ func (w *walker) callBody(fn *function, env fdTable) {
 		endTraps()
 		w.src = saved
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
+		return
+	}
+	if w.funcReplays++; w.funcReplays > maxFuncReplays {
 		return
 	}
 	inspect(fn.body, func(n syntax.Node) bool {

@@ -38,7 +38,7 @@ func (w *walker) startsStaying(s *syntax.Stmt, j *job, depth int) (found, stays 
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		if _, body := w.callEnds(c); body != nil {
+		if _, body := w.callEnds(c); body != nil && w.lookInto() {
 			return w.startsStaying(body, j, depth+1)
 		}
 	case *syntax.Block:
