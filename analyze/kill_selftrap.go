@@ -36,8 +36,17 @@ func (w *walker) trapOn(sig string) *sigTrap {
 }
 
 // runSelfTrap walks the action of the trap t the shell's own kill ran,
-// in the shell itself, and ends the shell when the action exits.
+// in the shell itself, and ends the shell when the action exits. An action
+// that kills its own shell again without resetting the trap (`trap 'kill
+// -- -$$' TERM EXIT`) is walked once: the four shells run it again after
+// each run, thousands of times a second and without end, and a walk that
+// followed them never ended either (a fuzzer's input overflowed the stack).
 func (w *walker) runSelfTrap(t sigTrap) {
+	if slices.Contains(w.selfTraps, t.code) {
+		return
+	}
+	w.selfTraps = append(w.selfTraps, t.code)
+	defer func() { w.selfTraps = w.selfTraps[:len(w.selfTraps)-1] }()
 	w.runTraps([]trapBody{t.trapBody})
 	if t.ends || !actionExits(w, t.code) {
 		return // (an ending trap function: diesOf, deferred by kill)

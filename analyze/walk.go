@@ -94,6 +94,9 @@ type walker struct {
 	// guard asks about runs as surely as the guard's command.
 	guards  []condGuard
 	calling map[string]bool
+	// selfTraps are the actions of the traps a kill of the shell itself
+	// is running (see runSelfTrap).
+	selfTraps []string
 	// bodyLooks counts the function bodies read by questions since the
 	// walk's last step (see lookahead.go).
 	bodyLooks int

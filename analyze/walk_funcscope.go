@@ -55,10 +55,15 @@ func (w *walker) leaveFuncs(sh *shell) {
 	if !sh.ownFuncs {
 		return
 	}
-	for name, fn := range w.funcs {
-		if sh.outerFuncs[name] != fn {
+	// (in the order of definition, not the map's: walkUncalled walks the
+	// dropped bodies in this order, and the first walked changes what the
+	// later ones find; in map order the findings changed from run to run)
+	seen := map[string]bool{}
+	for _, name := range w.funcOrder {
+		if fn := w.funcs[name]; fn != nil && !seen[name] && sh.outerFuncs[name] != fn {
 			w.dropped = append(w.dropped, fn)
 		}
+		seen[name] = true
 	}
 	w.funcs = sh.outerFuncs
 }
