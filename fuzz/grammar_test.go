@@ -87,7 +87,10 @@ func grammarProgram(r *rand.Rand, depth int) string {
 // seed (default a fixed one, so that CI cannot fail by chance; "new" for
 // a new one, which a failure prints).
 func TestGrammarPrograms(t *testing.T) {
-	n := envInt("SHGUARD_GRAMMAR_N", 1000)
+	n := 1000
+	if v, err := strconv.Atoi(os.Getenv("SHGUARD_GRAMMAR_N")); err == nil {
+		n = v
+	}
 	seed := int64(20261126)
 	switch v := os.Getenv("SHGUARD_GRAMMAR_SEED"); v {
 	case "":
