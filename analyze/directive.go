@@ -128,7 +128,7 @@ type span struct{ start, end int }
 // spans are places of findings, sorted.
 type spans []span
 
-// errorSpans are the places of the error findings reported so far.
+// errorSpans are the places of the error findings.
 func (p *pass) errorSpans() spans {
 	var errs spans
 	for _, f := range p.findings {
@@ -153,9 +153,11 @@ func compareSpans(a, b span) int {
 }
 
 // dropSubsumed drops the SG2001 finding of a job that also has an error
-// finding (it holds the caller's output, which says more), once the
-// directives have run: silencing exactly the error leaves the leak
-// reported, as a directive silences exactly the rules it names.
+// finding (it holds the caller's output, which says more), once every
+// rule and the directives have run: silencing exactly the error leaves the
+// leak reported, as a directive silences exactly the rules it names. It
+// is a step of the driver, not of a rule, so that no rule reads another's
+// findings and the order the rules run in does not matter.
 func (p *pass) dropSubsumed() {
 	if !slices.ContainsFunc(p.findings, func(f Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
 		return
