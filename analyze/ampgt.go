@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -49,14 +50,14 @@ func parseBlanking(src []byte, lang syntax.LangVariant, msg string, was, with by
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			return f, err
 		}
-		var pe *ParseError
-		if !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) || text[pe.offset] != was {
+		var pe *diag.ParseError
+		if !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset >= len(text) || text[pe.Offset] != was {
 			return nil, err
 		}
 		if &text[0] == &src[0] {
 			text = append([]byte(nil), src...)
 		}
-		text[pe.offset] = with
+		text[pe.Offset] = with
 	}
 	return nil, fmt.Errorf("too many %q to read", was)
 }
@@ -70,11 +71,11 @@ func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byt
 		if err == nil || !strings.Contains(err.Error(), "`&>") {
 			return f, text, moved, err
 		}
-		var pe *ParseError
+		var pe *diag.ParseError
 		if !errors.As(err, &pe) {
 			return nil, nil, nil, err
 		}
-		off := pe.offset
+		off := pe.Offset
 		if off < 0 || off+1 >= len(text) || text[off] != '&' || text[off+1] != '>' {
 			return nil, nil, nil, err
 		}

@@ -25,6 +25,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -32,7 +33,7 @@ import (
 // source that does not parse returns a *ParseError. Inline
 // `# shguard disable=SGxxxx -- reason` directives apply (see
 // WithDirectives).
-func Analyze(src []byte, opts ...Option) ([]Finding, error) {
+func Analyze(src []byte, opts ...Option) ([]diag.Finding, error) {
 	res, err := run(src, false, opts)
 	return res.Findings, err
 }
@@ -40,7 +41,7 @@ func Analyze(src []byte, opts ...Option) ([]Finding, error) {
 // Result is the full outcome of an analysis: the findings and the
 // background jobs the source starts, which promotion plans are made of.
 type Result struct {
-	Findings []Finding
+	Findings []diag.Finding
 	Jobs     []Job
 	File     *syntax.File
 	// Reread: the source was parsed as its shell reads it after
@@ -144,7 +145,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.
 		if bf, berr := parse(src, syntax.LangBash); berr == nil {
-			p.notPOSIX, f = err.(*ParseError), bf
+			p.notPOSIX, f = err.(*diag.ParseError), bf
 			if d.bashSyntaxStops {
 				// dash runs the lines before the error, and stops; it
 				// ends where it expands what it refuses (badSubstsRead)
@@ -224,7 +225,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	p.applyDirectives()
 	p.dropSubsumed()
 	if p.cfg.keep != nil {
-		p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return !p.cfg.keep(f) })
+		p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return !p.cfg.keep(f) })
 	}
 	if len(p.findings) > 0 {
 		p.lines = lineStarts(p.lines[:0], src)
@@ -233,21 +234,21 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		p.findings[i].Start = p.position(p.findings[i].Start.Offset)
 		p.findings[i].End = p.position(p.findings[i].End.Offset)
 	}
-	slices.SortStableFunc(p.findings, func(a, b Finding) int {
+	slices.SortStableFunc(p.findings, func(a, b diag.Finding) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
 		}
 		return strings.Compare(a.Rule, b.Rule)
 	})
 	// A function called twice reports what its body starts once.
-	p.findings = slices.CompactFunc(p.findings, func(a, b Finding) bool {
+	p.findings = slices.CompactFunc(p.findings, func(a, b diag.Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
 	res := Result{File: f, Reread: p.reread}
 	if len(p.findings) > 0 {
 		// p.findings is the pass's scratch, reused by the next pass: the
 		// result gets a copy of exactly its length.
-		res.Findings = append(make([]Finding, 0, len(p.findings)), p.findings...)
+		res.Findings = append(make([]diag.Finding, 0, len(p.findings)), p.findings...)
 	}
 	if withJobs {
 		res.Jobs = make([]Job, 0, len(p.jobs))
@@ -296,12 +297,12 @@ func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, 
 
 // report adds a finding; positions are outer byte offsets, turned into
 // lines and columns once all rules ran.
-func (p *pass) report(start, end int, msg string) *Finding {
-	p.findings = append(p.findings, Finding{
+func (p *pass) report(start, end int, msg string) *diag.Finding {
+	p.findings = append(p.findings, diag.Finding{
 		Rule:     p.rule.ID,
 		Severity: p.rule.Severity,
-		Start:    Position{Offset: start},
-		End:      Position{Offset: end},
+		Start:    diag.Position{Offset: start},
+		End:      diag.Position{Offset: end},
 		Message:  msg,
 		URL:      p.rule.url,
 	})
@@ -336,12 +337,12 @@ func lineStarts(ls []int, src []byte) []int {
 	return ls
 }
 
-func (p *pass) position(off int) Position {
+func (p *pass) position(off int) diag.Position {
 	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
 	if i < 0 {
 		i = 0
 	}
-	return Position{Offset: off, Line: i + 1, Col: off - p.lines[i] + 1}
+	return diag.Position{Offset: off, Line: i + 1, Col: off - p.lines[i] + 1}
 }
 
 func (p *pass) publicJob(j *job) Job {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -50,7 +51,7 @@ func noCommandWord(s *syntax.Stmt) bool {
 
 // refused is the parse error the shell reports for code mvdan.cc/sh
 // accepted (see dialect.assignBgRefused), or nil.
-func (d *dialect) refused(f *syntax.File, src []byte) *ParseError {
+func (d *dialect) refused(f *syntax.File, src []byte) *diag.ParseError {
 	if !d.assignBgRefused || bytes.IndexByte(src, '&') < 0 {
 		return nil // no & to refuse: spares a walk of the whole tree
 	}

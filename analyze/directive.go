@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -31,7 +32,7 @@ import (
 var InvalidDirective = register(&Rule{
 	ID:       "SG3101",
 	Name:     "invalid-directive",
-	Severity: Info,
+	Severity: diag.Info,
 	Summary:  "A shguard directive without a reason, or malformed, is ignored: write `# shguard disable=SGxxxx -- why`",
 	Doc: `A '# shguard disable=...' comment silences findings for the statement after
 it (or for the whole file when it comes before the first statement). It must
@@ -48,7 +49,7 @@ it meant to silence stay) and reported by this rule.`,
 var UnusedDirective = register(&Rule{
 	ID:       "SG3102",
 	Name:     "unused-directive",
-	Severity: Info,
+	Severity: diag.Info,
 	Summary:  "A shguard directive suppresses nothing: remove it, or move it above the statement it is meant for",
 	Doc: `A '# shguard disable=SGxxxx -- reason' comment covers the statement right
 after it. When that statement has no finding of the named rule, the directive
@@ -88,7 +89,7 @@ func (p *pass) applyDirectives() {
 	if len(ds) == 0 {
 		return
 	}
-	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool { return suppress(ds, f) })
+	p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return suppress(ds, f) })
 	for _, d := range ds {
 		text := p.text(d.start, d.end)
 		if d.invalid != "" {
@@ -132,7 +133,7 @@ type spans []span
 func (p *pass) errorSpans() spans {
 	var errs spans
 	for _, f := range p.findings {
-		if f.Severity == Error {
+		if f.Severity == diag.Error {
 			errs = append(errs, span{f.Start.Offset, f.End.Offset})
 		}
 	}
@@ -159,18 +160,18 @@ func compareSpans(a, b span) int {
 // is a step of the driver, not of a rule, so that no rule reads another's
 // findings and the order the rules run in does not matter.
 func (p *pass) dropSubsumed() {
-	if !slices.ContainsFunc(p.findings, func(f Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
+	if !slices.ContainsFunc(p.findings, func(f diag.Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
 		return
 	}
 	errs := p.errorSpans()
-	p.findings = slices.DeleteFunc(p.findings, func(f Finding) bool {
+	p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool {
 		return f.Rule == UnmanagedBackground.ID && errs.has(span{f.Start.Offset, f.End.Offset})
 	})
 }
 
 // suppress reports whether a valid directive covers the finding, and marks
 // every such directive used.
-func suppress(ds []*directive, f Finding) bool {
+func suppress(ds []*directive, f diag.Finding) bool {
 	if f.Rule == InvalidDirective.ID || f.Rule == UnusedDirective.ID {
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/shguard/shguard/analyze/diag"
 )
 
 // rulesAt lists "RULE@line" for each finding, in order.
@@ -129,7 +130,7 @@ func TestDirectiveFindingPosition(t *testing.T) {
 // filter drops is still used, not reported.
 func TestFilterAfterDirectives(t *testing.T) {
 	src := "true\n# shguard disable=SG2001 -- why\n./w >/dev/null 2>&1 &\n./v >/dev/null 2>&1 &\nnpm run dev"
-	noWarnings := WithFilter(func(f Finding) bool { return f.Rule != "SG2001" })
+	noWarnings := WithFilter(func(f diag.Finding) bool { return f.Rule != "SG2001" })
 	if diff := cmp.Diff([]string{"SG3001@5"}, rulesAt(t, src, noWarnings)); diff != "" {
 		t.Errorf("findings (-want +got):\n%s", diff)
 	}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -16,20 +17,20 @@ import (
 // other compound shapes (`(A; B) &`, `{ A; B; } &`) have no brace form
 // (`(A; B &)` would be a double fork) and get the exec fix as in the
 // default style.
-func (p *pass) compoundFixes(j *job) []Fix {
+func (p *pass) compoundFixes(j *job) []diag.Fix {
 	if serverBeforeTail(j.stmt.Cmd) {
 		return nil // neither form stops the wait for it
 	}
 	if p.cfg.style == StyleBrace {
 		if b, ok := j.stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			if f, ok := p.braceFix(j, b); ok {
-				return []Fix{f}
+				return []diag.Fix{f}
 			}
 			return nil
 		}
 	}
 	if f, ok := p.execFix(j); ok {
-		return []Fix{f}
+		return []diag.Fix{f}
 	}
 	return nil
 }
@@ -56,31 +57,31 @@ func (p *pass) compoundFixes(j *job) []Fix {
 //
 // Prefix assignments and redirections stay where they are: `FOO=1 exec B`
 // exports FOO to B just as `FOO=1 B` does, and `>log exec B` redirects B.
-func (p *pass) execFix(j *job) (Fix, bool) {
+func (p *pass) execFix(j *job) (diag.Fix, bool) {
 	if j.tail == nil {
-		return Fix{}, false
+		return diag.Fix{}, false
 	}
 	ce, ok := j.tail.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
-		return Fix{}, false
+		return diag.Fix{}, false
 	}
 	name := wordLit(ce.Args[0])
 	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
-		return Fix{}, false
+		return diag.Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
 		if sc.defined[name] || sc.notFoundHandler || sc.unsafeTrap || sc.unmapped {
-			return Fix{}, false
+			return diag.Fix{}, false
 		}
 		if sc.opaque && !strings.Contains(name, "/") {
-			return Fix{}, false
+			return diag.Fix{}, false
 		}
 	}
 	e, ok := p.insert(j.src, int(ce.Args[0].Pos().Offset()), "exec ")
 	if !ok || !bytes.HasPrefix(p.src[e.Start:], []byte(name)) {
-		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
+		return diag.Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
-	return Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []Edit{e}}, true
+	return diag.Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []diag.Edit{e}}, true
 }
 
 // kshBuiltins are the mksh builtins bash does not have (exec would run a
@@ -115,9 +116,9 @@ func plainName(name string) bool {
 // B must be something bash runs as the background process itself (a simple
 // command, possibly negated, or a pipeline); for `time B`, a subshell or a
 // loop, `{ B & }` would fork a waiting subshell again, so there is no fix.
-func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
+func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	if !j.stmt.Background || !j.stmt.Semicolon.IsValid() || len(j.stmt.Redirs) > 0 {
-		return Fix{}, false
+		return diag.Fix{}, false
 	}
 	switch y := b.Y.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -125,19 +126,19 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 			// only assignments, or a builtin that ends at once (`cd app
 			// && npm run dev || echo failed &`): what the job waits for
 			// is before it, and would run in the foreground
-			return Fix{}, false
+			return diag.Fix{}, false
 		}
 	case *syntax.BinaryCmd:
 		if y.Op != syntax.Pipe && y.Op != syntax.PipeAll {
-			return Fix{}, false
+			return diag.Fix{}, false
 		}
 	default:
-		return Fix{}, false
+		return diag.Fix{}, false
 	}
 	if j.src.offs != nil {
 		for _, sc := range p.scopes(j) {
 			if sc.unmapped {
-				return Fix{}, false
+				return diag.Fix{}, false
 			}
 		}
 	}
@@ -158,7 +159,7 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 			// `} #…\` followed by a newline: bash reads a comment, but
 			// mvdan.cc/sh joins the next line into it after a `}`, so the
 			// output would not parse there. Found by FuzzFixBrace.
-			return Fix{}, false
+			return diag.Fix{}, false
 		}
 		switch {
 		case c == '#' && !blank:
@@ -171,9 +172,9 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (Fix, bool) {
 	open, ok1 := p.insert(j.src, int(b.Y.Pos().Offset()), "{ ")
 	cl, ok2 := p.insert(j.src, amp+1, closing)
 	if !ok1 || !ok2 || cl.Start < 1 || p.src[cl.Start-1] != '&' || open.Start >= len(p.src) || p.src[open.Start] != text[b.Y.Pos().Offset()] {
-		return Fix{}, false // the parser's offsets are off (a NUL byte does that)
+		return diag.Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
-	return Fix{Message: "background only the last command: `A && { B & }`", Edits: []Edit{open, cl}}, true
+	return diag.Fix{Message: "background only the last command: `A && { B & }`", Edits: []diag.Edit{open, cl}}, true
 }
 
 // serverBeforeTail reports whether an and-or list runs a known server or
@@ -210,25 +211,25 @@ func commentEndsInBackslash(text []byte) bool {
 // place where the inner text and the outer source agree: not between an
 // escaping backslash and the character it escapes, not inside a line
 // continuation, and the text must survive the quoting.
-func (p *pass) insert(s *source, off int, text string) (Edit, bool) {
+func (p *pass) insert(s *source, off int, text string) (diag.Edit, bool) {
 	if s.offs == nil {
-		return Edit{Start: off, End: off, New: text}, true
+		return diag.Edit{Start: off, End: off, New: text}, true
 	}
 	switch s.quote {
 	case '\'':
 		if strings.ContainsRune(text, '\'') {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	case '"':
 		if strings.ContainsAny(text, "\"\\$`!") {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	default:
-		return Edit{}, false // unquoted or nested twice: no safe place
+		return diag.Edit{}, false // unquoted or nested twice: no safe place
 	}
 	n := len(s.text)
 	if off < 0 || off > n || n == 0 {
-		return Edit{}, false
+		return diag.Edit{}, false
 	}
 	// at is the outer offset just after the inner byte off-1 (or just
 	// after the opening quote); the next outer byte must be the inner byte
@@ -237,22 +238,22 @@ func (p *pass) insert(s *source, off int, text string) (Edit, bool) {
 	if off == 0 {
 		at = s.outer(0)
 		if at < 1 || at > len(p.src) || p.src[at-1] != s.quote {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	} else {
 		at = s.outer(off-1) + 1
 	}
 	if off < n {
 		if s.outer(off) != at || at >= len(p.src) || p.src[at] != s.text[off] {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	} else if at >= len(p.src) || p.src[at] != s.quote {
-		return Edit{}, false
+		return diag.Edit{}, false
 	}
 	if off > 0 && p.src[at-1] != s.text[off-1] {
-		return Edit{}, false
+		return diag.Edit{}, false
 	}
-	return Edit{Start: at, End: at, New: text}, true
+	return diag.Edit{Start: at, End: at, New: text}, true
 }
 
 // hasTrap reports whether the statement sets a trap, which exec would skip.

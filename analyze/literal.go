@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -178,28 +179,28 @@ func (s *source) outer(off int) int {
 
 // edit maps an edit in the walked text to the outer source, when the range
 // maps to a contiguous range and the new text survives the quoting.
-func (s *source) edit(start, end int, text string) (Edit, bool) {
+func (s *source) edit(start, end int, text string) (diag.Edit, bool) {
 	if s.offs == nil {
-		return Edit{Start: start, End: end, New: text}, true
+		return diag.Edit{Start: start, End: end, New: text}, true
 	}
 	for i := start; i < end; i++ {
 		if s.outer(i+1) != s.outer(i)+1 {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	}
 	switch s.quote {
 	case '\'':
 		if strings.ContainsRune(text, '\'') {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	case '"':
 		if strings.ContainsAny(text, "\"\\$`") {
-			return Edit{}, false
+			return diag.Edit{}, false
 		}
 	default:
-		return Edit{}, false
+		return diag.Edit{}, false
 	}
-	return Edit{Start: s.outer(start), End: s.outer(start) + (end - start), New: text}, true
+	return diag.Edit{Start: s.outer(start), End: s.outer(start) + (end - start), New: text}, true
 }
 
 // wordLit is w.Lit(), without its cost for the usual word of one literal

@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"strings"
+
+	"github.com/shguard/shguard/analyze/diag"
 )
 
 // Style chooses how compound background statements (`A && B &`) are fixed.
@@ -42,7 +44,7 @@ type config struct {
 	servers      map[string]bool
 	style        Style
 	noDirectives bool
-	keep         func(Finding) bool
+	keep         func(diag.Finding) bool
 }
 
 // Option configures Analyze.
@@ -58,4 +60,4 @@ func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
 // severity, include and exclude choices. Directives see every finding
 // first, so a directive is not reported unused because of the filter, and
 // rewrite.Fix, given the option, applies only the fixes of kept findings.
-func WithFilter(keep func(Finding) bool) Option { return func(c *config) { c.keep = keep } }
+func WithFilter(keep func(diag.Finding) bool) Option { return func(c *config) { c.keep = keep } }

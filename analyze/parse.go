@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -27,7 +28,7 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 		if errors.As(err, &le) {
 			return nil, parseError(src, le.Pos, strings.TrimPrefix(le.Error(), le.Pos.String()+": "))
 		}
-		return nil, &ParseError{Line: 1, Col: 1, Msg: err.Error(), offset: -1, src: src}
+		return nil, &diag.ParseError{Line: 1, Col: 1, Msg: err.Error(), Offset: -1, Src: src}
 	}
 	return f, nil
 }
@@ -69,12 +70,12 @@ type pooledParser struct {
 
 // parseError places a parser error by its byte offset: the parser's own
 // line and column saturate on very long lines.
-func parseError(src []byte, pos syntax.Pos, msg string) *ParseError {
+func parseError(src []byte, pos syntax.Pos, msg string) *diag.ParseError {
 	off := int(pos.Offset())
 	if !pos.IsValid() || off > len(src) {
-		return &ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg, offset: -1, src: src}
+		return &diag.ParseError{Line: max(int(pos.Line()), 1), Col: max(int(pos.Col()), 1), Msg: msg, Offset: -1, Src: src}
 	}
 	line := 1 + bytes.Count(src[:off], []byte{'\n'})
 	col := off - (bytes.LastIndexByte(src[:off], '\n') + 1) + 1
-	return &ParseError{Line: line, Col: col, Msg: msg, offset: off, src: src}
+	return &diag.ParseError{Line: line, Col: col, Msg: msg, Offset: off, Src: src}
 }

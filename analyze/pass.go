@@ -3,6 +3,7 @@ package analyze
 import (
 	"sync"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -33,7 +34,7 @@ type passState struct {
 	spare    []*job // jobs of earlier passes, reused by newJob
 	calls    []call
 	marks    []mark
-	findings []Finding
+	findings []diag.Finding
 	lines    []int
 	defined  map[string]bool
 	// scopes of the exec fix (fix_compound.go), computed once per source
@@ -52,7 +53,7 @@ type passState struct {
 	// after runs.
 	ended bool
 	// notPOSIX is the error of a sh source that parses as bash only.
-	notPOSIX *ParseError
+	notPOSIX *diag.ParseError
 	// pidFiles are the files (by literal name) into which the command
 	// wrote pids (see writePids).
 	pidFiles map[string]pidFile

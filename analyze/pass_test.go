@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -64,7 +65,7 @@ func TestPassResetFields(t *testing.T) {
 		"#!/bin/sh\nexec >log; [[ -n x ]] && sleep 9 & kill %1; eval \"$c\"; read -r pid < run.pid",
 		"echo hi",
 	}
-	opts := []Option{WithLang(LangZsh), WithServers("srv"), WithCaller(CallerGroupLeader), WithScriptFile(), WithStyle(StyleBrace), WithDirectives(false), WithFilter(func(Finding) bool { return true })}
+	opts := []Option{WithLang(LangZsh), WithServers("srv"), WithCaller(CallerGroupLeader), WithScriptFile(), WithStyle(StyleBrace), WithDirectives(false), WithFilter(func(diag.Finding) bool { return true })}
 	for _, src := range srcs {
 		if _, err := Run([]byte(src), opts...); err != nil {
 			t.Fatal(err)

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/diag"
 )
 
 // Hostile inputs end in a verdict or a *ParseError with a real position,
@@ -35,7 +37,7 @@ func TestHostileInputs(t *testing.T) {
 		for _, lang := range []Lang{LangBash, LangZsh, LangDash, LangMksh} {
 			t.Run(name+"/"+lang.String(), func(t *testing.T) {
 				_, err := Analyze([]byte(src), WithLang(lang))
-				var pe *ParseError
+				var pe *diag.ParseError
 				if err != nil && (!errors.As(err, &pe) || pe.Line < 1 || pe.Col < 1) {
 					t.Fatalf("error %v is not a positioned *ParseError", err)
 				}

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/shguard/shguard/analyze/diag"
 )
 
 // Rule is one check, declared as a value in its own file (like an
@@ -16,7 +18,7 @@ type Rule struct {
 	// Name is a short kebab-case name, used in README anchors.
 	Name string
 	// Severity of every finding this rule reports.
-	Severity Severity
+	Severity diag.Severity
 	// Summary is one line for rule tables.
 	Summary string
 	// Doc explains what bash really does and why it matters.
@@ -37,13 +39,9 @@ type Rule struct {
 // a test (go test ./analyze -run TestRulePages -update rewrites them).
 func (r *Rule) URL() string {
 	if r.url == "" {
-		return ruleURL(r.ID)
+		return diag.RuleURL(r.ID)
 	}
 	return r.url
-}
-
-func ruleURL(id string) string {
-	return "https://github.com/shguard/shguard/blob/main/docs/rules/" + id + ".md"
 }
 
 // Markdown is the rule's page: what it reports, why, and a WRONG and a
@@ -68,7 +66,7 @@ var registry = map[string]*Rule{}
 
 // register is called by each rule file's package-level var.
 func register(r *Rule) *Rule {
-	r.url = ruleURL(r.ID)
+	r.url = diag.RuleURL(r.ID)
 	if _, dup := registry[r.ID]; dup {
 		panic("duplicate rule " + r.ID)
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"regexp"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/diag"
 )
 
 // Every rule documents itself with a WRONG example that it reports and a
@@ -16,7 +18,7 @@ func TestRuleExamples(t *testing.T) {
 			if !idRe.MatchString(r.ID) {
 				t.Fatalf("rule ID %q is not SGnnnn", r.ID)
 			}
-			if want := Severity(4 - int(r.ID[2]-'0')); r.Severity != want {
+			if want := diag.Severity(4 - int(r.ID[2]-'0')); r.Severity != want {
 				t.Errorf("%s has severity %s, its class says %s", r.ID, r.Severity, want)
 			}
 			if r.Name == "" || r.Summary == "" || r.Doc == "" || r.Wrong == "" || r.Right == "" {
@@ -25,11 +27,11 @@ func TestRuleExamples(t *testing.T) {
 			wrong, err := Analyze([]byte(r.Wrong), WithLang(r.Shell))
 			if r == NotValidShell {
 				// Its WRONG example is one the shell cannot parse.
-				var pe *ParseError
+				var pe *diag.ParseError
 				if !errors.As(err, &pe) {
 					t.Fatalf("WRONG example parses: %v, %v", wrong, err)
 				}
-				wrong = []Finding{pe.Finding()}
+				wrong = []diag.Finding{pe.Finding()}
 			} else if err != nil {
 				t.Fatalf("WRONG example does not parse: %v", err)
 			}
@@ -40,14 +42,14 @@ func TestRuleExamples(t *testing.T) {
 			if err != nil {
 				t.Fatalf("RIGHT example does not parse: %v", err)
 			}
-			if hasRule(right, r.ID) || Verdict(right) != 0 {
+			if hasRule(right, r.ID) || diag.Verdict(right) != 0 {
 				t.Errorf("RIGHT example %q is not clean: %v", r.Right, right)
 			}
 		})
 	}
 }
 
-func hasRule(fs []Finding, id string) bool {
+func hasRule(fs []diag.Finding, id string) bool {
 	for _, f := range fs {
 		if f.Rule == id {
 			return true

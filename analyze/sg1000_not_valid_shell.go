@@ -1,14 +1,16 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // NotValidShell is a command or script that the shell it is analysed for
 // cannot parse. Analyze returns it as a *ParseError (nothing else can be
 // said of such a script); ParseError.Finding turns it into this rule's
 // finding, so that linters report it where CI looks, as ShellCheck
 // reports its parse errors.
 var NotValidShell = register(&Rule{
-	ID:       "SG1000",
+	ID:       diag.ParseErrorRule,
 	Name:     "not-valid-shell",
-	Severity: Error,
+	Severity: diag.Error,
 	Summary:  "The script is not valid in the shell it is analysed for: that shell would refuse to run it",
 	Doc: `The shell reads a -c string or a script a line (or a complete command) at a
 time and stops at the first one it cannot parse, so a syntax error means the
@@ -19,10 +21,3 @@ it with -s, a '# shguard shell=NAME' line or the shebang.`,
 	Right: `if true; then echo yes; fi`,
 	// Reported from a *ParseError (ParseError.Finding), not by a check.
 })
-
-// Finding is the parse error as a finding of NotValidShell, at its
-// position (Offset -1 when the parser did not give one).
-func (e *ParseError) Finding() Finding {
-	pos := Position{Offset: e.offset, Line: e.Line, Col: e.Col}
-	return Finding{Rule: NotValidShell.ID, Severity: Error, Start: pos, End: pos, Message: e.Msg, URL: NotValidShell.URL()}
-}

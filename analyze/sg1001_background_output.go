@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // BackgroundHoldsOutput reports a background job that keeps the caller's
 // stdout or stderr open.
 //
@@ -10,7 +12,7 @@ package analyze
 var BackgroundHoldsOutput = register(&Rule{
 	ID:       "SG1001",
 	Name:     "background-holds-output",
-	Severity: Error,
+	Severity: diag.Error,
 	Summary:  "A background job keeps the caller's stdout or stderr open: the caller never gets EOF",
 	Doc: `A background job inherits the shell's stdout and stderr. When those are the
 caller's pipe (every agent tool, every $(...) of a script), the caller reads

@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // CompoundBackground reports `A && B &`, `(A; B >log) &` and `{ A; B; } &` whose
 // subshell keeps the caller's output open while it waits for B.
 //
@@ -10,7 +12,7 @@ package analyze
 var CompoundBackground = register(&Rule{
 	ID:       "SG1002",
 	Name:     "compound-background",
-	Severity: Error,
+	Severity: diag.Error,
 	Summary:  "`A && B &`, `(A; B >log) &`, `{ A; B; } &`: the background subshell waits for B and holds the caller's output",
 	Doc: `bash parses A && B & as (A && B) &: it forks a subshell for the whole list,
 and that subshell waits for B in its foreground. The subshell keeps the

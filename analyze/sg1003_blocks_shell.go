@@ -1,12 +1,14 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // BackgroundBlocksShell reports a background job that holds a pipe the
 // shell itself reads to EOF: `x=$(server &)`, `diff <(server &) f`,
 // `(server &) | grep x`.
 var BackgroundBlocksShell = register(&Rule{
 	ID:       "SG1003",
 	Name:     "background-blocks-shell",
-	Severity: Error,
+	Severity: diag.Error,
 	Summary:  "A background job inside $(...), <(...) or a pipeline keeps the pipe open: the shell itself blocks",
 	Doc: `A command substitution returns when its stdout reaches EOF, not when its
 shell exits. A background job started inside it inherits that stdout, so

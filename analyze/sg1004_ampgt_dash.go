@@ -1,11 +1,13 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // AmpGtDash reports `&>` in a script run by dash, which reads it as `&`
 // followed by `>` (see parseAmpGt).
 var AmpGtDash = register(&Rule{
 	ID:       "SG1004",
 	Name:     "ampgt-in-dash",
-	Severity: Error,
+	Severity: diag.Error,
 	Summary:  "dash reads `cmd &>file` as `cmd &` then `>file`: cmd runs in the background with the caller's output",
 	Doc: `&> is bash's (and zsh's and mksh's) shorthand for >file 2>&1. dash, which is
 /bin/sh on Debian, Ubuntu and Alpine, has no such operator: it reads

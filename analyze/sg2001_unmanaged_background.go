@@ -1,12 +1,14 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // UnmanagedBackground reports a background job with its output redirected
 // that nobody waits for or stops: nothing hangs, but it outlives the shell
 // with no handle left to stop it.
 var UnmanagedBackground = register(&Rule{
 	ID:       "SG2001",
 	Name:     "unmanaged-background",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "A background job is never waited for or stopped: it outlives the shell unmanaged",
 	Doc: `With its output redirected, a background job no longer hangs the caller,
 but when the shell exits it keeps running, re-parented to init, and the

@@ -1,10 +1,12 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // Nohup reports nohup used to start work that outlives the shell.
 var Nohup = register(&Rule{
 	ID:       "SG2002",
 	Name:     "nohup",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "nohup job outlives the shell; nohup does not redirect output into a pipe",
 	Doc: `nohup only makes the program ignore SIGHUP, and redirects its output to
 nohup.out only when stdout is a terminal. Under an agent tool stdout is a

@@ -1,11 +1,13 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // Setsid reports work started with setsid in the background or with
 // setsid -f: it leaves the shell's process group and session.
 var Setsid = register(&Rule{
 	ID:       "SG2003",
 	Name:     "setsid",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "setsid job leaves the process group: it outlives the shell and a group kill misses it",
 	Doc: `setsid starts the program in a new session. A caller that stops the
 command by killing its process group (every timeout does) no longer reaches

@@ -1,12 +1,16 @@
 package analyze
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/shguard/shguard/analyze/diag"
+)
 
 // Disown reports disown of a running job.
 var Disown = register(&Rule{
 	ID:       "SG2004",
 	Name:     "disown",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "disown removes a job from the job table: wait cannot reach it and it outlives the shell",
 	Doc: `disown removes the job from the shell's table: wait no longer waits for it,
 and it keeps running after the shell exits with nobody tracking it.`,

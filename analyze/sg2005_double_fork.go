@@ -1,11 +1,13 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // DoubleFork reports a job started in a subshell that exits without waiting
 // for it: `(server &)`, `$(server >/dev/null 2>&1 &)`.
 var DoubleFork = register(&Rule{
 	ID:       "SG2005",
 	Name:     "double-fork",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "A job started inside a subshell that exits is orphaned: no wait can reach it",
 	Doc: `(server &) forks a subshell that starts the server and exits at once; the
 server is re-parented to init. No wait in the script can reach it, and its

@@ -1,10 +1,12 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // Coproc reports a coprocess that is never waited for.
 var Coproc = register(&Rule{
 	ID:       "SG2006",
 	Name:     "coproc",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "A coprocess that is never waited for outlives the shell",
 	Doc: `A coprocess runs asynchronously with pipes to the shell; its stderr is
 still the caller's. When the shell exits without waiting for it, it keeps

@@ -1,12 +1,14 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // JobControl reports job control in a non-interactive shell: fg and bg fail
 // ("no job control"), and set -m moves every later job into its own process
 // group, out of reach of a group kill.
 var JobControl = register(&Rule{
 	ID:       "SG2007",
 	Name:     "job-control",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "fg, bg and set -m do not work as intended in a non-interactive shell",
 	Doc: `bash -c runs without job control: fg and bg fail with "no job control", so
 a job that fg was meant to wait for is left running. set -m turns job

@@ -1,6 +1,10 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/shguard/shguard/analyze/diag"
+)
 
 // Daemonizes reports programs that fork themselves into the background:
 // `ssh -f`, `tmux new -d`, `screen -dm`, `ssh-agent`, `redis-server
@@ -9,7 +13,7 @@ import "strings"
 var Daemonizes = register(&Rule{
 	ID:       "SG2008",
 	Name:     "daemonizes",
-	Severity: Warning,
+	Severity: diag.Warning,
 	Summary:  "A program that daemonizes itself (ssh -f, tmux new -d, ssh-agent…) outlives the shell unmanaged",
 	Doc: `Some programs fork into the background on their own: ssh -f, tmux new -d,
 screen -dm, ssh-agent, gpg-agent --daemon, start-stop-daemon --background,

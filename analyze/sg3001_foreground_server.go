@@ -1,6 +1,10 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/shguard/shguard/analyze/diag"
+)
 
 // ForegroundServer advises on a known server or watcher run in the
 // foreground: the command never finishes, so the caller's tool call only
@@ -8,7 +12,7 @@ import "strings"
 var ForegroundServer = register(&Rule{
 	ID:       "SG3001",
 	Name:     "foreground-server",
-	Severity: Info,
+	Severity: diag.Info,
 	Summary:  "A server or watcher in the foreground never returns: run it as a managed background job",
 	Doc: `Dev servers, file watchers and followers (npm run dev, make dev, vite, python -m
 http.server, tail -f, kubectl logs -f, docker compose up...) run until they

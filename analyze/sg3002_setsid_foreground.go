@@ -1,10 +1,12 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // SetsidForeground advises on setsid run in the foreground.
 var SetsidForeground = register(&Rule{
 	ID:       "SG3002",
 	Name:     "setsid-foreground",
-	Severity: Info,
+	Severity: diag.Info,
 	Summary:  "setsid in the foreground leaves the process group, and forks away if the shell leads its group",
 	Doc: `Run in the foreground, setsid cmd waits for cmd only while setsid is not a
 process-group leader. It is one when the shell execs it in place (the last

@@ -1,10 +1,12 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/diag"
+
 // NotPOSIX reports a script for sh that uses syntax sh does not have.
 var NotPOSIX = register(&Rule{
 	ID:       "SG3003",
 	Name:     "bash-syntax-in-sh",
-	Severity: Info,
+	Severity: diag.Info,
 	Summary:  "A script for sh uses bash syntax: sh (dash on Debian and Ubuntu) will stop at it",
 	Doc: `The shebang (or -s, a directive, .shguardrc) says sh, but the script uses
 syntax that only bash (or zsh, mksh) accepts: arrays, [[ ]], ${x:0:3}, &>...
@@ -20,7 +22,7 @@ it is a bash script, or write it in POSIX sh.`,
 	Right: `set -- a b; echo "$1"`,
 	check: func(p *pass) {
 		if e := p.notPOSIX; e != nil {
-			off := max(e.offset, 0)
+			off := max(e.Offset, 0)
 			how := "analysed as bash"
 			if p.cfg.lang.dialect().bashSyntaxStops {
 				how = "sh stops here and runs nothing after it"

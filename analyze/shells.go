@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -177,7 +178,7 @@ func WithScriptFile() Option { return func(cfg *config) { cfg.scriptFile = true 
 // when another shell's syntax accepts it, that shell: a zsh one-liner
 // given to the bash analysis should say "-s zsh", not only "syntax error".
 func explainParseError(err error, d *dialect) error {
-	pe, ok := err.(*ParseError)
+	pe, ok := err.(*diag.ParseError)
 	if !ok {
 		return err
 	}
@@ -186,7 +187,7 @@ func explainParseError(err error, d *dialect) error {
 		if l.dialect().variant == d.variant {
 			continue
 		}
-		if f, _ := parse(pe.src, l.variant()); f != nil {
+		if f, _ := parse(pe.Src, l.variant()); f != nil {
 			pe.ValidIn = l.String()
 			break
 		}

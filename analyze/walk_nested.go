@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -262,12 +263,12 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 // are the longest that parse.
 func parsedLines(p *pass, code string, lang syntax.LangVariant, err error) *syntax.File {
 	off := -1
-	var own *ParseError
+	var own *diag.ParseError
 	var pe syntax.ParseError
 	var le syntax.LangError
 	switch {
 	case errors.As(err, &own):
-		off = own.offset
+		off = own.Offset
 	case errors.As(err, &pe) && pe.Pos.IsValid():
 		off = int(pe.Pos.Offset())
 	case errors.As(err, &le) && le.Pos.IsValid():

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,11 +41,11 @@ func parseZsh(src []byte) (*syntax.File, []int, error) {
 	var always []int
 	for range 64 {
 		f, err := parse(text, syntax.LangZsh)
-		var pe *ParseError
-		if err == nil || !errors.As(err, &pe) || pe.offset < 0 || pe.offset >= len(text) {
+		var pe *diag.ParseError
+		if err == nil || !errors.As(err, &pe) || pe.Offset < 0 || pe.Offset >= len(text) {
 			return f, always, err
 		}
-		at := pe.offset
+		at := pe.Offset
 		switch {
 		case strings.Contains(pe.Msg, "`;` can only immediately follow a statement") && text[at] == ';':
 			// zsh reads a `;` with no command before it as a blank (zsh

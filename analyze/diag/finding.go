@@ -1,4 +1,4 @@
-package analyze
+package diag
 
 import (
 	"fmt"
@@ -118,8 +118,8 @@ type ParseError struct {
 	// Shell is the shell the source was parsed for; ValidIn, when not
 	// empty, another shell whose syntax accepts it (`-s zsh`).
 	Shell, ValidIn string
-	offset         int    // byte offset, -1 if unknown
-	src            []byte // the source, to try other shells on
+	Offset         int    // byte offset, -1 if unknown
+	Src            []byte // the source, to try other shells on
 }
 
 func (e *ParseError) Error() string { return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg) }
@@ -135,4 +135,21 @@ func Verdict(fs []Finding) Severity {
 		}
 	}
 	return v
+}
+
+// ParseErrorRule is the rule a *ParseError is reported as (SG1000,
+// NotValidShell). It is declared here, below the rules, so that a
+// ParseError can make its own Finding.
+const ParseErrorRule = "SG1000"
+
+// RuleURL is the page of a rule, docs/rules/SGxxxx.md in the repository.
+func RuleURL(id string) string {
+	return "https://github.com/shguard/shguard/blob/main/docs/rules/" + id + ".md"
+}
+
+// Finding is the parse error as a finding of NotValidShell, at its
+// position (Offset -1 when the parser did not give one).
+func (e *ParseError) Finding() Finding {
+	pos := Position{Offset: e.Offset, Line: e.Line, Col: e.Col}
+	return Finding{Rule: ParseErrorRule, Severity: Error, Start: pos, End: pos, Message: e.Msg, URL: RuleURL(ParseErrorRule)}
 }
