@@ -94,7 +94,7 @@ func (w *walker) dupEnds(s *syntax.Stmt) bool {
 		return false
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return !s.Background && ok && len(ce.Args) > 0 && specialBuiltins.has(ce.Args[0].Lit())
+	return !s.Background && ok && len(ce.Args) > 0 && specialBuiltins.Has(ce.Args[0].Lit())
 }
 
 // failedDup walks a statement whose redirections fail (see badDupEffect):

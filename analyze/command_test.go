@@ -3,6 +3,7 @@ package analyze
 import (
 	"testing"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -19,7 +20,7 @@ func TestProgramName(t *testing.T) {
 		"bin/command":              "bin/command",
 		"server/":                  "server/",
 	} {
-		if got := programName(lit); got != want {
+		if got := knowledge.ProgramName(lit); got != want {
 			t.Errorf("programName(%q) = %q, want %q", lit, got, want)
 		}
 	}
@@ -40,18 +41,18 @@ func TestResolveExecWrappers(t *testing.T) {
 		"prlimit -p 12":                        "prlimit",
 		"nice chroot / setarch i686 x":         "x",
 	} {
-		if got := resolveText(t, cmd).name; got != want {
+		if got := resolveText(t, cmd).Name; got != want {
 			t.Errorf("resolve(%q) runs %q, want %q", cmd, got, want)
 		}
 	}
 }
 
 // resolveText resolves the first command of cmd, parsed as bash.
-func resolveText(t *testing.T, cmd string) resolved {
+func resolveText(t *testing.T, cmd string) knowledge.Resolved {
 	t.Helper()
 	f, err := parse([]byte(cmd), syntax.LangBash)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return resolve(f.Stmts[0].Cmd.(*syntax.CallExpr).Args)
+	return knowledge.Resolve(f.Stmts[0].Cmd.(*syntax.CallExpr).Args)
 }

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/shguard/shguard/analyze/knowledge"
 )
 
 // A program that daemonizes (see daemonizes) forks a process that outlives
@@ -38,21 +40,21 @@ import (
 
 // daemonFds is what the daemon r forks keeps of the descriptors in that
 // the command ran with: nothing, unless the table above says so.
-func daemonFds(r resolved, in fdTable) fdTable {
+func daemonFds(r knowledge.Resolved, in fdTable) fdTable {
 	var t fdTable
-	args := argvOf(r)
-	switch r.name {
+	args := knowledge.ArgvOf(r)
+	switch r.Name {
 	case "pg_ctl":
-		logged := args.has("--log") || hasAttached(args, "-l")
+		logged := args.Has("--log") || hasAttached(args, "-l")
 		if !logged {
 			t[1], t[2] = in[1], in[1] // `exec postgres … 2>&1`
 		}
 	case "memcached":
-		if args.has("--verbose") || hasAttached(args, "-v") || hasAttached(args, "-vv") {
+		if args.Has("--verbose") || hasAttached(args, "-v") || hasAttached(args, "-vv") {
 			t[1], t[2] = in[1], in[2]
 		}
 	case "gpg-agent":
-		if !args.has("--log-file") {
+		if !args.Has("--log-file") {
 			t[2] = in[2]
 		}
 	case "nginx":
@@ -67,7 +69,7 @@ func daemonFds(r resolved, in fdTable) fdTable {
 
 // hasAttached reports whether a short option is among the arguments,
 // alone or with its value attached (`-l`, `-llog/pg.log`).
-func hasAttached(args argv, opt string) bool {
+func hasAttached(args knowledge.Argv, opt string) bool {
 	for _, a := range args {
 		if strings.HasPrefix(a, opt) {
 			return true
@@ -90,12 +92,12 @@ func logsToStderr(directives string) bool {
 
 // daemonStops names the programs whose daemons the command r stops, or
 // nil.
-func daemonStops(r resolved) []string {
-	args := argvOf(r)
-	switch r.name {
+func daemonStops(r knowledge.Resolved) []string {
+	args := knowledge.ArgvOf(r)
+	switch r.Name {
 	case "pg_ctl", "pg_ctlcluster":
-		if args.has("stop") && !args.has("start", "restart") {
-			return []string{r.name}
+		if args.Has("stop") && !args.Has("start", "restart") {
+			return []string{r.Name}
 		}
 	case "redis-cli", "keydb-cli":
 		for _, a := range args {
@@ -110,7 +112,7 @@ func daemonStops(r resolved) []string {
 			}
 		}
 	case "ssh-agent":
-		if args.has("-k") {
+		if args.Has("-k") {
 			return []string{"ssh-agent"}
 		}
 	case "gpgconf":
@@ -120,15 +122,15 @@ func daemonStops(r resolved) []string {
 			}
 		}
 	case "start-stop-daemon":
-		if args.has("--stop", "-K") {
+		if args.Has("--stop", "-K") {
 			return []string{"start-stop-daemon"}
 		}
 	case "supervisorctl":
-		if args.has("shutdown") {
+		if args.Has("shutdown") {
 			return []string{"supervisord"}
 		}
 	case "tmux":
-		if args.has("kill-server") {
+		if args.Has("kill-server") {
 			return []string{"tmux"}
 		}
 	}
@@ -141,10 +143,10 @@ func daemonStops(r resolved) []string {
 // supervisord --pidfile, mongod --pidfilepath, dnsmasq --pid-file, php-fpm
 // --pid, nginx -g 'pid FILE;'. A kill of what it holds, `kill $(cat
 // FILE)`, ends the daemon (measured with memcached -d -P).
-func daemonPidFile(r resolved) string {
-	args := argvOf(r)
+func daemonPidFile(r knowledge.Resolved) string {
+	args := knowledge.ArgvOf(r)
 	var opts []string
-	switch r.name {
+	switch r.Name {
 	case "memcached":
 		opts = []string{"-P", "--pidfile"}
 	case "redis-server", "keydb-server":
@@ -160,7 +162,7 @@ func daemonPidFile(r resolved) string {
 	case "php-fpm":
 		opts = []string{"-g", "--pid"}
 	}
-	if r.name == "start-stop-daemon" && !args.has("-m", "--make-pidfile") {
+	if r.Name == "start-stop-daemon" && !args.Has("-m", "--make-pidfile") {
 		return "" // the program may write it, or not
 	}
 	for i, a := range args {
@@ -172,7 +174,7 @@ func daemonPidFile(r resolved) string {
 				return a[len(o)+1:]
 			}
 		}
-		if r.name == "nginx" && a == "-g" && i+1 < len(args) {
+		if r.Name == "nginx" && a == "-g" && i+1 < len(args) {
 			for d := range strings.SplitSeq(args[i+1], ";") {
 				if f := strings.Fields(d); len(f) == 2 && f[0] == "pid" {
 					return f[1]
@@ -185,7 +187,7 @@ func daemonPidFile(r resolved) string {
 
 // daemonWritesPid records that the daemon j writes its pid into the file
 // its command r names.
-func (w *walker) daemonWritesPid(j *job, r resolved) {
+func (w *walker) daemonWritesPid(j *job, r knowledge.Resolved) {
 	name := daemonPidFile(r)
 	if name == "" {
 		return
@@ -198,13 +200,13 @@ func (w *walker) daemonWritesPid(j *job, r resolved) {
 
 // stopDaemons applies a daemon's stop command r to the daemons of the
 // programs it names.
-func (w *walker) stopDaemons(r resolved) {
+func (w *walker) stopDaemons(r knowledge.Resolved) {
 	progs := daemonStops(r)
 	if progs == nil {
 		return
 	}
 	for _, j := range w.p.jobs {
-		if j.daemon != "" && !j.resolved() && slices.Contains(progs, resolve(j.prog).name) {
+		if j.daemon != "" && !j.resolved() && slices.Contains(progs, knowledge.Resolve(j.prog).Name) {
 			w.end(j)
 		}
 	}

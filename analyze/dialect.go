@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // dialect is what one shell does differently where hangs and leaks are
 // decided. The walk is the same for every shell; it consults this table
@@ -322,7 +325,7 @@ type dialect struct {
 	// set` only fails). dash has no pipefail: `set -euo pipefail; server &`
 	// starts nothing there. Empty setLetters: set only complains (bash).
 	setLetters string
-	setNames   *wordSet
+	setNames   *knowledge.WordSet
 	// setOffLetters are the letters only `set +X` takes: options the shell
 	// cannot turn on here but may turn off, as they are off (zsh's
 	// dosetopt, Src/options.c, refuses INTERACTIVE and SINGLECOMMAND once
@@ -357,7 +360,7 @@ type dialect struct {
 	// `status=$?`, whose $status is $?; `status=1 cmd`, `local status`,
 	// `for status in …` as well). bash's `UID=0` discards only the rest of
 	// its line and goes on.
-	readonlyParams *wordSet
+	readonlyParams *knowledge.WordSet
 	// equalsExpands: an unquoted word that starts with `=` is the path of
 	// the command it names, and an error that ends the shell when there
 	// is none (zsh's EQUALS option: `[ "$1" == ci ]` looks for a command
@@ -465,7 +468,7 @@ type dialect struct {
 	// …); kill "${P[@]}"` kills nothing). Each measured with `SH -c 'NAME
 	// </dev/null; echo $?'`. nil: bash. (print is printBuiltin's: bash's
 	// and dash's `print $! >f` still empties f.)
-	missing *wordSet
+	missing *knowledge.WordSet
 	// missingBuiltin is what `builtin NAME` does for a NAME in missing:
 	// zsh fails ("no such builtin", 1); mksh's builtin, a special
 	// builtin there, ends the shell ("builtin: mapfile: not found").

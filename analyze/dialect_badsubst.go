@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -29,7 +30,7 @@ func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect) (*syntax.F
 	var bad []int
 	var patched []byte
 	ok := true
-	inspect(bf, func(n syntax.Node) bool {
+	knowledge.Inspect(bf, func(n syntax.Node) bool {
 		pe, isPe := n.(*syntax.ParamExp)
 		if !ok || !isPe || !d.expansionRefused(pe) {
 			return ok
@@ -129,10 +130,10 @@ func (w *walker) badSubst(words ...*syntax.Word) bool {
 	bad := w.src.bad
 	found := false
 	for _, word := range words {
-		if word == nil || plainWord(word) {
+		if word == nil || knowledge.PlainWord(word) {
 			continue
 		}
-		inspect(word, func(n syntax.Node) bool {
+		knowledge.Inspect(word, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				return false

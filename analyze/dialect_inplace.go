@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -15,21 +16,21 @@ import (
 // the script (those run in the subshell itself).
 func (w *walker) execsTail(ce *syntax.CallExpr) bool {
 	r := w.p.resolveCall(ce)
-	if len(r.all) == 0 || builtins.has(r.name) || w.funcs[r.name] != nil {
+	if len(r.All) == 0 || knowledge.Builtins.Has(r.Name) || w.funcs[r.Name] != nil {
 		return false
 	}
-	return plainName(wordLit(r.head))
+	return plainName(knowledge.WordLit(r.Head))
 }
 
 // leads reports whether the simple command s (resolved as r) runs as the
 // process of a shell that leads its group: the shell execs it in place,
 // either explicitly or as the last command of a -c string (see
 // dialect.cTail), and the shell leads its group (see Caller).
-func (w *walker) leads(s *syntax.Stmt, r resolved) bool {
+func (w *walker) leads(s *syntax.Stmt, r knowledge.Resolved) bool {
 	if !w.sh.leads || w.job != nil || w.sh.async {
 		return false
 	}
-	if r.exec {
+	if r.Exec {
 		return true
 	}
 	return slices.Contains(w.p.inPlaceStmts(), s)

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -22,13 +23,13 @@ func (d *dialect) killRefused(args []*syntax.Word) bool {
 	if len(args) == 0 {
 		return false
 	}
-	o := wordLit(args[0])
+	o := knowledge.WordLit(args[0])
 	switch {
 	case o == "-n":
 		return d.killNoNumOption
 	case o == "-s" && len(args) > 1:
-		name := wordLit(args[1])
-		if isDigits(name) {
+		name := knowledge.WordLit(args[1])
+		if knowledge.IsDigits(name) {
 			return d.killSName || !signalNumber(name)
 		}
 		return d.killNoSigPrefix && sigPrefixed(name) || !knownSignal(name)
@@ -39,7 +40,7 @@ func (d *dialect) killRefused(args []*syntax.Word) bool {
 		// bash reads -sigterm as -s igterm; zsh reads the whole word as
 		// a name, and -sTERM is SIGSTERM
 		return d.killSName || !knownSignal(o[2:])
-	case isDigits(o[1:]):
+	case knowledge.IsDigits(o[1:]):
 		return !signalNumber(o[1:])
 	case d.killNoSigPrefix && sigPrefixed(o[1:]):
 		return true
@@ -63,8 +64,8 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 // knownSignal reports whether name, in any case and with or without SIG,
 // is a Linux signal the shells know.
 func knownSignal(name string) bool {
-	return signalNames.has(signalName(name))
+	return signalNames.Has(signalName(name))
 }
 
-var signalNames = setOf(`HUP INT QUIT ILL TRAP ABRT IOT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM
+var signalNames = knowledge.SetOf(`HUP INT QUIT ILL TRAP ABRT IOT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM
 	STKFLT CHLD CLD CONT STOP TSTP TTIN TTOU URG XCPU XFSZ VTALRM PROF WINCH IO POLL PWR SYS`)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -21,7 +22,7 @@ import (
 // not. A group or subshell around it is valid: `{ x=1; } &`.
 func assignOnlyBackground(f *syntax.File) (syntax.Pos, bool) {
 	var at syntax.Pos
-	inspect(f, func(n syntax.Node) bool {
+	knowledge.Inspect(f, func(n syntax.Node) bool {
 		if at.IsValid() {
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -91,7 +92,7 @@ var (
 		groupBlanks:          true,
 		killNoSigPrefix:      true,
 		trapRefuses:          trapNoSigPrefix | trapNoPseudo,
-		missing:              setOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),
+		missing:              knowledge.SetOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),
 		testNoDoubleEquals:   true,
 		jobsKeepIgnored:      true,
 		doneJobsStay:         true,
@@ -103,7 +104,7 @@ var (
 		noArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
-		setNames:             setOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
+		setNames:             knowledge.SetOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
 	}
 	dialectZsh = &dialect{
 		lang: LangZsh, variant: syntax.LangZsh,
@@ -142,12 +143,12 @@ var (
 		emptyArgIgnored:      true,
 		substReadsFile:       true,
 		nounsetSkipsTraps:    true,
-		readonlyParams:       setOf(`status ARGC PPID HISTCMD LINENO`),
+		readonlyParams:       knowledge.SetOf(`status ARGC PPID HISTCMD LINENO`),
 		trapRefuses:          trapUpperOnly,
 		equalsExpands:        true,
 		killSName:            true,
 		commandSkipsBuiltins: true,
-		missing:              setOf(`mapfile readarray shopt caller complete compgen help`),
+		missing:              knowledge.SetOf(`mapfile readarray shopt caller complete compgen help`),
 		missingBuiltin:       absentFails,
 		// (-m: see monitorExits; b c j q z: "bad option"; i m t Z: "can't
 		// change option", which + does not meet)
@@ -175,7 +176,7 @@ var (
 		badDup:                 dupFailsCommand,
 		coprocDup:              true,
 		keepsSaved:             savedCompound | savedFuncCall | savedPipeElem,
-		missing:                setOf(`mapfile readarray shopt declare pushd popd disown caller complete compgen enable help`),
+		missing:                knowledge.SetOf(`mapfile readarray shopt declare pushd popd disown caller complete compgen enable help`),
 		missingBuiltin:         absentFatal,
 		execCloexec:            true,
 		negatedWaits:           true,
@@ -199,7 +200,7 @@ var (
 		selfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
 		exportLetters:          "p",
-		setNames:               setOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
+		setNames:               knowledge.SetOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
 	}
 )
 

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -56,15 +57,15 @@ func trapsSetBy(list []*syntax.Stmt, d *dialect, rule trapRule) bool {
 func visitTraps(s *syntax.Stmt, d *dialect, rule trapRule, set *map[string]bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		if s.Background || len(c.Args) < 3 || wordLit(c.Args[0]) != "trap" {
+		if s.Background || len(c.Args) < 3 || knowledge.WordLit(c.Args[0]) != "trap" {
 			return
 		}
-		action, _, ok := unquote(c.Args[1], false)
+		action, _, ok := knowledge.Unquote(c.Args[1], false)
 		if !ok {
 			action = "?" // an expansion: some action
 		}
 		for _, a := range d.trapSets(c.Args[2:]) {
-			sig := normalSignal(wordLit(a))
+			sig := normalSignal(knowledge.WordLit(a))
 			if sig == "" {
 				continue
 			}
@@ -146,7 +147,7 @@ func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
 		return sigs
 	}
 	for i, a := range sigs {
-		if !d.trapRefused(wordLit(a)) {
+		if !d.trapRefused(knowledge.WordLit(a)) {
 			continue
 		}
 		if d.trapRefuses&trapGoesOn == 0 {
@@ -154,7 +155,7 @@ func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
 		}
 		set := slices.Clone(sigs[:i])
 		for _, b := range sigs[i+1:] {
-			if !d.trapRefused(wordLit(b)) {
+			if !d.trapRefused(knowledge.WordLit(b)) {
 				set = append(set, b)
 			}
 		}

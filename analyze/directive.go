@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -236,7 +237,7 @@ func collectDirectives(f *syntax.File, src []byte) []*directive {
 // bodies it reads, which lie after Stmt.End.
 func stmtEnd(s *syntax.Stmt) int {
 	end := int(s.End().Offset())
-	inspect(s, func(n syntax.Node) bool {
+	knowledge.Inspect(s, func(n syntax.Node) bool {
 		if r, ok := n.(*syntax.Redirect); ok && r.Hdoc != nil {
 			end = max(end, int(r.Hdoc.End().Offset()))
 		}

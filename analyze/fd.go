@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -93,7 +94,7 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 	}
 	word := ""
 	if r.Word != nil {
-		word = wordLit(r.Word)
+		word = knowledge.WordLit(r.Word)
 	}
 	switch r.Op {
 	case syntax.RdrAll, syntax.AppAll, syntax.RdrAllClob, syntax.AppAllClob:
@@ -111,10 +112,10 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		switch {
 		case word == "-":
 			t.set(fd, tNone)
-		case isDigits(word):
+		case knowledge.IsDigits(word):
 			src, _ := strconv.Atoi(word)
 			t.set(fd, t.get(src))
-		case word != "" && word[len(word)-1] == '-' && isDigits(word[:len(word)-1]):
+		case word != "" && word[len(word)-1] == '-' && knowledge.IsDigits(word[:len(word)-1]):
 			// n>&m- moves m to n and closes m.
 			src, _ := strconv.Atoi(word[:len(word)-1])
 			t.set(fd, t.get(src))
@@ -164,7 +165,7 @@ func (t *fdTable) named(r *syntax.Redirect) {
 		v = u[0]
 	}
 	switch {
-	case plain.Word != nil && wordLit(plain.Word) == "-":
+	case plain.Word != nil && knowledge.WordLit(plain.Word) == "-":
 		t[fdNamed] = tNone
 	case prev != tCaller && prev != tBlock:
 		t[fdNamed] = v
@@ -220,7 +221,7 @@ func (t *fdTable) fileTarget(name string) target {
 	case "/dev/stderr", "/proc/self/fd/2", "/dev/fd/2":
 		return t[2]
 	}
-	if len(name) > len("/dev/fd/") && name[:len("/dev/fd/")] == "/dev/fd/" && isDigits(name[len("/dev/fd/"):]) {
+	if len(name) > len("/dev/fd/") && name[:len("/dev/fd/")] == "/dev/fd/" && knowledge.IsDigits(name[len("/dev/fd/"):]) {
 		n, _ := strconv.Atoi(name[len("/dev/fd/"):])
 		return t.get(n)
 	}
@@ -238,18 +239,6 @@ func (t *fdTable) set(fd int, v target) {
 	if fd >= 0 && fd < len(t) {
 		t[fd] = v
 	}
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // union is what either of two processes holds: per descriptor, the one

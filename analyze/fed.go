@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,13 +26,13 @@ func fedScript(s *syntax.Stmt) *script {
 	if !ok || len(s.Redirs) > 0 && stdinDoc(s.Redirs) == nil {
 		return nil
 	}
-	r := resolve(ce.Args)
-	args := r.args
-	switch r.name {
+	r := knowledge.Resolve(ce.Args)
+	args := r.Args
+	switch r.Name {
 	case "echo":
 		escapes := false
 		for len(args) > 1 {
-			o := wordLit(args[0])
+			o := knowledge.WordLit(args[0])
 			if o != "-n" && o != "-e" && o != "-E" && o != "-ne" && o != "-en" {
 				break
 			}
@@ -40,7 +41,7 @@ func fedScript(s *syntax.Stmt) *script {
 		}
 		return wordScript(args, escapes)
 	case "printf":
-		if len(args) == 1 && !strings.Contains(wordLit(args[0])+value(args[0]), "%") {
+		if len(args) == 1 && !strings.Contains(knowledge.WordLit(args[0])+knowledge.Value(args[0]), "%") {
 			return wordScript(args, true)
 		}
 	case "cat":
@@ -58,7 +59,7 @@ func wordScript(args []*syntax.Word, escapes bool) *script {
 	if len(args) != 1 {
 		return nil
 	}
-	code, offs, ok := literal(args[0])
+	code, offs, ok := knowledge.Literal(args[0])
 	if !ok {
 		return nil
 	}
@@ -111,7 +112,7 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 	if !ok || len(s.Redirs) == 0 || s.Background || len(ce.Args) == 0 {
 		return "", nil
 	}
-	switch wordLit(ce.Args[0]) {
+	switch knowledge.WordLit(ce.Args[0]) {
 	case "echo", "printf", "cat", "command", "builtin":
 	default:
 		return "", nil // only these print a script (see fedScript)
@@ -119,7 +120,7 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 	var rest []*syntax.Redirect
 	for _, r := range s.Redirs {
 		if (r.Op == syntax.RdrOut || r.Op == syntax.ClbOut) && (r.N == nil || r.N.Value == "1") {
-			name = value(r.Word)
+			name = knowledge.Value(r.Word)
 			continue
 		}
 		rest = append(rest, r)
@@ -143,36 +144,36 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 // walk counts, and no longer: `bash -s <<'EOF' & … EOF` whose script only
 // starts a redirected job is bash for a moment, not a job that holds the
 // caller's output.
-func (w *walker) runsCode(r resolved, s *syntax.Stmt) bool {
+func (w *walker) runsCode(r knowledge.Resolved, s *syntax.Stmt) bool {
 	if runsLiteral(r) {
 		return true
 	}
-	if r.timeout || w.depth >= maxNested {
+	if r.Timeout || w.depth >= maxNested {
 		return false
 	}
-	if r.name == "script" {
+	if r.Name == "script" {
 		// script -c: as long as its shell (see terminalShell)
-		cmd := scriptCommand(r.args)
+		cmd := scriptCommand(r.Args)
 		return cmd != nil && literalWord(cmd)
 	}
-	if r.head == nil {
+	if r.Head == nil {
 		return false
 	}
-	if head := wordLit(r.head); strings.Contains(head, "/") && w.p.writtenScript(head) != nil {
+	if head := knowledge.WordLit(r.Head); strings.Contains(head, "/") && w.p.writtenScript(head) != nil {
 		return true // ./run.sh
 	}
-	if dialectOfProgram(r.name) == nil {
+	if dialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, cflag, sflag, operand := shellArgs(r.args)
+	script, cflag, sflag, operand := shellArgs(r.Args)
 	switch {
 	case script != nil || cflag:
 		return false // a -c string that is not a literal
 	case operand != nil && !sflag:
-		return w.p.writtenScript(value(operand)) != nil // sh run.sh
+		return w.p.writtenScript(knowledge.Value(operand)) != nil // sh run.sh
 	}
 	if doc := stdinDoc(s.Redirs); doc != nil {
-		_, _, ok := literal(doc)
+		_, _, ok := knowledge.Literal(doc)
 		return ok
 	}
 	return w.fed != nil
@@ -185,10 +186,10 @@ func readsScript(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) == 0 {
 		return false
 	}
-	r := resolve(ce.Args)
-	if dialectOfProgram(r.name) == nil {
+	r := knowledge.Resolve(ce.Args)
+	if dialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, cflag, sflag, operand := shellArgs(r.args)
+	script, cflag, sflag, operand := shellArgs(r.Args)
 	return script == nil && !cflag && (operand == nil || sflag)
 }

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -20,7 +21,7 @@ import (
 // constants the script assigns them (see constVars); "" when some part of
 // it is neither.
 func (w *walker) wordValue(word *syntax.Word) string {
-	if v := value(word); v != "" {
+	if v := knowledge.Value(word); v != "" {
 		return v
 	}
 	var b strings.Builder
@@ -83,7 +84,7 @@ func (w *walker) constParam(p *syntax.ParamExp) (string, bool) {
 		return v, true
 	}
 	if d := defaultOf(p); d != nil && isName(name) && !w.mayBeAssigned(name) {
-		return value(d), literalWord(d)
+		return knowledge.Value(d), literalWord(d)
 	}
 	return "", false
 }
@@ -138,7 +139,7 @@ func (w *walker) constVars() map[string]string {
 }
 
 // scanConsts finds the constants of a parsed script (see constVars).
-func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
+func scanConsts(f *syntax.File, lacks *knowledge.WordSet) map[string]string {
 	if f == nil || opaqueAssigns(f, lacks) {
 		return nil
 	}
@@ -155,7 +156,7 @@ func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
 		}
 		v, ok := "", false
 		if as.Value != nil {
-			v, ok = value(as.Value), literalWord(as.Value)
+			v, ok = knowledge.Value(as.Value), literalWord(as.Value)
 			if unameWord(as.Value) {
 				v, ok = host, true // unamestr=`uname` (see status_literal.go)
 			}
@@ -163,13 +164,13 @@ func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
 			// environment being taken not to set it
 			if pe, isParam := solePart(as.Value).(*syntax.ParamExp); isParam && pe.Param != nil && pe.Param.Value == as.Name.Value {
 				if d := defaultOf(pe); d != nil {
-					v, ok = value(d), literalWord(d)
+					v, ok = knowledge.Value(d), literalWord(d)
 				}
 			}
 		}
 		set(as.Name.Value, v, ok && !as.Append && as.Index == nil && as.Array == nil && v != "")
 	}
-	inspect(f, func(n syntax.Node) bool {
+	knowledge.Inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
 			for _, as := range n.Assigns {
@@ -182,7 +183,7 @@ func scanConsts(f *syntax.File, lacks *wordSet) map[string]string {
 			for _, d := range declArgs(n) {
 				set(d.name, d.value, d.ok)
 			}
-			switch resolve(n.Args).name {
+			switch knowledge.Resolve(n.Args).Name {
 			case "read", "mapfile", "readarray", "getopts", "vared", "printf", "print", "zparseopts", "unset":
 				for _, a := range n.Args[1:] {
 					if l := a.Lit(); isName(l) {
@@ -258,7 +259,7 @@ func declArgs(ce *syntax.CallExpr) []declArg {
 		switch {
 		case !isName(name):
 		case assigns:
-			v, lit := value(a), literalWord(a)
+			v, lit := knowledge.Value(a), literalWord(a)
 			_, v, _ = strings.Cut(v, "=")
 			ds = append(ds, declArg{name, v, lit && v != "" && !strings.ContainsAny(rest, "~")})
 		case cmd == "local" && len(a.Parts) == 1:
@@ -271,7 +272,7 @@ func declArgs(ce *syntax.CallExpr) []declArg {
 // literalWord reports whether a word expands nothing: its value is its
 // text.
 func literalWord(w *syntax.Word) bool {
-	_, _, ok := unquote(w, false)
+	_, _, ok := knowledge.Unquote(w, false)
 	return ok
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -65,8 +66,8 @@ func (p *pass) execFix(j *job) (diag.Fix, bool) {
 	if !ok || len(ce.Args) == 0 {
 		return diag.Fix{}, false
 	}
-	name := wordLit(ce.Args[0])
-	if !plainName(name) || builtins.has(name) || p.cfg.lang == LangMksh && kshBuiltins.has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
+	name := knowledge.WordLit(ce.Args[0])
+	if !plainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
 		return diag.Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -86,7 +87,7 @@ func (p *pass) execFix(j *job) (diag.Fix, bool) {
 
 // kshBuiltins are the mksh builtins bash does not have (exec would run a
 // program of the same name, if any, instead).
-var kshBuiltins = setOf(`print whence integer autoload functions nameref rename realpath cat sleep`)
+var kshBuiltins = knowledge.SetOf(`print whence integer autoload functions nameref rename realpath cat sleep`)
 
 // plainName reports whether a command name is a literal that exec runs as
 // the same program: no expansion, quoting or escape, not an option.
@@ -122,7 +123,7 @@ func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	}
 	switch y := b.Y.Cmd.(type) {
 	case *syntax.CallExpr:
-		if len(y.Args) == 0 || resolve(y.Args).kind&kQuick != 0 {
+		if len(y.Args) == 0 || knowledge.Resolve(y.Args).Kind&knowledge.KQuick != 0 {
 			// only assignments, or a builtin that ends at once (`cd app
 			// && npm run dev || echo failed &`): what the job waits for
 			// is before it, and would run in the foreground
@@ -186,8 +187,8 @@ func serverBeforeTail(c syntax.Command) bool {
 		return false
 	}
 	var found bool
-	inspect(b.X, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && serverKind(resolve(ce.Args)) != "" {
+	knowledge.Inspect(b.X, func(n syntax.Node) bool {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && knowledge.ServerKind(knowledge.Resolve(ce.Args)) != "" {
 			found = true
 		}
 		return !found
@@ -265,7 +266,7 @@ func mentionsTrap(j *job) bool {
 }
 
 func hasTrap(s *syntax.Stmt) bool {
-	return holds(s, func(n syntax.Node) bool { return isCallOf(n, "trap") })
+	return knowledge.Holds(s, func(n syntax.Node) bool { return knowledge.IsCallOf(n, "trap") })
 }
 
 // scope is what a script (the outer source, or the code of a `bash -c`
@@ -344,7 +345,7 @@ func scopeOf(f *syntax.File) *scope {
 			top[ce] = true
 		}
 	}
-	inspect(f, func(n syntax.Node) bool {
+	knowledge.Inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
 			if n.Name == nil {
@@ -358,7 +359,7 @@ func scopeOf(f *syntax.File) *scope {
 			if len(n.Args) == 0 {
 				return true
 			}
-			switch wordLit(n.Args[0]) {
+			switch knowledge.WordLit(n.Args[0]) {
 			case "alias":
 				for _, a := range n.Args[1:] {
 					// alias B='C -x': the name is in the word's first literal part.
@@ -385,7 +386,7 @@ func scopeOf(f *syntax.File) *scope {
 // none of ERR, DEBUG or RETURN, which subshells may inherit.
 func plainTrap(args []*syntax.Word) bool {
 	for i, a := range args {
-		v := wordLit(a)
+		v := knowledge.WordLit(a)
 		if v == "" {
 			if i == 0 {
 				continue // the action

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"github.com/shguard/shguard/corpus"
 )
 
@@ -62,7 +63,7 @@ EOF`,
 			}
 			return true
 		})
-		inspect(f, func(n syntax.Node) bool { got = append(got, n); return true })
+		knowledge.Inspect(f, func(n syntax.Node) bool { got = append(got, n); return true })
 		if !slices.Equal(got, want) {
 			t.Errorf("%q: inspect visits %d nodes, syntax.Walk %d", s.text, len(got), len(want))
 			continue
@@ -76,7 +77,7 @@ EOF`,
 				}
 				return n != stop
 			})
-			inspect(f, func(n syntax.Node) bool { got = append(got, n); return n != stop })
+			knowledge.Inspect(f, func(n syntax.Node) bool { got = append(got, n); return n != stop })
 			if !slices.Equal(got, want) {
 				t.Errorf("%q pruned at %s: inspect visits %d nodes, syntax.Walk %d", s.text, typeName(stop), len(got), len(want))
 			}

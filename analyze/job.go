@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -224,7 +225,7 @@ type job struct {
 	daemon string
 	// relay: the job's process is an init shim that passes the signals
 	// it catches on to its command (see shims.go).
-	relay relayKind
+	relay knowledge.RelayKind
 	// monitorGroup: the job started under set -m, leading a process
 	// group of its own, which a kill of the shell's group does not reach
 	// (see killAll).
@@ -268,8 +269,8 @@ func (j *job) text() string {
 // it ("" for a word that is not a literal); nil for other jobs. Built on
 // demand: only pkill and killall look at it.
 func (j *job) commandLine() []string {
-	r := resolve(j.prog)
-	return argvOf(r).command(r)
+	r := knowledge.Resolve(j.prog)
+	return knowledge.ArgvOf(r).Command(r)
 }
 
 // tailCommandLine is the argv of a compound job's last command, when the
@@ -282,8 +283,8 @@ func (j *job) tailCommandLine() []string {
 	if !ok || len(ce.Args) == 0 {
 		return nil
 	}
-	r := resolve(ce.Args)
-	return argvOf(r).command(r)
+	r := knowledge.Resolve(ce.Args)
+	return knowledge.ArgvOf(r).Command(r)
 }
 
 // headCommandLine is the argv of a pipeline job's first element, when
@@ -299,8 +300,8 @@ func (j *job) headCommandLine() []string {
 	if !ok || len(ce.Args) == 0 {
 		return nil
 	}
-	r := resolve(ce.Args)
-	return argvOf(r).command(r)
+	r := knowledge.Resolve(ce.Args)
+	return knowledge.ArgvOf(r).Command(r)
 }
 
 // resolved reports whether the shell waits for or kills the job before it exits.
@@ -328,5 +329,5 @@ func (j *job) escapes() bool {
 // server >log 2>&1; sleep 1; done & … kill $!` leaves the server with its
 // log; bash, zsh, dash and mksh).
 func (j *job) pauses(d time.Duration, bounded bool) bool {
-	return bounded && d < pause && (j.fgSlow || d < j.fgDur)
+	return bounded && d < knowledge.Pause && (j.fgSlow || d < j.fgDur)
 }

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/shguard/shguard/analyze/knowledge"
 )
 
 // Job specs and the job table: what %%, %-, %N and %name name, the
@@ -47,7 +49,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		case len(live) == 1 && w.sh.d.prevIsCurrentAlone:
 			named = append(named, live[0])
 		}
-	case strings.HasPrefix(lit, "%") && isDigits(lit[1:]):
+	case strings.HasPrefix(lit, "%") && knowledge.IsDigits(lit[1:]):
 		n := 0
 		for _, c := range lit[1:] {
 			n = n*10 + int(c-'0')

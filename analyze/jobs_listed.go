@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -49,11 +50,11 @@ func jobsListed(s *syntax.Stmt) (l jobsListing, ok bool) {
 		s = bc.X
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
-	if !isCall || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "jobs" || s.Background {
+	if !isCall || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "jobs" || s.Background {
 		return l, false
 	}
 	for _, a := range ce.Args[1:] {
-		if o := wordLit(a); len(o) > 1 && o[0] == '-' && !l.named {
+		if o := knowledge.WordLit(a); len(o) > 1 && o[0] == '-' && !l.named {
 			l.opts += o[1:]
 		} else {
 			l.named = true
@@ -72,7 +73,7 @@ func printsNothing(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) != 1 || len(s.Redirs) > 0 || s.Background {
 		return false
 	}
-	v := wordLit(ce.Args[0])
+	v := knowledge.WordLit(ce.Args[0])
 	return v == "true" || v == ":"
 }
 
@@ -84,9 +85,9 @@ func printsColumnTwo(s *syntax.Stmt) bool {
 	if !ok || s.Background || len(ce.Args) != 2 {
 		return false
 	}
-	r := resolve(ce.Args)
-	prog := strings.Join(strings.Fields(value(ce.Args[1])), "")
-	return r.name == "awk" && !r.wrapped && prog == "{print$2}"
+	r := knowledge.Resolve(ce.Args)
+	prog := strings.Join(strings.Fields(knowledge.Value(ce.Args[1])), "")
+	return r.Name == "awk" && !r.Wrapped && prog == "{print$2}"
 }
 
 // listedJobs are the jobs whose pids a jobsListing prints in a command
@@ -120,7 +121,7 @@ func (w *walker) listedJobs(l jobsListing) (js []*job, known bool) {
 
 // quietFilters print nothing when their input is empty (not wc, which
 // prints 0, nor awk, whose BEGIN and END blocks run anyway).
-var quietFilters = setOf(`cat tr sort uniq head tail grep egrep fgrep cut sed paste tac rev fmt fold column`)
+var quietFilters = knowledge.SetOf(`cat tr sort uniq head tail grep egrep fgrep cut sed paste tac rev fmt fold column`)
 
 // silentFilter reports whether a pipeline element prints nothing when it
 // reads nothing: a quiet filter, or xargs running echo (which prints an
@@ -130,17 +131,17 @@ func silentFilter(s *syntax.Stmt) bool {
 	if !ok || s.Background {
 		return false
 	}
-	r := resolve(ce.Args)
-	if r.wrapped {
+	r := knowledge.Resolve(ce.Args)
+	if r.Wrapped {
 		return false
 	}
-	if r.name == "xargs" {
-		for _, a := range r.args {
-			if l := wordLit(a); !strings.HasPrefix(l, "-") {
+	if r.Name == "xargs" {
+		for _, a := range r.Args {
+			if l := knowledge.WordLit(a); !strings.HasPrefix(l, "-") {
 				return l == "echo"
 			}
 		}
 		return true
 	}
-	return quietFilters.has(r.name)
+	return quietFilters.Has(r.Name)
 }

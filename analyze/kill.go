@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -44,7 +45,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	}
 	var rest []*syntax.Word
 	for _, a := range ops {
-		if wordLit(a) == "0" || w.readsZero(a) {
+		if knowledge.WordLit(a) == "0" || w.readsZero(a) {
 			w.killAll(sig) // pid 0: the shell's process group
 			return
 		}
@@ -117,7 +118,7 @@ func (w *walker) kill(args []*syntax.Word) {
 			w.timeoutKilled(j, sig)
 			continue
 		}
-		if j.relay != relayNone {
+		if j.relay != knowledge.RelayNone {
 			w.relayKilled(j, sig)
 			continue
 		}
@@ -152,7 +153,7 @@ func (w *walker) killFails(args []*syntax.Word) bool {
 		return true // dash: kill -SIGTERM; dash, mksh: kill -n 9
 	}
 	// dash: `kill -TERM -- $!` fails ("Illegal number: -")
-	return w.sh.d.killSigNoDashDash && len(args) > 1 && wordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(wordLit(args[0]), "-"))
+	return w.sh.d.killSigNoDashDash && len(args) > 1 && knowledge.WordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(knowledge.WordLit(args[0]), "-"))
 }
 
 // killLost reports whether a kill of the job j with sig, right after the
@@ -332,8 +333,8 @@ func appendPipeElems(out []*syntax.Stmt, s *syntax.Stmt) []*syntax.Stmt {
 func endsAtOnce(s *syntax.Stmt) bool {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		r := resolve(c.Args)
-		return len(r.all) > 0 && r.kind&kQuick != 0 && !r.wrapped
+		r := knowledge.Resolve(c.Args)
+		return len(r.All) > 0 && r.Kind&knowledge.KQuick != 0 && !r.Wrapped
 	case *syntax.Subshell:
 		return allEndAtOnce(c.Stmts)
 	case *syntax.Block:

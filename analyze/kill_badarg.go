@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -34,16 +35,16 @@ func (w *walker) parsedOperands(ops []*syntax.Word) []*syntax.Word {
 // or %%, %+, %- naming no job, or pids joined into one word.
 func (w *walker) unparsedOperand(a *syntax.Word) bool {
 	if literalWord(a) {
-		v := value(a)
+		v := knowledge.Value(a)
 		switch {
 		case v == "":
 			return true
-		case v == "%%" || v == "%+" || v == "%-" || strings.HasPrefix(v, "%") && isDigits(v[1:]):
+		case v == "%%" || v == "%+" || v == "%-" || strings.HasPrefix(v, "%") && knowledge.IsDigits(v[1:]):
 			return len(w.jobSpec(v)) == 0
 		case strings.HasPrefix(v, "%"):
 			return false // %name, %?text: not followed
 		}
-		return !isDigits(strings.TrimPrefix(v, "-"))
+		return !knowledge.IsDigits(strings.TrimPrefix(v, "-"))
 	}
 	if w.joinsPids(a) {
 		return true

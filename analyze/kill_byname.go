@@ -5,12 +5,13 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // killByName applies pkill and killall: the jobs of the shell whose program
 // the pattern matches end (see byName).
-func (w *walker) killByName(r resolved) {
+func (w *walker) killByName(r knowledge.Resolved) {
 	m, ok := w.byName(r)
 	if !ok || !terminates(m.sig) || w.jobsIgnore(m.sig) {
 		return
@@ -75,12 +76,12 @@ func (m nameMatch) finds(line string) bool {
 // false when a pattern is not a literal, or options narrow the match to
 // processes we cannot judge (a parent, a session, a pid file the walk
 // does not follow).
-func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
-	pgrep := r.name == "pgrep" || r.name == "pkill"
-	full, exact, re, children, fold, newest := false, r.name == "killall", false, false, false, false
+func (w *walker) byName(r knowledge.Resolved) (m nameMatch, ok bool) {
+	pgrep := r.Name == "pgrep" || r.Name == "pkill"
+	full, exact, re, children, fold, newest := false, r.Name == "killall", false, false, false, false
 	pidfile := ""
 	var patterns []string
-	args := r.args
+	args := r.Args
 	for i := 0; i < len(args); i++ {
 		a := w.wordValue(args[i])
 		if a == "" {
@@ -114,29 +115,29 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			exact = exact || strings.Contains(a, "x")
 			fold = fold || strings.Contains(a, "i")
 			newest = newest || strings.Contains(a, "n")
-		case r.name == "killall" && (a == "-r" || a == "--regexp"):
+		case r.Name == "killall" && (a == "-r" || a == "--regexp"):
 			re, exact = true, false
-		case a == "--signal" || r.name == "killall" && a == "-s":
+		case a == "--signal" || r.Name == "killall" && a == "-s":
 			if i+1 < len(args) {
 				i++
-				m.sig = value(args[i])
+				m.sig = knowledge.Value(args[i])
 			}
 		case strings.HasPrefix(a, "--signal="):
 			m.sig = strings.TrimPrefix(a, "--signal=")
 		case pgrep && (a == "-P" || a == "--parent") && i+1 < len(args) && isShellPid(args[i+1]):
 			i++
 			children = true // pkill -P $$: the shell's children, its jobs
-		case r.name == "pkill" && (a == "-P" || a == "--parent") && i+1 < len(args) && w.namesJobs(args[i+1]):
+		case r.Name == "pkill" && (a == "-P" || a == "--parent") && i+1 < len(args) && w.namesJobs(args[i+1]):
 			i++
 			m.parents, _, _ = w.jobsNamed(args[i : i+1]) // pkill -P $!: see killChildren
 		case pgrep && (a == "-F" || a == "--pidfile") && i+1 < len(args) && w.wordValue(args[i+1]) != "":
 			i++
 			pidfile = w.cleanName(args[i]) // pkill -F run.pid
-		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
+		case pgrep && strings.ContainsAny(a[1:2], "gGPstFc") || r.Name == "killall" && strings.ContainsAny(a[1:2], "uoyn"):
 			return m, false // narrowed by group, parent, session, terminal, age…
 		case pgrep && (a == "-u" || a == "-U" || a == "--euid" || a == "--uid"):
 			i++ // a user: the jobs run as us
-		case r.name != "pgrep" && len(a) > 1 && isSignal(a[1:]):
+		case r.Name != "pgrep" && len(a) > 1 && isSignal(a[1:]):
 			m.sig = a[1:]
 		}
 	}
@@ -186,8 +187,8 @@ func (w *walker) byName(r resolved) (m nameMatch, ok bool) {
 			if full {
 				return strings.Join(argv, " ")
 			}
-			base := programName(argv[0]) // the file's name, as the kernel keeps it
-			if len(base) > 15 && r.name != "killall" {
+			base := knowledge.ProgramName(argv[0]) // the file's name, as the kernel keeps it
+			if len(base) > 15 && r.Name != "killall" {
 				return base[:15] // the kernel's process name
 			}
 			return base
@@ -264,12 +265,12 @@ func pipedToKill(c *syntax.BinaryCmd) []*syntax.Word {
 	if !ok {
 		return nil
 	}
-	r := resolve(y.Args)
-	if r.name != "xargs" {
+	r := knowledge.Resolve(y.Args)
+	if r.Name != "xargs" {
 		return nil
 	}
-	for _, inner := range runCommands(r) {
-		if r := resolve(inner); r.name == "kill" && len(inner) > 0 {
+	for _, inner := range knowledge.RunCommands(r) {
+		if r := knowledge.Resolve(inner); r.Name == "kill" && len(inner) > 0 {
 			subst := &syntax.Word{Parts: []syntax.WordPart{&syntax.CmdSubst{Left: c.X.Pos(), Right: c.X.End(), Stmts: []*syntax.Stmt{c.X}}}}
 			return append(slices.Clip(inner[1:]), subst)
 		}
@@ -288,22 +289,22 @@ func readKillLoop(s *syntax.Stmt) (opts []*syntax.Word, ok bool) {
 		return nil, false
 	}
 	rc, ok := wc.Cond[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(rc.Args) < 2 || wordLit(rc.Args[0]) != "read" {
+	if !ok || len(rc.Args) < 2 || knowledge.WordLit(rc.Args[0]) != "read" {
 		return nil, false
 	}
 	for _, a := range rc.Args[1 : len(rc.Args)-1] {
-		if wordLit(a) != "-r" {
+		if knowledge.WordLit(a) != "-r" {
 			return nil, false
 		}
 	}
-	name := wordLit(rc.Args[len(rc.Args)-1])
+	name := knowledge.WordLit(rc.Args[len(rc.Args)-1])
 	kc, ok := wc.Do[0].Cmd.(*syntax.CallExpr)
 	if !ok || !isName(name) {
 		return nil, false
 	}
-	r := resolve(kc.Args)
-	if r.name != "kill" || r.wrapped || len(r.args) == 0 || pidOperand(r.args[len(r.args)-1]) != name {
+	r := knowledge.Resolve(kc.Args)
+	if r.Name != "kill" || r.Wrapped || len(r.Args) == 0 || pidOperand(r.Args[len(r.Args)-1]) != name {
 		return nil, false
 	}
-	return r.args[:len(r.args)-1], true
+	return r.Args[:len(r.Args)-1], true
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -82,12 +83,12 @@ func bodyRoot(j *job) syntax.Node {
 // setsTrapOrLoops reports whether the code sets a trap or has a loop
 // anywhere (a loop may start what the name ended again).
 func setsTrapOrLoops(root syntax.Node) bool {
-	return holds(root, func(n syntax.Node) bool {
+	return knowledge.Holds(root, func(n syntax.Node) bool {
 		switch n.(type) {
 		case *syntax.WhileClause, *syntax.ForClause:
 			return true
 		}
-		return isCallOf(n, "trap")
+		return knowledge.IsCallOf(n, "trap")
 	})
 }
 
@@ -133,7 +134,7 @@ func leftOnEnd(root syntax.Node, target *syntax.Stmt) bool {
 				list(item.Stmts, plain)
 			}
 		default:
-			inspect(n, func(c syntax.Node) bool {
+			knowledge.Inspect(n, func(c syntax.Node) bool {
 				if s, isStmt := c.(*syntax.Stmt); isStmt && s == target {
 					found, ok = true, false
 				}
@@ -159,8 +160,8 @@ func (w *walker) lastReached(j *job, root syntax.Node, finds func(argv []string)
 	if !ok || len(ce.Args) == 0 {
 		return false
 	}
-	r := resolve(ce.Args)
-	argv := argvOf(r).command(r)
+	r := knowledge.Resolve(ce.Args)
+	argv := knowledge.ArgvOf(r).Command(r)
 	return argv != nil && finds(argv)
 }
 
@@ -176,7 +177,7 @@ func briefStmt(s *syntax.Stmt) bool {
 		if len(c.Args) == 0 {
 			return true // assignments alone
 		}
-		switch wordLit(c.Args[0]) {
+		switch knowledge.WordLit(c.Args[0]) {
 		case "echo", "printf", "true", "false", ":", "exit", "return":
 			return true
 		}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,7 +47,7 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 		return guard{key: k}, (op == "-z" || nonEmpty) && nonEmpty == and && k != ""
 	}
 	fileTest := func(op string, w *syntax.Word, negated bool) (guard, bool) {
-		return guard{file: w}, negated != and && fileTests.has(op)
+		return guard{file: w}, negated != and && fileTests.Has(op)
 	}
 	// positive: `w OP n` holds for every pid and fails for an empty w
 	// (an error in [ ] and test).
@@ -82,13 +83,13 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 				if op := notEmptyOp(in.Op.String()); op != "" && isWord {
 					return emptyTest(op, w) // [[ ! -z $PID ]]
 				}
-				return guard{file: w}, isWord && !and && fileTests.has(in.Op.String())
+				return guard{file: w}, isWord && !and && fileTests.Has(in.Op.String())
 			}
 			w, ok := t.X.(*syntax.Word)
 			if !ok {
 				return g, false
 			}
-			if fileTests.has(t.Op.String()) {
+			if fileTests.Has(t.Op.String()) {
 				return fileTest(t.Op.String(), w, false)
 			}
 			op := map[syntax.UnTestOperator]string{syntax.TsNempStr: "-n", syntax.TsEmpStr: "-z"}[t.Op]
@@ -103,12 +104,12 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 		if len(xc.Assigns) > 0 {
 			return g, false
 		}
-		rx := resolve(xc.Args)
-		if rx.wrapped {
+		rx := knowledge.Resolve(xc.Args)
+		if rx.Wrapped {
 			return g, false
 		}
-		a := rx.args
-		switch rx.name {
+		a := rx.Args
+		switch rx.Name {
 		case "kill":
 			s, xops, list := killArgs(a)
 			ok := and && !list && signalName(s) == "0" && len(xops) == 1 && operandKey(xops[0]) != ""
@@ -133,7 +134,7 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 			case 1:
 				return emptyTest("", a[0])
 			case 2:
-				if fileTests.has(a[0].Lit()) {
+				if fileTests.Has(a[0].Lit()) {
 					return fileTest(a[0].Lit(), a[1], false)
 				}
 				return emptyTest(a[0].Lit(), a[1])
@@ -181,11 +182,11 @@ func guardedKill(g guard, s *syntax.Stmt) bool {
 	if !ok || len(c.Assigns) > 0 {
 		return false
 	}
-	r := resolve(c.Args)
-	if r.name != "kill" || r.wrapped {
+	r := knowledge.Resolve(c.Args)
+	if r.Name != "kill" || r.Wrapped {
 		return false
 	}
-	sig, ops, list := killArgs(r.args)
+	sig, ops, list := killArgs(r.Args)
 	return !list && terminates(sig) && len(ops) == 1 && g.covers(ops[0])
 }
 
@@ -219,7 +220,7 @@ func guardsKillBlock(x, y *syntax.Stmt, and bool) bool {
 
 // fileTests are the test operators that fail for a file that does not
 // exist (-s also for an empty one, which holds no pid either).
-var fileTests = setOf(`-e -f -s -r -a`)
+var fileTests = knowledge.SetOf(`-e -f -s -r -a`)
 
 // readsSameFile reports whether the kill operand op is the contents of the
 // file the test word f names: `$(cat F)` or `$(< F)`, quoted or not, with F
@@ -241,7 +242,7 @@ func readsSameFile(op, f *syntax.Word) bool {
 // quotes: `"$dir/run.pid"` and `$dir/run.pid` name the same file where a
 // directory has no blanks.
 func wordSource(w *syntax.Word) string {
-	src, ok := printed(w)
+	src, ok := knowledge.Printed(w)
 	if !ok {
 		return ""
 	}
@@ -260,7 +261,7 @@ func operandKey(w *syntax.Word) string {
 	if !ok {
 		return ""
 	}
-	src, _ := printed(cs)
+	src, _ := knowledge.Printed(cs)
 	return src
 }
 
@@ -283,7 +284,7 @@ func pidOperand(w *syntax.Word) string {
 
 // psFormats are options of ps that change only how it prints what it
 // finds.
-var psFormats = setOf(`-f -F -l -j -w -ww -H h --no-headers --no-header`)
+var psFormats = knowledge.SetOf(`-f -F -l -j -w -ww -H h --no-headers --no-header`)
 
 // psProbe returns the operand of `ps -p PID` with output options only
 // (-o pid=, h…), which fails when no such process exists; nil for any
@@ -296,7 +297,7 @@ func psProbe(a []*syntax.Word) *syntax.Word {
 		switch o := a[i].Lit(); {
 		case o == "-o" || o == "--format":
 			i++ // the format
-		case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.has(o):
+		case strings.HasPrefix(o, "-o") || strings.HasPrefix(o, "--format="), psFormats.Has(o):
 		default:
 			return nil // -u root, -C name…: more processes to find
 		}
@@ -322,25 +323,25 @@ func aliveOperand(s *syntax.Stmt) *syntax.Word {
 	if !ok || len(ce.Assigns) > 0 {
 		return nil
 	}
-	r := resolve(ce.Args)
-	if r.wrapped {
+	r := knowledge.Resolve(ce.Args)
+	if r.Wrapped {
 		return nil
 	}
-	switch r.name {
+	switch r.Name {
 	case "kill":
-		sig, ops, list := killArgs(r.args)
+		sig, ops, list := killArgs(r.Args)
 		if list || signalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
 			return nil
 		}
 		return ops[0]
 	case "ps":
-		return psProbe(r.args)
+		return psProbe(r.Args)
 	case "[", "test":
-		a := r.args
-		if r.name == "[" && len(a) > 0 && wordLit(a[len(a)-1]) == "]" {
+		a := r.Args
+		if r.Name == "[" && len(a) > 0 && knowledge.WordLit(a[len(a)-1]) == "]" {
 			a = a[:len(a)-1]
 		}
-		if len(a) == 2 && (wordLit(a[0]) == "-e" || wordLit(a[0]) == "-d") {
+		if len(a) == 2 && (knowledge.WordLit(a[0]) == "-e" || knowledge.WordLit(a[0]) == "-d") {
 			return procPid(a[1])
 		}
 	}

@@ -1,6 +1,10 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/shguard/shguard/analyze/knowledge"
+)
 
 // Kills by what a process holds: `fuser -k 3000/tcp` and `fuser -k
 // dev.log` signal every process that uses the port or has the file open,
@@ -16,12 +20,12 @@ import "strings"
 
 // holderKill is the kill option a command that kills the holders of a
 // port or file sends, and whether it is one.
-func holderKill(r resolved) (sig string, ok bool) {
-	switch r.name {
+func holderKill(r knowledge.Resolved) (sig string, ok bool) {
+	switch r.Name {
 	case "fuser":
 		sig, kills := "KILL", false
-		for _, a := range r.args {
-			v := wordLit(a)
+		for _, a := range r.Args {
+			v := knowledge.WordLit(a)
 			switch {
 			case v == "-k" || v == "--kill":
 				kills = true
@@ -37,7 +41,7 @@ func holderKill(r resolved) (sig string, ok bool) {
 	case "kill-port", "killport":
 		return "KILL", true
 	case "npx", "pnpx", "bunx":
-		if len(r.args) > 0 && (wordLit(r.args[0]) == "kill-port" || wordLit(r.args[0]) == "killport") {
+		if len(r.Args) > 0 && (knowledge.WordLit(r.Args[0]) == "kill-port" || knowledge.WordLit(r.Args[0]) == "killport") {
 			return "KILL", true
 		}
 	}

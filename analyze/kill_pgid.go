@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,9 +47,9 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 		case pad == padSplit:
 			rest = append(rest, w.splitGroup(pid, js, own)...) // (see kill_pgidsplit.go)
 		case pad == padKept && !w.sh.d.groupBlanks:
-			rest = append(rest, litWord("-")) // `-   123`: refused
+			rest = append(rest, knowledge.LitWord("-")) // `-   123`: refused
 		case isShellPid(pid) || !slices.ContainsFunc(js, own):
-			rest = append(rest, litWord("0"))
+			rest = append(rest, knowledge.LitWord("0"))
 			switch {
 			case w.sh.kind == shSubshell:
 				rest = append(rest, paramWord("$"))
@@ -123,10 +124,10 @@ func (w *walker) psGroupOf(a *syntax.Word) (pid *syntax.Word, pad padding, ok bo
 		}
 	}
 	ps := w.p.resolveCall(elems[0].Cmd.(*syntax.CallExpr))
-	if ps.name != "ps" || ps.noProgram {
+	if ps.Name != "ps" || ps.NoProgram {
 		return nil, 0, false
 	}
-	pid, bare := w.psPgidOf(ps.args)
+	pid, bare := w.psPgidOf(ps.Args)
 	if pid == nil {
 		return nil, 0, false
 	}
@@ -197,15 +198,15 @@ func psGroupColumn(col string) (pgid, bare bool) {
 
 // trimsBlanks reports whether a filter after ps passes the one number on
 // without the blanks ps pads it with.
-func (w *walker) trimsBlanks(r resolved) bool {
-	if r.noProgram {
+func (w *walker) trimsBlanks(r knowledge.Resolved) bool {
+	if r.NoProgram {
 		return false
 	}
-	args := make([]string, len(r.args))
-	for i, a := range r.args {
+	args := make([]string, len(r.Args))
+	for i, a := range r.Args {
 		args[i] = w.wordValue(a)
 	}
-	switch r.name {
+	switch r.Name {
 	case "tr":
 		return len(args) == 2 && (args[0] == "-d" || args[0] == "-ds") && (strings.Contains(args[1], " ") || strings.Contains(args[1], "[:space:]") || strings.Contains(args[1], "[:blank:]"))
 	case "xargs":

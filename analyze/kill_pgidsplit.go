@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -45,7 +46,7 @@ const (
 // -$(ps -o pgid= PID) becomes, PID naming the jobs js (own: those that
 // lead their own group).
 func (w *walker) splitGroup(pid *syntax.Word, js []*job, own func(*job) bool) []*syntax.Word {
-	ops := []*syntax.Word{litWord("-")}
+	ops := []*syntax.Word{knowledge.LitWord("-")}
 	switch {
 	case !isShellPid(pid) && len(js) > 0 && !slices.ContainsFunc(js, func(j *job) bool { return !own(j) }):
 		return append(ops, pid) // the group it leads has its pid for number
@@ -75,7 +76,7 @@ func (w *walker) soleSubst(pe *syntax.ParamExp) *syntax.CmdSubst {
 	name := pe.Param.Value
 	var val *syntax.Word
 	n := 0
-	inspect(f, func(node syntax.Node) bool {
+	knowledge.Inspect(f, func(node syntax.Node) bool {
 		switch node := node.(type) {
 		case *syntax.Assign:
 			if node.Name != nil && node.Name.Value == name {
@@ -90,7 +91,7 @@ func (w *walker) soleSubst(pe *syntax.ParamExp) *syntax.CmdSubst {
 				n++
 			}
 		case *syntax.CallExpr:
-			if len(node.Args) > 1 && wordLit(node.Args[0]) == "read" && slices.ContainsFunc(node.Args[1:], func(a *syntax.Word) bool { return wordLit(a) == name }) {
+			if len(node.Args) > 1 && knowledge.WordLit(node.Args[0]) == "read" && slices.ContainsFunc(node.Args[1:], func(a *syntax.Word) bool { return knowledge.WordLit(a) == name }) {
 				n += 2 // read PGID
 			}
 		}

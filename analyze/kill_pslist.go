@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -43,10 +44,10 @@ func (w *walker) psListed(s *syntax.Stmt) (m nameMatch, ok bool) {
 		return m, false
 	}
 	r := w.p.resolveCall(head)
-	if r.name != "ps" || r.noProgram {
+	if r.Name != "ps" || r.NoProgram {
 		return m, false
 	}
-	f, ok := w.psFormat(r.args)
+	f, ok := w.psFormat(r.Args)
 	if !ok {
 		return m, false
 	}
@@ -59,9 +60,9 @@ func (w *walker) psListed(s *syntax.Stmt) (m nameMatch, ok bool) {
 		}
 		fr := w.p.resolveCall(ce)
 		switch {
-		case pids && (fr.name == "tr" || fr.name == "sort" || fr.name == "uniq"):
+		case pids && (fr.Name == "tr" || fr.Name == "sort" || fr.Name == "uniq"):
 			// (one pid a line, or on one line: the same pids)
-		case !pids && isGrep(fr.name):
+		case !pids && isGrep(fr.Name):
 			rx, invert, judged := w.grepPattern(fr)
 			if !judged {
 				return m, false
@@ -71,8 +72,8 @@ func (w *walker) psListed(s *syntax.Stmt) (m nameMatch, ok bool) {
 			} else {
 				keep = append(keep, rx)
 			}
-		case !pids && fr.name == "awk" && len(fr.args) == 1:
-			k, d, col, judged := awkPrints(w.wordValue(fr.args[0]))
+		case !pids && fr.Name == "awk" && len(fr.Args) == 1:
+			k, d, col, judged := awkPrints(w.wordValue(fr.Args[0]))
 			if !judged || col != f.pidCol {
 				return m, false
 			}
@@ -108,7 +109,7 @@ func (w *walker) psListed(s *syntax.Stmt) (m nameMatch, ok bool) {
 		m.listed = lists
 	}
 	m.addJobs(w.p.jobs, false, func(argv []string) bool {
-		name := programName(argv[0])
+		name := knowledge.ProgramName(argv[0])
 		if len(name) > 15 {
 			name = name[:15] // the kernel's process name
 		}
@@ -218,17 +219,17 @@ func isGrep(name string) bool { return name == "grep" || name == "egrep" || name
 // grepPattern compiles the pattern of a grep that filters lines (-E, -F,
 // -i, -v; one pattern, or several -e, of which any finds a line). judged
 // is false for other options and for a pattern that is not a literal.
-func (w *walker) grepPattern(r resolved) (rx *regexp.Regexp, invert, judged bool) {
-	ere, fixed, fold, byE := r.name == "egrep", r.name == "fgrep", false, false
+func (w *walker) grepPattern(r knowledge.Resolved) (rx *regexp.Regexp, invert, judged bool) {
+	ere, fixed, fold, byE := r.Name == "egrep", r.Name == "fgrep", false, false
 	var pats []string
-	for i := 0; i < len(r.args); i++ {
-		a := w.wordValue(r.args[i])
+	for i := 0; i < len(r.Args); i++ {
+		a := w.wordValue(r.Args[i])
 		switch {
 		case a == "":
 			return nil, false, false
-		case a == "-e" && i+1 < len(r.args):
+		case a == "-e" && i+1 < len(r.Args):
 			i++
-			pats, byE = append(pats, w.wordValue(r.args[i])), true
+			pats, byE = append(pats, w.wordValue(r.Args[i])), true
 		case a[0] == '-' && len(a) > 1 && strings.Trim(a[1:], "vEFi") == "":
 			invert = invert || strings.Contains(a, "v")
 			ere = ere || strings.Contains(a, "E")

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // A kill that reaches the shell's own process: `kill $$`, `kill 0` (its
 // process group, the shell in it), `kill -- -$$` when it leads the group,
@@ -25,10 +28,10 @@ import "mvdan.cc/sh/v3/syntax"
 // shell being walked (see above).
 func (w *walker) selfOperand(a *syntax.Word) bool {
 	if w.sh.kind == shSubshell {
-		return wordLit(a) == "0" || w.killsShell(a) // (pgrep finds the fork too)
+		return knowledge.WordLit(a) == "0" || w.killsShell(a) // (pgrep finds the fork too)
 	}
 	switch {
-	case wordLit(a) == "0" || isShellPid(a) || w.killsShell(a) || w.readsZero(a):
+	case knowledge.WordLit(a) == "0" || isShellPid(a) || w.killsShell(a) || w.readsZero(a):
 		return true
 	case w.sh.d.bangZero && w.sh.last == nil && isLastPid(a):
 		return true // zsh: kill 0
@@ -101,7 +104,7 @@ func (w *walker) killEndsShell(ce *syntax.CallExpr) bool {
 	if len(ce.Args) < 2 {
 		return false
 	}
-	if r := w.p.resolveCall(ce); r.name != "kill" || r.wrapped || w.callsFunc(r) {
+	if r := w.p.resolveCall(ce); r.Name != "kill" || r.Wrapped || w.callsFunc(r) {
 		return false
 	}
 	args := ce.Args[1:]

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -78,10 +79,10 @@ func listExits(w *walker, list []*syntax.Stmt, depth int) bool {
 		if !ok || s.Background || len(ce.Args) == 0 {
 			return false
 		}
-		if wordLit(ce.Args[0]) == "exit" {
+		if knowledge.WordLit(ce.Args[0]) == "exit" {
 			return true
 		}
-		fn := w.funcs[wordLit(ce.Args[0])]
+		fn := w.funcs[knowledge.WordLit(ce.Args[0])]
 		if fn == nil || depth > 4 || !w.lookInto() {
 			return false
 		}

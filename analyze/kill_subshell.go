@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -153,7 +154,7 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
 	w.slow, w.bounded = slow, bounded
 	for _, s := range f.Stmts {
-		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "exit" {
+		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && knowledge.WordLit(ce.Args[0]) == "exit" {
 			return true
 		}
 	}
@@ -163,14 +164,14 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 // isWait reports whether s is a call of the wait builtin.
 func isWait(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return ok && len(ce.Args) > 0 && wordLit(ce.Args[0]) == "wait"
+	return ok && len(ce.Args) > 0 && knowledge.WordLit(ce.Args[0]) == "wait"
 }
 
 // loops reports whether s runs a while or until loop in its own shell's
 // foreground (one that may never end).
 func loops(s *syntax.Stmt) bool {
 	found := false
-	inspect(s.Cmd, func(n syntax.Node) bool {
+	knowledge.Inspect(s.Cmd, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.WhileClause:
 			found = true

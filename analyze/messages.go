@@ -1,6 +1,10 @@
 package analyze
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/shguard/shguard/analyze/knowledge"
+)
 
 // held names the descriptors of a job that someone waits on for EOF. The
 // common answers are constants: a message is made for every finding.
@@ -160,18 +164,18 @@ func runnerKilled(j *job) string {
 	if j.runner != nil {
 		words = j.runner
 	}
-	r := resolve(words)
-	if inner, ok := execRunner(r); ok {
+	r := knowledge.Resolve(words)
+	if inner, ok := knowledge.ExecRunner(r); ok {
 		r = inner
 	}
-	name := r.name
+	name := r.Name
 	if name == "" {
-		name = value(words[0])
+		name = knowledge.Value(words[0])
 	}
 	switch {
 	case j.childDeep && (name == "make" || name == "gmake"):
 		return "ends `" + name + "`, which passes it on to its recipe's shell (a line like `cd web && ./server` runs under /bin/sh -c) or to npm, not to the program running under them"
-	case j.childDeep && taskRunner(r):
+	case j.childDeep && knowledge.TaskRunner(r):
 		return "ends `" + name + "` alone, not the program its task runs under it"
 	case j.childDeep:
 		return "ends `" + name + "` and the script shell it passes the signal to, not the program running under it"

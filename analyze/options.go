@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
@@ -61,3 +62,18 @@ func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
 // first, so a directive is not reported unused because of the filter, and
 // rewrite.Fix, given the option, applies only the fixes of kept findings.
 func WithFilter(keep func(diag.Finding) bool) Option { return func(c *config) { c.keep = keep } }
+
+// WithServers adds program names (as a command names them: ./run-dev or
+// run-dev both match run-dev) that run until stopped, for a project's own
+// servers: in the foreground they get the SG3001 advice. .shguardrc's
+// `servers=` key sets them.
+func WithServers(names ...string) Option {
+	return func(c *config) {
+		if c.servers == nil {
+			c.servers = map[string]bool{}
+		}
+		for _, n := range names {
+			c.servers[path.Base(n)] = true
+		}
+	}
+}

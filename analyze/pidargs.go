@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,7 +41,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 			return false
 		case *syntax.ParamExp:
 			if n.Param == nil && reshapesOnly(n) {
-				inspect(n.NestedParam, visit) // ${(f)"$(jobs -p)"}: what the nested one names
+				knowledge.Inspect(n.NestedParam, visit) // ${(f)"$(jobs -p)"}: what the nested one names
 				return false
 			}
 			if n.Param == nil {
@@ -105,7 +106,7 @@ func (w *walker) argJobs(a *syntax.Word) (named []*job, known, empty bool) {
 		empty, opaque = false, true
 		return true
 	}
-	inspect(a, visit)
+	knowledge.Inspect(a, visit)
 	// A part that holds nothing settles the word when the rest is text
 	// (`"$UNSET "` names no job), but not after a %: `%$unset` is `%`,
 	// the current job.
@@ -151,10 +152,10 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		lit := ""
 		switch x := pe.Index.(type) {
 		case *syntax.Word:
-			lit = wordLit(x)
+			lit = knowledge.WordLit(x)
 		case *syntax.UnaryArithm:
 			if w, ok := x.X.(*syntax.Word); ok && x.Op == syntax.Minus && !x.Post {
-				lit = "-" + wordLit(w) // ${pids[-1]}
+				lit = "-" + knowledge.WordLit(w) // ${pids[-1]}
 			}
 		}
 		if lit == "@" || lit == "*" {
@@ -296,7 +297,7 @@ func (w *walker) lookedUp(s *syntax.Stmt) (m nameMatch, judged bool) {
 		return m, false
 	}
 	if ce, isCall := s.Cmd.(*syntax.CallExpr); isCall {
-		if r := w.p.resolveCall(ce); r.name == "pgrep" && !r.wrapped {
+		if r := w.p.resolveCall(ce); r.Name == "pgrep" && !r.Wrapped {
 			return w.byName(r)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,7 +26,7 @@ func (w *walker) mayBeAssigned(name string) bool {
 		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file, lacks) || p.assigned.evals > 0 && evalsOpaque(p.file, p.assigned.evals, lacks)
 	}
 	a := p.assigned
-	if a.opaque || a.names[name] || shellSet.has(name) || a.names["coproc"] && strings.HasSuffix(name, "_PID") {
+	if a.opaque || a.names[name] || shellSet.Has(name) || a.names["coproc"] && strings.HasSuffix(name, "_PID") {
 		return true
 	}
 	if f := w.src.file; f != nil && f != p.file {
@@ -49,12 +50,12 @@ func (w *walker) mayBeAssigned(name string) bool {
 func (w *walker) unassignedYet(name string) bool {
 	a := w.p.assigned
 	top := w.src.file == nil || w.src.file == w.p.file // (a nested script has its own variables)
-	return top && a != nil && !a.opaque && !a.other[name] && !shellSet.has(name) && !w.p.constSeen[name]
+	return top && a != nil && !a.opaque && !a.other[name] && !shellSet.Has(name) && !w.p.constSeen[name]
 }
 
 // shellSet are variables the shells set themselves (read without a
 // name sets REPLY, zsh lists its jobs in jobstates…).
-var shellSet = setOf(`_ REPLY reply MAPFILE OPTARG OPTIND BASH_REMATCH match COPROC jobstates jobtexts jobdirs`)
+var shellSet = knowledge.SetOf(`_ REPLY reply MAPFILE OPTARG OPTIND BASH_REMATCH match COPROC jobstates jobtexts jobdirs`)
 
 // assignedNames are the names the source could assign. other are those
 // it could assign otherwise than by `name=…` (`read name`, `for name
@@ -72,7 +73,7 @@ type assignedNames struct {
 // string and here-document, so that code run by another shell counts too.
 // A source the shell lacks (lacks: dash's) is "not found" and assigns
 // nothing: `source env.sh || kill $P` kills no pid in dash.
-func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
+func scanAssigned(src []byte, lacks *knowledge.WordSet) *assignedNames {
 	a := &assignedNames{names: map[string]bool{}, other: map[string]bool{}}
 	isName := func(c byte, first bool) bool {
 		return c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || !first && '0' <= c && c <= '9'
@@ -109,7 +110,7 @@ func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 		}
 		i = j
 	}
-	a.opaque = a.names["source"] && !lacks.has("source") || a.names["nameref"]
+	a.opaque = a.names["source"] && !lacks.Has("source") || a.names["nameref"]
 	return a
 }
 
@@ -118,40 +119,40 @@ func scanAssigned(src []byte, lacks *wordSet) *assignedNames {
 // read, declare, printf -v… of a name in a variable, a nameref, an
 // arithmetic assignment to $v, zsh's ${(P)v}; not a source the shell
 // lacks (see scanAssigned).
-func opaqueAssigns(f *syntax.File, lacks *wordSet) bool {
+func opaqueAssigns(f *syntax.File, lacks *knowledge.WordSet) bool {
 	if f == nil {
 		return false
 	}
 	opaque := false
 	dynamic := func(ws ...*syntax.Word) bool {
 		for _, w := range ws {
-			if w != nil && wordLit(w) == "" && value(w) == "" {
+			if w != nil && knowledge.WordLit(w) == "" && knowledge.Value(w) == "" {
 				return true
 			}
 		}
 		return false
 	}
-	inspect(f, func(n syntax.Node) bool {
+	knowledge.Inspect(f, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
-			r := resolve(n.Args)
-			switch r.name {
+			r := knowledge.Resolve(n.Args)
+			switch r.Name {
 			case ".", "source", "nameref":
-				opaque = opaque || !lacks.has(r.name)
+				opaque = opaque || !lacks.Has(r.Name)
 			case "eval":
-				opaque = opaque || !evalSpelled(r.args) // (see evalAssigns)
+				opaque = opaque || !evalSpelled(r.Args) // (see evalAssigns)
 			case "read", "mapfile", "readarray", "getopts", "vared", "zparseopts", "export", "declare", "typeset", "local", "readonly":
-				opaque = opaque || dynamic(r.args...)
+				opaque = opaque || dynamic(r.Args...)
 			case "printf", "print":
-				for i, a := range r.args {
-					if wordLit(a) == "-v" && (i+1 >= len(r.args) || dynamic(r.args[i+1])) {
+				for i, a := range r.Args {
+					if knowledge.WordLit(a) == "-v" && (i+1 >= len(r.Args) || dynamic(r.Args[i+1])) {
 						opaque = true
 					}
 				}
 			}
 		case *syntax.DeclClause:
 			for _, as := range n.Args {
-				if as.Naked && as.Name == nil && (dynamic(as.Value) || strings.HasPrefix(wordLit(as.Value), "-") && strings.Contains(wordLit(as.Value), "n")) {
+				if as.Naked && as.Name == nil && (dynamic(as.Value) || strings.HasPrefix(knowledge.WordLit(as.Value), "-") && strings.Contains(knowledge.WordLit(as.Value), "n")) {
 					opaque = true
 				}
 			}

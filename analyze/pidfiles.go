@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -73,7 +74,7 @@ func (w *walker) pidFileJobs(name string) ([]*job, bool) {
 
 // writePids records what `echo $! > f` (printf, >>) writes into a file
 // named by a literal: the jobs its arguments name, or unknown.
-func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
+func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) {
 	name, appends, own := "", false, false
 	for _, rd := range s.Redirs {
 		if redirFD(rd) == 1 {
@@ -109,8 +110,8 @@ func (w *walker) writePids(s *syntax.Stmt, r resolved, inner fdTable) {
 			f.unknown = true
 		}
 	}
-	for _, a := range r.args {
-		if wordLit(a) != "" {
+	for _, a := range r.Args {
+		if knowledge.WordLit(a) != "" {
 			continue // text, options, a format
 		}
 		if w.sh.d.bangZero && w.sh.last == nil && isLastPid(a) {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -16,7 +17,7 @@ import (
 type resolvedCall struct {
 	ce   *syntax.CallExpr
 	args []*syntax.Word // ce.Args when resolved
-	r    resolved
+	r    knowledge.Resolved
 }
 
 // resolveCall is resolve(ce.Args), remembered. A command the walk makes
@@ -25,13 +26,13 @@ type resolvedCall struct {
 // on nothing else. The answer is a copy: changing its fields (walker.call
 // drops the arguments of a print the shell lacks) changes nothing for the
 // next caller.
-func (p *pass) resolveCall(ce *syntax.CallExpr) resolved {
+func (p *pass) resolveCall(ce *syntax.CallExpr) knowledge.Resolved {
 	for i := range p.resolvedCalls {
 		if c := &p.resolvedCalls[i]; c.ce == ce && slices.Equal(c.args, ce.Args) {
 			return c.r
 		}
 	}
-	r := resolve(ce.Args)
+	r := knowledge.Resolve(ce.Args)
 	p.resolvedCalls[p.nextResolved] = resolvedCall{ce, ce.Args, r}
 	p.nextResolved = (p.nextResolved + 1) % len(p.resolvedCalls)
 	return r

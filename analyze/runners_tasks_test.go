@@ -3,6 +3,8 @@ package analyze
 import (
 	"strings"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/knowledge"
 )
 
 // A task runner's kill leaves what its task file runs (see
@@ -27,7 +29,7 @@ func TestScriptRunnerTasks(t *testing.T) {
 		"cargo run --release":        false,
 		"java -jar app.jar":          false,
 	} {
-		if apart, _ := scriptRunner(resolveText(t, cmd)); apart != want {
+		if apart, _ := knowledge.ScriptRunner(resolveText(t, cmd), shDialect().cTail == 0); apart != want {
 			t.Errorf("scriptRunner(%q) leaves its work: %v, want %v", cmd, apart, want)
 		}
 	}
@@ -44,7 +46,7 @@ func TestTaskNames(t *testing.T) {
 		"rake server:start":                "server start",
 		"invoke -c tasks serve":            "serve",
 	} {
-		if got := strings.Join(taskNames(resolveText(t, cmd)), " "); got != want {
+		if got := strings.Join(knowledge.TaskNames(resolveText(t, cmd)), " "); got != want {
 			t.Errorf("taskNames(%q) = %q, want %q", cmd, got, want)
 		}
 	}

@@ -3,12 +3,13 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // zshOptions are the option names of zsh 5.9 as `set -o` lists them (an
 // option on by default with "no" in front).
-var zshOptions = setOf(`noaliases aliasfuncdef allexport noalwayslastprompt alwaystoend
+var zshOptions = knowledge.SetOf(`noaliases aliasfuncdef allexport noalwayslastprompt alwaystoend
 appendcreate noappendhistory autocd autocontinue noautolist noautomenu
 autonamedirs noautoparamkeys noautoparamslash autopushd noautoremoveslash
 autoresume nobadpattern nobanghist nobareglobqual bashautolist bashrematch
@@ -51,7 +52,7 @@ func (d *dialect) setFails(args []*syntax.Word) bool {
 		return false
 	}
 	for i := 0; i < len(args); i++ {
-		a, _, ok := literal(args[i])
+		a, _, ok := knowledge.Literal(args[i])
 		if !ok {
 			return false // not known before it runs
 		}
@@ -69,7 +70,7 @@ func (d *dialect) setFails(args []*syntax.Word) bool {
 				break // set -o: lists the options
 			}
 			i++
-			name, _, ok := literal(args[i])
+			name, _, ok := knowledge.Literal(args[i])
 			if !ok {
 				return false
 			}
@@ -85,9 +86,9 @@ func (d *dialect) setFails(args []*syntax.Word) bool {
 func (d *dialect) setName(name string) bool {
 	if d.setNamesLoose {
 		name = strings.ToLower(strings.ReplaceAll(name, "_", ""))
-		return d.setNames.has(name) || d.setNames.has("no"+name) || strings.HasPrefix(name, "no") && d.setNames.has(name[2:])
+		return d.setNames.Has(name) || d.setNames.Has("no"+name) || strings.HasPrefix(name, "no") && d.setNames.Has(name[2:])
 	}
-	return d.setNames.has(name)
+	return d.setNames.Has(name)
 }
 
 // setsNounset reports how `set ARGS` changes the nounset option: on is
@@ -101,7 +102,7 @@ func setsNounset(args []*syntax.Word) (on, off bool) {
 // it turns it off.
 func setsOption(args []*syntax.Word, letter rune, name string) (on, off bool) {
 	for i := 0; i < len(args); i++ {
-		a := wordLit(args[i])
+		a := knowledge.WordLit(args[i])
 		if a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
 			break
 		}
@@ -111,7 +112,7 @@ func setsOption(args []*syntax.Word, letter rune, name string) (on, off bool) {
 				u = true
 			} else if c == 'o' && i+1 < len(args) {
 				i++
-				n := strings.ToLower(strings.ReplaceAll(wordLit(args[i]), "_", ""))
+				n := strings.ToLower(strings.ReplaceAll(knowledge.WordLit(args[i]), "_", ""))
 				u = n == name
 			}
 			if u {
@@ -181,7 +182,7 @@ func (w *walker) unsetRead(p *syntax.ParamExp) bool {
 		}
 	}
 	if p.Index != nil {
-		if i, ok := p.Index.(*syntax.Word); ok && (wordLit(i) == "@" || wordLit(i) == "*") {
+		if i, ok := p.Index.(*syntax.Word); ok && (knowledge.WordLit(i) == "@" || knowledge.WordLit(i) == "*") {
 			return false // ${a[@]}: not checked under the shells
 		}
 	}
@@ -215,12 +216,12 @@ func maybeInEnv(name string) bool {
 			return true
 		}
 	}
-	return envNames.has(name)
+	return envNames.Has(name)
 }
 
 var envPrefixes = []string{"LC_", "XDG_", "SSH_", "GITHUB_", "RUNNER_", "GIT_", "BASH", "ZSH", "KSH", "npm_", "DOCKER_", "CONDA_", "PYTHON", "JAVA_", "GO", "NODE_", "NPM_", "CARGO_", "RUST", "HOMEBREW_", "DBUS_", "WSL", "TERM_", "CI_", "CLAUDE", "ANTHROPIC_", "OPENAI_", "AWS_", "GOOGLE_", "AZURE_", "KUBE", "HIST", "LESS"}
 
-var envNames = setOf(`HOME PATH USER LOGNAME SHELL PWD OLDPWD TERM LANG LANGUAGE TZ TMPDIR
+var envNames = knowledge.SetOf(`HOME PATH USER LOGNAME SHELL PWD OLDPWD TERM LANG LANGUAGE TZ TMPDIR
 TMP TEMP HOSTNAME HOSTTYPE OSTYPE MACHTYPE DISPLAY WAYLAND_DISPLAY EDITOR VISUAL PAGER
 MAIL MAILPATH IFS PS1 PS2 PS3 PS4 PPID UID EUID GROUPS RANDOM SRANDOM SECONDS LINENO
 SHLVL CI VIRTUAL_ENV LD_LIBRARY_PATH LD_PRELOAD CC CXX CFLAGS CXXFLAGS LDFLAGS MAKEFLAGS
@@ -239,7 +240,7 @@ func (d *dialect) exportFails(opts []*syntax.Word) bool {
 		return false
 	}
 	for _, o := range opts {
-		a, _, ok := literal(o)
+		a, _, ok := knowledge.Literal(o)
 		if !ok || a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
 			return false
 		}

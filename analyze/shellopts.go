@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -57,7 +58,7 @@ type shellArgv struct {
 // pipefail is -e -u -o pipefail.
 func readShellArgs(args []*syntax.Word) (a shellArgv) {
 	for i := 0; i < len(args); i++ {
-		v := wordLit(args[i])
+		v := knowledge.WordLit(args[i])
 		if v == "--" || v == "-" {
 			if i+1 < len(args) {
 				a.operand, a.after = args[i+1], args[i+2:]
@@ -93,7 +94,7 @@ func readShellArgs(args []*syntax.Word) (a shellArgv) {
 				if c == 'O' {
 					break // bash's shopt names: -O inherit_errexit
 				}
-				name := wordLit(args[i])
+				name := knowledge.WordLit(args[i])
 				switch strings.ToLower(strings.ReplaceAll(name, "_", "")) {
 				case "errexit":
 					a.set.errexit = on

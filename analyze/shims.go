@@ -1,6 +1,8 @@
 package analyze
 
-import "strings"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+)
 
 // Init shims and privilege droppers: programs that run the command after
 // their own arguments, as Docker entrypoints and CI scripts put them
@@ -35,45 +37,6 @@ import "strings"
 // killed, signal their command and linger two seconds before they exit
 // (util-linux su-common.c), left out as before.
 
-// shimOperands is how many words a shim takes after its options and
-// before the command: the user of gosu, su-exec, setuidgid and envuidgid
-// (`gosu app:app ./server`), the directory of envdir.
-var shimOperands = map[string]int{
-	"gosu": 1, "su-exec": 1, "setuidgid": 1, "envuidgid": 1, "envdir": 1,
-}
-
-// relayKind says where a shim that stays as its command's parent passes
-// the signals it catches on.
-type relayKind uint8
-
-const (
-	relayNone  relayKind = iota
-	relayChild           // to the command alone (tini, dumb-init -c)
-	relayGroup           // to the command's process group (dumb-init, tini -g)
-)
-
-// shimRelay is where the shim name, given option o, passes signals on,
-// given where it passed them before the option (relay).
-func shimRelay(name, o string, relay relayKind) relayKind {
-	switch name {
-	case "tini":
-		if relay == relayNone {
-			relay = relayChild
-		}
-		if len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'g') >= 0 { // -g, -sg
-			relay = relayGroup
-		}
-	case "dumb-init":
-		if relay == relayNone {
-			relay = relayGroup
-		}
-		if o == "--single-child" || len(o) > 1 && o[1] != '-' && strings.IndexByte(o[1:], 'c') >= 0 {
-			relay = relayChild
-		}
-	}
-	return relay
-}
-
 // relayKilled applies a signal sent to a background shim that relays it
 // (see the table above): a signal it catches reaches the command, or the
 // command's whole group; KILL ends the shim alone, and its
@@ -82,7 +45,7 @@ func (w *walker) relayKilled(j *job, sig string) {
 	if uncatchable(sig) {
 		return
 	}
-	if j.relay == relayGroup {
+	if j.relay == knowledge.RelayGroup {
 		w.killGroup(j, true)
 		return
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -12,7 +13,7 @@ import (
 func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
 	i := 0
 	for ; i < len(args); i++ {
-		o := wordLit(args[i])
+		o := knowledge.WordLit(args[i])
 		switch {
 		case o == "--":
 			return sig, args[i+1:], false
@@ -20,7 +21,7 @@ func killArgs(args []*syntax.Word) (sig string, ops []*syntax.Word, list bool) {
 			return "", nil, true
 		case (o == "-s" || o == "-n") && i+1 < len(args):
 			i++
-			sig = wordLit(args[i])
+			sig = knowledge.WordLit(args[i])
 		case len(o) > 1 && o[0] == '-' && sig == "":
 			sig = o[1:]
 		default:
@@ -75,7 +76,7 @@ func signalName(sig string) string {
 // isSignal reports whether s names a signal as a -SIG option does: a number
 // or an upper-case name, with or without SIG.
 func isSignal(s string) bool {
-	if isDigits(s) {
+	if knowledge.IsDigits(s) {
 		return true
 	}
 	s = strings.TrimPrefix(s, "SIG")

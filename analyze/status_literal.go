@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -42,7 +43,7 @@ func (w *walker) literalTestStatus(s *syntax.Stmt) int {
 		if !ok || len(a) != 3 {
 			return 0
 		}
-		x, y, op = a[0], a[2], wordLit(a[1])
+		x, y, op = a[0], a[2], knowledge.WordLit(a[1])
 	}
 	if x == nil || y == nil {
 		return 0
@@ -65,12 +66,12 @@ func (w *walker) literalTestStatus(s *syntax.Stmt) int {
 // closing bracket); ok is false where c is neither.
 func (w *walker) testOperands(c *syntax.CallExpr) (a []*syntax.Word, ok bool) {
 	r := w.p.resolveCall(c)
-	a = r.args
-	if r.wrapped || len(c.Assigns) > 0 || r.name != "[" && r.name != "test" {
+	a = r.Args
+	if r.Wrapped || len(c.Assigns) > 0 || r.Name != "[" && r.Name != "test" {
 		return nil, false
 	}
-	if r.name == "[" {
-		if len(a) == 0 || wordLit(a[len(a)-1]) != "]" {
+	if r.Name == "[" {
+		if len(a) == 0 || knowledge.WordLit(a[len(a)-1]) != "]" {
 			return nil, false
 		}
 		a = a[:len(a)-1]
@@ -116,10 +117,10 @@ func unameWord(w *syntax.Word) bool {
 		return false
 	}
 	ce, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 || !isCallOf(ce, "uname") {
+	if !ok || len(ce.Assigns) > 0 || !knowledge.IsCallOf(ce, "uname") {
 		return false
 	}
-	return len(ce.Args) == 1 || len(ce.Args) == 2 && wordLit(ce.Args[1]) == "-s"
+	return len(ce.Args) == 1 || len(ce.Args) == 2 && knowledge.WordLit(ce.Args[1]) == "-s"
 }
 
 // emptyTestStatus is the status of `[ -n "$X" ]` or `[ -z "$X" ]` (test,
@@ -145,7 +146,7 @@ func (w *walker) emptyTestStatus(s *syntax.Stmt) int {
 		if !ok || len(a) != 2 {
 			return 0
 		}
-		op, x = wordLit(a[0]), a[1]
+		op, x = knowledge.WordLit(a[0]), a[1]
 	}
 	if x == nil || op != "-n" && op != "-z" {
 		return 0

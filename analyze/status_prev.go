@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // A test of the status the command before it left is as known as that
 // status: `ps -p $PID; if [ $? -ne 0 ]; then exit 1; fi` exits only once
@@ -18,10 +21,10 @@ func (w *walker) prevStatus(s *syntax.Stmt) int {
 	case *syntax.CallExpr:
 		a := c.Args
 		switch {
-		case len(a) == 5 && wordLit(a[0]) == "[" && wordLit(a[4]) == "]":
-			x, op, y = a[1], wordLit(a[2]), a[3]
-		case len(a) == 4 && wordLit(a[0]) == "test":
-			x, op, y = a[1], wordLit(a[2]), a[3]
+		case len(a) == 5 && knowledge.WordLit(a[0]) == "[" && knowledge.WordLit(a[4]) == "]":
+			x, op, y = a[1], knowledge.WordLit(a[2]), a[3]
+		case len(a) == 4 && knowledge.WordLit(a[0]) == "test":
+			x, op, y = a[1], knowledge.WordLit(a[2]), a[3]
 		}
 	case *syntax.TestClause:
 		if b, ok := c.X.(*syntax.BinaryTest); ok {
@@ -32,7 +35,7 @@ func (w *walker) prevStatus(s *syntax.Stmt) int {
 			}
 		}
 	}
-	if x == nil || wordLit(y) != "0" {
+	if x == nil || knowledge.WordLit(y) != "0" {
 		return 0
 	}
 	var zero bool // the test succeeds when the status is 0
@@ -87,7 +90,7 @@ func (w *walker) statusOf(word *syntax.Word) *syntax.Stmt {
 // echoesStatus reports whether s is `echo $?` (or "$?").
 func echoesStatus(s *syntax.Stmt) bool {
 	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) != 2 || wordLit(c.Args[0]) != "echo" || len(s.Redirs) > 0 {
+	if !ok || len(c.Args) != 2 || knowledge.WordLit(c.Args[0]) != "echo" || len(s.Redirs) > 0 {
 		return false
 	}
 	pe, ok := solePart(c.Args[1]).(*syntax.ParamExp)

@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"github.com/shguard/shguard/corpus"
 )
 
@@ -58,7 +59,7 @@ EOF`,
 				return true
 			}
 			var got []syntax.Node
-			eachSubst(n, func(n syntax.Node) { got = append(got, n) })
+			knowledge.EachSubst(n, func(n syntax.Node) { got = append(got, n) })
 			want := walkSubsts(n)
 			if !slices.Equal(got, want) {
 				t.Errorf("%T at %s in %q: eachSubst found %d substitutions, the walk %d", n, n.Pos(), src, len(got), len(want))

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,7 +26,7 @@ type trapVar struct {
 func (w *walker) trapVars(word *syntax.Word) []trapVar {
 	var vs []trapVar
 	var before *assignedNames
-	inspect(word, func(n syntax.Node) bool {
+	knowledge.Inspect(word, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		if !ok || pe.Param == nil || !isName(pe.Param.Value) {
 			return true
@@ -36,7 +37,7 @@ func (w *walker) trapVars(word *syntax.Word) []trapVar {
 		}
 		js, had := w.sh.pidVars[name]
 		v := trapVar{name: name, jobs: slices.Clone(js), had: had, empty: w.sh.empty[name]}
-		if !had && plainParam(pe) && !w.sh.arrays[name] && !shellSet.has(name) {
+		if !had && plainParam(pe) && !w.sh.arrays[name] && !shellSet.Has(name) {
 			if pos := int(word.Pos().Offset()); before == nil && pos <= len(w.src.text) {
 				before = scanAssigned(w.src.text[:pos], w.sh.d.missing)
 			}

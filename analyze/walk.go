@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -238,7 +239,7 @@ func (w *walker) coprocWord(s *syntax.Stmt) *syntax.CoprocClause {
 		return nil
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "coproc" {
+	if !ok || len(ce.Assigns) > 0 || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "coproc" {
 		return nil
 	}
 	body := &syntax.Stmt{Position: ce.Args[1].Pos(), Cmd: &syntax.CallExpr{Args: ce.Args[1:]}}
@@ -253,8 +254,8 @@ func idleCommand(ce *syntax.CallExpr) bool {
 	if len(ce.Args) == 0 {
 		return false
 	}
-	r := resolve(ce.Args)
-	return len(r.all) > 0 && r.kind&kQuick != 0 && !r.wrapped
+	r := knowledge.Resolve(ce.Args)
+	return len(r.All) > 0 && r.Kind&knowledge.KQuick != 0 && !r.Wrapped
 }
 
 // stmt walks one statement and returns the descriptors the shell has after
@@ -337,7 +338,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		out = w.compoundStmt(s, env, inner)
 	}
 	w.consumer, w.redirStmt = savedConsumer, savedRedirStmt
-	if !isCall || len(ce.Args) != 1 || wordLit(ce.Args[0]) != "exec" {
+	if !isCall || len(ce.Args) != 1 || knowledge.WordLit(ce.Args[0]) != "exec" {
 		w.outFile = out0 // (exec >f: the shell's stdout is f from now on)
 	}
 	return out
@@ -356,10 +357,10 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
 	}
-	if r.exec && len(r.all) > 0 && w.sureCond() == 0 && !(w.sh.d.execBuiltinRuns && builtins.has(r.name) && !strings.Contains(wordLit(r.head), "/")) {
+	if r.Exec && len(r.All) > 0 && w.sureCond() == 0 && !(w.sh.d.execBuiltinRuns && knowledge.Builtins.Has(r.Name) && !strings.Contains(knowledge.WordLit(r.Head), "/")) {
 		w.sh.replaced = true
 	}
-	if len(r.all) == 0 && w.execs(ce) {
+	if len(r.All) == 0 && w.execs(ce) {
 		// exec "$@": a program the walk cannot name replaces the shell.
 		if w.sureCond() == 0 {
 			w.sh.replaced = true
@@ -370,7 +371,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 		w.funcEnv = nil
 		return callLeft(env, inner, *fe, s.Redirs)
 	}
-	if r.exec && len(r.all) == 0 {
+	if r.Exec && len(r.All) == 0 {
 		// exec >log 2>&1: the shell's own descriptors change; in the
 		// subshell of a job, so does what the job holds.
 		if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -90,7 +91,7 @@ func (w *walker) applies(a aliasDef, s *syntax.Stmt) bool {
 // surely runs it.
 func (w *walker) alias(s *syntax.Stmt, args []*syntax.Word) {
 	for _, a := range args {
-		v, _, ok := unquote(a, false)
+		v, _, ok := knowledge.Unquote(a, false)
 		name, value, def := strings.Cut(v, "=")
 		if !ok || !def || name == "" {
 			continue
@@ -106,11 +107,11 @@ func (w *walker) alias(s *syntax.Stmt, args []*syntax.Word) {
 // unalias removes aliases (-a: all).
 func (w *walker) unalias(args []*syntax.Word) {
 	for _, a := range args {
-		if wordLit(a) == "-a" {
+		if knowledge.WordLit(a) == "-a" {
 			clear(w.sh.aliases)
 			continue
 		}
-		delete(w.sh.aliases, wordLit(a))
+		delete(w.sh.aliases, knowledge.WordLit(a))
 	}
 }
 
@@ -118,7 +119,7 @@ func (w *walker) unalias(args []*syntax.Word) {
 func (w *walker) shopt(s *syntax.Stmt, args []*syntax.Word) {
 	on, named := false, false
 	for _, a := range args {
-		switch v := wordLit(a); v {
+		switch v := knowledge.WordLit(a); v {
 		case "-s":
 			on = true
 		case "-u":

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -52,14 +53,14 @@ type posArg struct {
 func (fn *function) usesArgs() bool {
 	if fn.args == 0 {
 		fn.args = -1
-		if holds(fn.body, func(n syntax.Node) bool {
+		if knowledge.Holds(fn.body, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.ParamExp:
 				return n.Param != nil && posIndex(n.Param.Value) != -1
 			case *syntax.WordIter:
 				return !n.InPos.IsValid() // for p; do …: over "$@"
 			}
-			return isCallOf(n, "shift")
+			return knowledge.IsCallOf(n, "shift")
 		}) {
 			fn.args = 1
 		}
@@ -121,7 +122,7 @@ func (w *walker) bindArgs(args []*syntax.Word, f *argFrame) *argFrame {
 			f.open, f.drift = cur.open, f.drift || cur.drift
 			continue
 		}
-		if v := value(a); literalWord(a) {
+		if v := knowledge.Value(a); literalWord(a) {
 			// text: no pid of a job (a job spec or an option stays unknown)
 			known := v == "" || v[0] != '%' && v[0] != '-'
 			f.args = append(f.args, posArg{known: known, empty: v == "", val: v})
@@ -154,7 +155,7 @@ func (w *walker) joins(a *syntax.Word) bool {
 // expansions counts the parameter expansions of a word.
 func expansions(a *syntax.Word) int {
 	n := 0
-	inspect(a, func(n2 syntax.Node) bool {
+	knowledge.Inspect(a, func(n2 syntax.Node) bool {
 		if _, ok := n2.(*syntax.ParamExp); ok {
 			n++
 			return false

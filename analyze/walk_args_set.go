@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -23,7 +24,7 @@ func (w *walker) shiftArgs(args []*syntax.Word) {
 	n := 1
 	if len(args) > 0 {
 		var err error
-		if n, err = strconv.Atoi(wordLit(args[0])); err != nil || n < 0 {
+		if n, err = strconv.Atoi(knowledge.WordLit(args[0])); err != nil || n < 0 {
 			w.args = f.lost()
 			return
 		}
@@ -57,7 +58,7 @@ func (w *walker) setArgs(args []*syntax.Word) {
 		return
 	}
 	for i := 0; i < len(args); i++ {
-		l := wordLit(args[i])
+		l := knowledge.WordLit(args[i])
 		switch {
 		case l == "--":
 			w.resetArgs(args[i+1:])
@@ -89,7 +90,7 @@ func (w *walker) resetArgs(args []*syntax.Word) {
 // bindAssign), and the call being walked notes the value (see
 // frameAssign).
 func (w *walker) declaredValues(ce *syntax.CallExpr) {
-	if len(ce.Args) < 2 || wordLit(ce.Args[0]) != "local" {
+	if len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "local" {
 		return
 	}
 	for _, a := range ce.Args[1:] {

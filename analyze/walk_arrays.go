@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -23,7 +24,7 @@ func (w *walker) indexedPid(a *syntax.Assign, held int) {
 		next++
 	}
 	word, ok := a.Index.(*syntax.Word)
-	appends := ok && (wordLit(word) == strconv.Itoa(next) || countsItself(word, name))
+	appends := ok && (knowledge.WordLit(word) == strconv.Itoa(next) || countsItself(word, name))
 	if appends && len(w.sh.lasts()) == 1 && (held == 0 || w.sh.arrays[name]) {
 		w.sh.setArray(name)
 		return
@@ -42,7 +43,7 @@ func countsItself(word *syntax.Word, name string) bool {
 		return false
 	}
 	ix, ok := pe.Index.(*syntax.Word)
-	return ok && (wordLit(ix) == "@" || wordLit(ix) == "*")
+	return ok && (knowledge.WordLit(ix) == "@" || knowledge.WordLit(ix) == "*")
 }
 
 // indexBindsNoPid reports whether the assignment a to an array element

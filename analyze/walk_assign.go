@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -63,7 +64,7 @@ func (w *walker) bindAssign(a *syntax.Assign) {
 		}
 		return
 	}
-	if a.Value != nil && plainWord(a.Value) && a.Array == nil {
+	if a.Value != nil && knowledge.PlainWord(a.Value) && a.Array == nil {
 		return // no $! in a literal
 	}
 	if w.indexBindsNoPid(a) {
@@ -145,7 +146,7 @@ func (w *walker) pidsBeside(a *syntax.Assign, held int) {
 // than $! and the variable name, outside substitutions.
 func (w *walker) besidePids(word *syntax.Word, name string) []*job {
 	var js []*job
-	inspect(word, func(n syntax.Node) bool {
+	knowledge.Inspect(word, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp:
 			return false // what these print is not the variable's pid
@@ -164,8 +165,8 @@ func refersToLastPid(n syntax.Node) bool { return expandsParam(n, "!") }
 
 // catsDoc reports whether the command is `cat` printing a here-document or
 // here-string, which ends as soon as it has written it.
-func catsDoc(r resolved, s *syntax.Stmt) bool {
-	return r.name == "cat" && !r.wrapped && len(r.args) == 0 && stdinDoc(s.Redirs) != nil
+func catsDoc(r knowledge.Resolved, s *syntax.Stmt) bool {
+	return r.Name == "cat" && !r.Wrapped && len(r.Args) == 0 && stdinDoc(s.Redirs) != nil
 }
 
 // refersTo reports whether a word expands the variable name.
@@ -175,7 +176,7 @@ func refersTo(word *syntax.Word, name string) bool {
 
 // expandsParam reports whether the tree n expands the parameter name.
 func expandsParam(n syntax.Node, name string) bool {
-	return holds(n, func(n syntax.Node) bool {
+	return knowledge.Holds(n, func(n syntax.Node) bool {
 		pe, ok := n.(*syntax.ParamExp)
 		return ok && pe.Param != nil && pe.Param.Value == name
 	})
@@ -186,7 +187,7 @@ func expandsParam(n syntax.Node, name string) bool {
 // `pid=$(cat run.pid)` the jobs whose pids went into run.pid.
 func (w *walker) substVar(a *syntax.Assign) {
 	name := a.Name.Value
-	if a.Append || a.Array != nil || a.Index != nil || wordLit(a.Value) != "" || refersToLastPid(a.Value) {
+	if a.Append || a.Array != nil || a.Index != nil || knowledge.WordLit(a.Value) != "" || refersToLastPid(a.Value) {
 		w.sh.setEmpty(name, false)
 		return
 	}
@@ -255,7 +256,7 @@ func (w *walker) loopSubsts(l *syntax.WordIter) bool {
 		if pe, _ := loneParam(it); pe != nil && plainParam(pe) && w.sh.empty[pe.Param.Value] {
 			continue // holds nothing (see shell.empty)
 		}
-		if wordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
+		if knowledge.WordLit(it) != "" || refersToLastPid(it) || len(it.Parts) != 1 {
 			return false
 		}
 		if _, ok := it.Parts[0].(*syntax.CmdSubst); !ok {
@@ -332,7 +333,7 @@ func (w *walker) unset(args []*syntax.Word) {
 		return
 	}
 	for _, a := range args {
-		name := wordLit(a)
+		name := knowledge.WordLit(a)
 		if !isName(name) {
 			continue
 		}

@@ -5,6 +5,7 @@ import (
 	"path"
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -82,9 +83,9 @@ func (w *walker) roundTakes(word *syntax.Word, it *syntax.CaseItem) bool {
 		return false
 	}
 	for _, p := range it.Patterns {
-		pat := value(p)
+		pat := knowledge.Value(p)
 		for _, v := range l.Items {
-			if ok, err := path.Match(pat, wordLit(v)); pat != "" && err == nil && ok {
+			if ok, err := path.Match(pat, knowledge.WordLit(v)); pat != "" && err == nil && ok {
 				return true
 			}
 		}
@@ -111,8 +112,8 @@ func loopGuard(c syntax.Command) (guard, bool) {
 		}
 	case *syntax.WhileClause:
 		if n := len(c.Cond); n > 0 && !c.Until {
-			if ce, ok := c.Cond[n-1].Cmd.(*syntax.CallExpr); ok && isCallOf(ce, "read") && len(ce.Args) == 2 {
-				return guard{key: wordLit(ce.Args[1])}, wordLit(ce.Args[1]) != ""
+			if ce, ok := c.Cond[n-1].Cmd.(*syntax.CallExpr); ok && knowledge.IsCallOf(ce, "read") && len(ce.Args) == 2 {
+				return guard{key: knowledge.WordLit(ce.Args[1])}, knowledge.WordLit(ce.Args[1]) != ""
 			}
 		}
 	}
@@ -162,7 +163,7 @@ func (w *walker) caseEnds(c *syntax.CaseClause, depth int) []*job {
 			return nil
 		}
 		for _, p := range it.Patterns {
-			catchAll = catchAll || wordLit(p) == "*"
+			catchAll = catchAll || knowledge.WordLit(p) == "*"
 		}
 	}
 	if !catchAll {
@@ -215,7 +216,7 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*job {
 			return js
 		}
 		if r := w.p.resolveCall(c); len(c.Args) > 0 && w.callsFunc(r) {
-			if b, ok := w.funcs[r.name].body.Cmd.(*syntax.Block); ok && w.lookInto() {
+			if b, ok := w.funcs[r.Name].body.Cmd.(*syntax.Block); ok && w.lookInto() {
 				return w.listEnds(b.Stmts, depth+1)
 			}
 		}
@@ -236,11 +237,11 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*job {
 // plainWait is the jobs a plain `wait` or `wait PIDS` (no options) waits
 // for: the shell's own, not disowned.
 func (w *walker) plainWait(c *syntax.CallExpr) []*job {
-	if !isCallOf(c, "wait") || w.funcs["wait"] != nil {
+	if !knowledge.IsCallOf(c, "wait") || w.funcs["wait"] != nil {
 		return nil
 	}
 	for _, a := range c.Args[1:] {
-		if t := wordLit(a); len(t) > 1 && t[0] == '-' {
+		if t := knowledge.WordLit(a); len(t) > 1 && t[0] == '-' {
 			return nil
 		}
 	}

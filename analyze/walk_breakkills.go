@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Kills on the way out of a loop: a retry loop starts the server, polls
 // it, breaks out when it answers and stops it to try again when it does
@@ -53,7 +56,7 @@ func (w *walker) breakKills(s *syntax.Stmt, follow []*syntax.Stmt) []*job {
 			ended = append(ended, w.keptNames(args, set)...)
 		}
 		if w.exits(f, 0) != endsNever || w.sh.errexit && w.status(f) <= 0 ||
-			holds(f, func(n syntax.Node) bool { return isCallOf(n, "return") }) {
+			knowledge.Holds(f, func(n syntax.Node) bool { return knowledge.IsCallOf(n, "return") }) {
 			break
 		}
 		if w.setsVars(f, set) {
@@ -87,7 +90,7 @@ func (w *walker) keptNames(args []*syntax.Word, set map[string]bool) []*job {
 // runs for sure when it gets there.
 func plainKill(s *syntax.Stmt) ([]*syntax.Word, bool) {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background || s.Coprocess || s.Negated || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+	if !ok || s.Background || s.Coprocess || s.Negated || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" {
 		return nil, false
 	}
 	return ce.Args[1:], true
@@ -97,7 +100,7 @@ func plainKill(s *syntax.Stmt) ([]*syntax.Word, bool) {
 // start a job), and reports whether it calls a function, which may set
 // any.
 func (w *walker) setsVars(s *syntax.Stmt, set map[string]bool) (any bool) {
-	inspect(s, func(n syntax.Node) bool {
+	knowledge.Inspect(s, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			if n.Background || n.Coprocess {
@@ -118,9 +121,9 @@ func (w *walker) setsVars(s *syntax.Stmt, set map[string]bool) (any bool) {
 			if w.callsFunc(w.p.resolveCall(n)) {
 				any = true
 			}
-			if name := wordLit(n.Args[0]); name != "kill" && name != "sleep" && name != "echo" {
+			if name := knowledge.WordLit(n.Args[0]); name != "kill" && name != "sleep" && name != "echo" {
 				for _, a := range n.Args[1:] {
-					set[wordLit(a)] = true // read PID, export PID=…, unset PID
+					set[knowledge.WordLit(a)] = true // read PID, export PID=…, unset PID
 				}
 			}
 		}
@@ -136,7 +139,7 @@ func (w *walker) setsVars(s *syntax.Stmt, set map[string]bool) (any bool) {
 func breaksOnly(s *syntax.Stmt) bool {
 	found := false
 	ok := true
-	inspect(s, func(n syntax.Node) bool {
+	knowledge.Inspect(s, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.WhileClause, *syntax.ForClause:
 			return false
@@ -145,10 +148,10 @@ func breaksOnly(s *syntax.Stmt) bool {
 			if !isCall || len(ce.Args) == 0 {
 				break
 			}
-			switch wordLit(ce.Args[0]) {
+			switch knowledge.WordLit(ce.Args[0]) {
 			case "break":
 				found = true
-				ok = ok && (len(ce.Args) == 1 || wordLit(ce.Args[1]) == "1")
+				ok = ok && (len(ce.Args) == 1 || knowledge.WordLit(ce.Args[1]) == "1")
 			case "continue":
 				ok = false
 			}

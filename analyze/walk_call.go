@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -12,7 +13,7 @@ import (
 // its wrappers. Only programs a rule looks at by name are kept.
 type call struct {
 	start, end int // outer offsets of the whole command
-	res        resolved
+	res        knowledge.Resolved
 	async      bool // part of a background job
 }
 
@@ -21,13 +22,13 @@ type call struct {
 // to their end, and so ends at once too (`cat <(echo x)`).
 // Only the pipes of its own operands count: a worker nested inside one of
 // them writes into a pipe of its own (`cat <(: <(server))`).
-func readsQuickWorkers(r resolved, started []*job) bool {
-	if !filters.has(r.name) || r.wrapped {
+func readsQuickWorkers(r knowledge.Resolved, started []*job) bool {
+	if !knowledge.Filters.Has(r.Name) || r.Wrapped {
 		return false
 	}
 	var read []syntax.Pos
-	for _, a := range r.args {
-		if strings.HasPrefix(wordLit(a), "-") {
+	for _, a := range r.Args {
+		if strings.HasPrefix(knowledge.WordLit(a), "-") {
 			continue
 		}
 		if len(a.Parts) != 1 {
@@ -49,7 +50,7 @@ func readsQuickWorkers(r resolved, started []*job) bool {
 
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
-func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) resolved {
+func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) knowledge.Resolved {
 	runnerCmd := w.runnerCmd
 	w.runnerCmd = false
 	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
@@ -58,7 +59,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		if w.fatal() {
 			w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
 		}
-		return resolved{}
+		return knowledge.Resolved{}
 	}
 	if len(ce.Assigns) > 0 && w.callsFunc(w.p.resolveCall(ce)) {
 		defer w.restoreLocals(w.callAssigns(ce))
@@ -77,13 +78,13 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	r := w.p.resolveCall(ce)
 	if how := w.missingCommand(ce, r); how != present {
 		w.missingRuns(r, how) // dash: source: not found
-		return resolved{}
+		return knowledge.Resolved{}
 	}
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !w.execs(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.All) == 0 || r.Kind&knowledge.KQuick == 0 || r.Wrapped && r.ForkedBefore) && r.Name != "wait" && !w.runsCode(r, s) && !(r.Exec && len(r.All) == 0 && !w.execs(ce)) && (r.Wrapped || w.funcs[r.Name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
-		d, ok := r.bound()
+		d, ok := r.Bound()
 		w.noteRun(s)
 		w.cutCandidate(s, r, inner, d, ok) // (see walk_timeoutcut.go)
 		if ok {
@@ -91,7 +92,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		} else {
 			w.slow++
 		}
-		if !ok || d >= briefJob {
+		if !ok || d >= knowledge.BriefJob {
 			w.fgLong(env, inner, d, ok, runnerCmd)
 		}
 		w.countTail(s, d, ok)
@@ -103,37 +104,37 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		res:   r,
 		async: w.sh.async,
 	}
-	if len(r.all) == 0 {
+	if len(r.All) == 0 {
 		return r
 	}
-	if !c.async && (r.kind&kServer != 0 || w.p.cfg.servers[r.name]) {
+	if !c.async && (r.Kind&knowledge.KServer != 0 || w.p.cfg.servers[r.Name]) {
 		w.p.calls = append(w.p.calls, c) // what SG3001 looks at
 	}
 
-	if !r.fork && r.setsid && !r.setsidWaits && !r.forkedBefore && w.leads(s, r) {
+	if !r.Fork && r.Setsid && !r.SetsidWaits && !r.ForkedBefore && w.leads(s, r) {
 		// The shell's own process, a group leader, execs setsid, which
 		// then cannot make a session of itself: it forks and returns.
-		r.fork = true
+		r.Fork = true
 	}
-	if r.fork {
+	if r.Fork {
 		// setsid -f forks and returns at once: the forked process is a job
 		// the shell has no handle on.
-		j := w.forkedJob(s, c, job{fds: inner, setsid: true, nohup: r.nohup, prog: r.all})
-		d, bounded := r.bound()
-		j.timed = r.kind&kQuick != 0 || bounded
-		j.quick = r.kind&kQuick != 0 || bounded && d < briefJob
+		j := w.forkedJob(s, c, job{fds: inner, setsid: true, nohup: r.Nohup, prog: r.All})
+		d, bounded := r.Bound()
+		j.timed = r.Kind&knowledge.KQuick != 0 || bounded
+		j.quick = r.Kind&knowledge.KQuick != 0 || bounded && d < knowledge.BriefJob
 		j.dur = d
 	}
-	if how := daemonizes(r); how != "" {
+	if how := knowledge.Daemonizes(r); how != "" {
 		// (SG2008 reports it unless it is stopped: see daemons.go)
-		w.daemonWritesPid(w.forkedJob(s, c, job{fds: daemonFds(r, inner), daemon: how, prog: r.all}), r)
+		w.daemonWritesPid(w.forkedJob(s, c, job{fds: daemonFds(r, inner), daemon: how, prog: r.All}), r)
 	}
 	w.stopDaemons(r)
-	if r.setsid && !r.fork && w.job == nil && !w.sh.async {
+	if r.Setsid && !r.Fork && w.job == nil && !w.sh.async {
 		w.mark(mark{rule: "SG3002", start: c.start, end: c.end})
 	}
 
-	if r.name != "echo" && r.name != "printf" {
+	if r.Name != "echo" && r.Name != "printf" {
 		if name, truncates := w.stdoutTo(s.Redirs, ""); truncates && (runsLiteral(r) || w.callsFunc(r)) {
 			w.openPidFile(name) // sh -c '… & echo $!' > run.pid
 		} else if len(w.p.pidFiles) > 0 {
@@ -141,24 +142,24 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 	}
 	if w.callsFunc(r) {
-		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.name, r.args, inner) })
+		w.saving(s.Redirs, env, inner, func() { w.callFunc(r.Name, r.Args, inner) })
 		return r
 	}
 	if w.timeoutFiresInPlace(s, r) {
-		w.timeoutKills(w.sh.jobs, r.timeoutSig)
+		w.timeoutKills(w.sh.jobs, r.TimeoutSig)
 	}
-	switch r.name {
+	switch r.Name {
 	case "echo", "printf", "print":
-		if r.name == "print" && !w.sh.d.printBuiltin {
+		if r.Name == "print" && !w.sh.d.printBuiltin {
 			// bash, dash: no such command; it prints nothing, and
 			// `print $! > app.pid` leaves the file empty
-			r.args = nil
+			r.Args = nil
 		} else if inner[1] == tBlock && refersToLastPid(ce) {
 			w.printed = append(w.printed, w.sh.lasts()...)
 		}
 		w.writePids(s, r, inner)
 	case "wait":
-		w.wait(r.args)
+		w.wait(r.Args)
 	case "tail":
 		w.tailPidWaits(s, r, c.start, c.end) // tail -f log --pid=$P
 	case "kill":
@@ -166,14 +167,14 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			// procps kill signals its arguments in order and stops at
 			// the first it cannot parse, a job spec: `env kill %1`,
 			// `/bin/kill %1 $P` end nothing.
-			args := r.args
+			args := r.Args
 			if i := slices.IndexFunc(args, func(a *syntax.Word) bool { return strings.HasPrefix(argText(a), "%") }); i >= 0 {
 				args = args[:i]
 			}
 			w.kill(args)
 			break
 		}
-		w.kill(r.args)
+		w.kill(r.Args)
 	case "pkill", "killall":
 		w.killByName(r)
 	case "fuser", "kill-port", "killport", "npx", "pnpx", "bunx":
@@ -183,15 +184,15 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 	case "jobs":
 		w.listJobs()
 	case "disown":
-		w.disown(r.args, c) // (dash, mksh: see missingCommand)
+		w.disown(r.Args, c) // (dash, mksh: see missingCommand)
 	case "fg", "bg":
-		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.name}
-		named, _, any := w.jobsNamed(r.args)
+		m := mark{rule: "SG2007", start: c.start, end: c.end, what: r.Name}
+		named, _, any := w.jobsNamed(r.Args)
 		m.jobs = named
 		if !any && w.sh.last != nil {
 			m.jobs = []*job{w.sh.last} // the current job
 		}
-		if r.name == "fg" && w.sh.monitor {
+		if r.Name == "fg" && w.sh.monitor {
 			// With job control on, fg brings the job to the foreground and
 			// waits for it, as wait would.
 			for _, j := range m.jobs {
@@ -202,19 +203,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		w.mark(m)
 	case "unset":
-		w.unset(r.args)
+		w.unset(r.Args)
 	case "autoload", "add-zsh-hook":
-		w.addZshHook(r.name, r.args)
+		w.addZshHook(r.Name, r.Args)
 	case "unfunction":
 		if w.sh.d.unfunction {
-			w.unsetFuncs(r.args, true) // zsh: unset -f
+			w.unsetFuncs(r.Args, true) // zsh: unset -f
 		}
 	case "export", "readonly":
-		if w.sh.d.exportFails(r.args) && !r.wrapped && wordLit(r.head) == r.name {
+		if w.sh.d.exportFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == r.Name {
 			w.fatal() // dash: export -f f
 		}
 	case "set":
-		if w.sh.d.setFails(r.args) && !r.wrapped && wordLit(r.head) == "set" {
+		if w.sh.d.setFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == "set" {
 			// dash: set -o pipefail; zsh: set -m, set -b, which ends it
 			// without its EXIT traps
 			if w.fatal() {
@@ -222,25 +223,25 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			}
 			break
 		}
-		w.setArgs(r.args)
-		if on, off := setsNounset(r.args); on && w.surelyRuns() {
+		w.setArgs(r.Args)
+		if on, off := setsNounset(r.Args); on && w.surelyRuns() {
 			w.sh.nounset = true
 		} else if off {
 			w.sh.nounset = false
 		}
-		if on, off := setsOption(r.args, 'e', "errexit"); on && w.surelyRuns() {
+		if on, off := setsOption(r.Args, 'e', "errexit"); on && w.surelyRuns() {
 			w.sh.errexit = true
 		} else if off {
 			w.sh.errexit = false
 		}
-		if on, off := setsOption(r.args, 0, "pipefail"); on && w.surelyRuns() {
+		if on, off := setsOption(r.Args, 0, "pipefail"); on && w.surelyRuns() {
 			w.sh.pipefail = true
 		} else if off {
 			w.sh.pipefail = false
 		}
 		// set -m or -o monitor turns job control on; set +m, +o monitor
 		// (quieting job reports before a kill) turns it off.
-		if on, off := setsOption(r.args, 'm', "monitor"); on {
+		if on, off := setsOption(r.Args, 'm', "monitor"); on {
 			if w.sh.d.monitorExits {
 				if w.fatal() {
 					// zsh without its EXIT traps, as on its other
@@ -256,38 +257,38 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.sh.monitor = false
 		}
 	case "shift":
-		w.shiftArgs(r.args)
+		w.shiftArgs(r.Args)
 	case "setopt", "unsetopt":
-		w.setopt(r.args, r.name == "unsetopt")
+		w.setopt(r.Args, r.Name == "unsetopt")
 	case "emulate":
-		w.emulate(r.args)
+		w.emulate(r.Args)
 	case "trap":
-		if w.job != nil && w.job.sh == w.sh && trapRuns(r.args, w.sh.d) {
+		if w.job != nil && w.job.sh == w.sh && trapRuns(r.Args, w.sh.d) {
 			w.job.trap = true
 		}
-		w.trap(r.args)
+		w.trap(r.Args)
 	case "alias":
-		for _, a := range r.args {
-			if name, _, ok := strings.Cut(wordLit(a), "="); ok {
+		for _, a := range r.Args {
+			if name, _, ok := strings.Cut(knowledge.WordLit(a), "="); ok {
 				w.p.define(name)
 			}
 		}
-		w.alias(s, r.args)
+		w.alias(s, r.Args)
 	case "unalias":
-		w.unalias(r.args)
+		w.unalias(r.Args)
 	case "shopt":
-		w.shopt(s, r.args)
+		w.shopt(s, r.Args)
 	case "eval":
-		w.nestedEval(r.args, inner)
+		w.nestedEval(r.Args, inner)
 	case "source", ".":
 		// A script the command line wrote runs in the current shell.
-		if len(r.args) > 0 && w.depth < maxNested {
-			if sc := w.p.writtenScript(value(r.args[0])); sc != nil {
+		if len(r.Args) > 0 && w.depth < maxNested {
+			if sc := w.p.writtenScript(knowledge.Value(r.Args[0])); sc != nil {
 				w.inBody(". script", func() { w.nestedCode(sc.code, sc.offs, sc.quote, w.sh.d, inner, 0xff) })
 			}
 		}
 	default:
-		if d := dialectOfProgram(r.name); d != nil {
+		if d := dialectOfProgram(r.Name); d != nil {
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
@@ -295,23 +296,23 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 			w.forkKilled()             // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.jobs[n:], r)
-				if !r.timeoutFg {
-					w.timeoutKills(w.p.jobs[n:], r.timeoutSig)
+				if !r.TimeoutFg {
+					w.timeoutKills(w.p.jobs[n:], r.TimeoutSig)
 				}
 				w.timeoutLeaves(cut, c.start, c.end)
 				w.timeoutReturns(cut, slow, bounded)
 			}
 		} else if w.runWrittenFile(s, r, inner) {
 			// ./run.sh, a script the command line wrote: walked as such
-		} else if r.name == "ssh" {
+		} else if r.Name == "ssh" {
 			w.remoteShell(r, inner)
-		} else if r.name == "script" {
+		} else if r.Name == "script" {
 			w.terminalShell(r, inner)
 		} else {
-			for _, args := range runCommands(r) {
+			for _, args := range knowledge.RunCommands(r) {
 				w.runnerCmd = true
 				w.call(s, &syntax.CallExpr{Args: args}, env, inner)
-				if in := w.stdinFile(s); in != nil && r.name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
+				if in := w.stdinFile(s); in != nil && r.Name == "xargs" && len(args) > 0 && args[0].Lit() == "kill" {
 					w.kill(append(slices.Clip(args[1:]), in)) // xargs kill < run.pid: kill $(< run.pid)
 				}
 			}
@@ -339,8 +340,8 @@ func (w *walker) forkedJob(s *syntax.Stmt, c call, j job) *job {
 // timesOut reports whether the timeout a shell runs under (`timeout 5 sh
 // -c '…'`) fires: the commands walked in it since the counts slow and
 // bounded ran longer than its literal limit, or for a time nobody knows.
-func (w *walker) timesOut(r resolved, slow int, bounded time.Duration) bool {
-	return r.timeout && r.limit > 0 && (w.slow > slow || w.bounded-bounded >= r.limit)
+func (w *walker) timesOut(r knowledge.Resolved, slow int, bounded time.Duration) bool {
+	return r.Timeout && r.Limit > 0 && (w.slow > slow || w.bounded-bounded >= r.Limit)
 }
 
 // timeoutFiresInPlace reports whether s is a timeout that the shell execs
@@ -351,14 +352,14 @@ func (w *walker) timesOut(r resolved, slow int, bounded time.Duration) bool {
 // started (checked under zsh and bash, whose earlier `sleep &` job dies
 // at the limit). Run in the caller's group, or not exec'd, timeout makes
 // a group of its own and the jobs run on.
-func (w *walker) timeoutFiresInPlace(s *syntax.Stmt, r resolved) bool {
-	if !r.timeout || r.timeoutFg || r.limit == 0 {
+func (w *walker) timeoutFiresInPlace(s *syntax.Stmt, r knowledge.Resolved) bool {
+	if !r.Timeout || r.TimeoutFg || r.Limit == 0 {
 		return false
 	}
-	d, ok := sleepFor(r.args)
+	d, ok := knowledge.SleepFor(r.Args)
 	unbounded := r
-	unbounded.timeout = false // a server or watcher, as it would run without timeout
-	outlasts := r.name == "sleep" && ok && d >= r.limit || serverKind(unbounded) != ""
+	unbounded.Timeout = false // a server or watcher, as it would run without timeout
+	outlasts := r.Name == "sleep" && ok && d >= r.Limit || knowledge.ServerKind(unbounded) != ""
 	return outlasts && w.leads(s, r)
 }
 
@@ -382,8 +383,8 @@ func (w *walker) timeoutKills(jobs []*job, sig string) {
 // killProgram reports whether the kill r runs is the program, not the
 // shell's builtin: named by a path, run by a program wrapper, or by zsh's
 // command.
-func (w *walker) killProgram(r resolved) bool {
-	return strings.Contains(wordLit(r.head), "/") || r.viaProgram || r.viaCommand && w.sh.d.commandSkipsBuiltins
+func (w *walker) killProgram(r knowledge.Resolved) bool {
+	return strings.Contains(knowledge.WordLit(r.Head), "/") || r.ViaProgram || r.ViaCommand && w.sh.d.commandSkipsBuiltins
 }
 
 // timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60
@@ -393,10 +394,10 @@ func (w *walker) killProgram(r resolved) bool {
 // so does every job under --foreground, whose signal (and -k's KILL) goes
 // to the shell alone (coreutils timeout.c, cleanup: send_sig(0, sig) only
 // when !foreground).
-func (w *walker) timeoutCuts(jobs []*job, r resolved) {
-	sig := r.timeoutSig
+func (w *walker) timeoutCuts(jobs []*job, r knowledge.Resolved) {
+	sig := r.TimeoutSig
 	for _, j := range jobs {
-		if j.waited && !j.quick && (r.timeoutFg || j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
+		if j.waited && !j.quick && (r.TimeoutFg || j.setsid || !terminates(sig) || w.jobsIgnore(sig) || j.ignores(sig)) {
 			j.waited = false
 		}
 	}

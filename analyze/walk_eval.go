@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -22,7 +23,7 @@ import (
 // not one quoted string); ok is false where the walk cannot know it.
 func (w *walker) evalCode(args []*syntax.Word) (code string, offs []int, quote byte, ok bool) {
 	if len(args) == 1 {
-		if code, offs, ok := literal(args[0]); ok {
+		if code, offs, ok := knowledge.Literal(args[0]); ok {
 			return code, offs, quoteOf(args[0]), true
 		}
 	}
@@ -48,7 +49,7 @@ func (w *walker) evalCode(args []*syntax.Word) (code string, offs []int, quote b
 func evalSpelled(args []*syntax.Word) bool {
 	ok := len(args) > 0
 	for _, a := range args {
-		inspect(a, func(n syntax.Node) bool {
+		knowledge.Inspect(a, func(n syntax.Node) bool {
 			switch n := n.(type) {
 			case *syntax.Word, *syntax.Lit, *syntax.DblQuoted:
 			case *syntax.SglQuoted:
@@ -165,17 +166,17 @@ func (e *evalText) param(w *walker, p *syntax.ParamExp, quoted bool) bool {
 // variable that is no such constant nor a number the shell sets ($!, $$,
 // $?, $#), whose value could be any code.
 func evalAssigns(f *syntax.File, vals map[string]string) (names []string, opaque bool) {
-	inspect(f, func(n syntax.Node) bool {
+	knowledge.Inspect(f, func(n syntax.Node) bool {
 		ce, ok := n.(*syntax.CallExpr)
 		if !ok || opaque {
 			return !opaque
 		}
-		r := resolve(ce.Args)
-		if r.name != "eval" || !evalSpelled(r.args) {
+		r := knowledge.Resolve(ce.Args)
+		if r.Name != "eval" || !evalSpelled(r.Args) {
 			return true
 		}
-		for _, a := range r.args {
-			inspect(a, func(n syntax.Node) bool {
+		for _, a := range r.Args {
+			knowledge.Inspect(a, func(n syntax.Node) bool {
 				switch n := n.(type) {
 				case *syntax.Lit:
 					names = append(names, identifiers(n.Value)...)
@@ -209,10 +210,10 @@ func identifiers(s string) []string {
 // code that assigns names the text does not spell: one is not an eval
 // command of f's own (a string's, run by a trap or another shell), or one
 // reads a variable whose value the walk does not know (see evalAssigns).
-func evalsOpaque(f *syntax.File, n int, lacks *wordSet) bool {
+func evalsOpaque(f *syntax.File, n int, lacks *knowledge.WordSet) bool {
 	calls := 0
-	inspect(f, func(node syntax.Node) bool {
-		if ce, ok := node.(*syntax.CallExpr); ok && resolve(ce.Args).name == "eval" {
+	knowledge.Inspect(f, func(node syntax.Node) bool {
+		if ce, ok := node.(*syntax.CallExpr); ok && knowledge.Resolve(ce.Args).Name == "eval" {
 			calls++
 		}
 		return true
@@ -229,17 +230,17 @@ func evalsOpaque(f *syntax.File, n int, lacks *wordSet) bool {
 // subshell runs it as it runs a function's, forking each program (`eval
 // "server >log 2>&1" & kill $!` leaves the server) unless the code ends in
 // exec. nil for any other command.
-func (w *walker) jobFunc(r resolved) *function {
-	if len(r.all) == 0 {
+func (w *walker) jobFunc(r knowledge.Resolved) *function {
+	if len(r.All) == 0 {
 		return nil
 	}
 	if w.callsFunc(r) {
-		return w.funcs[r.name]
+		return w.funcs[r.Name]
 	}
-	if r.name != "eval" || r.noProgram || w.depth >= maxNested {
+	if r.Name != "eval" || r.NoProgram || w.depth >= maxNested {
 		return nil
 	}
-	code, _, _, ok := w.evalCode(r.args)
+	code, _, _, ok := w.evalCode(r.Args)
 	if !ok {
 		return nil
 	}

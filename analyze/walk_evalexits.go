@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // An exit or a return in eval's code ends what it would end written in
 // its place: eval runs the code in the current shell, so `eval 'exit 1'`
@@ -30,13 +33,13 @@ func (w *walker) evalExits(c *syntax.CallExpr, depth int) (k exitKind, ok bool) 
 // evalsReturn reports whether s holds an eval whose code holds a return
 // (see returnsEarly).
 func (w *walker) evalsReturn(s *syntax.Stmt) bool {
-	return holds(s, func(n syntax.Node) bool {
+	return knowledge.Holds(s, func(n syntax.Node) bool {
 		c, ok := n.(*syntax.CallExpr)
-		if !ok || len(c.Args) == 0 || wordLit(c.Args[0]) != "eval" {
+		if !ok || len(c.Args) == 0 || knowledge.WordLit(c.Args[0]) != "eval" {
 			return false
 		}
 		src := w.evalSource(c)
-		return src != nil && holds(src.file, func(n syntax.Node) bool { return isCallOf(n, "return") })
+		return src != nil && knowledge.Holds(src.file, func(n syntax.Node) bool { return knowledge.IsCallOf(n, "return") })
 	})
 }
 
@@ -49,8 +52,8 @@ func (w *walker) evalSource(c *syntax.CallExpr) *source {
 		return src
 	}
 	var src *source
-	if r := w.p.resolveCall(c); r.name == "eval" && !r.noProgram && w.depth < maxNested {
-		if code, offs, _, ok := w.evalCode(r.args); ok {
+	if r := w.p.resolveCall(c); r.Name == "eval" && !r.NoProgram && w.depth < maxNested {
+		if code, offs, _, ok := w.evalCode(r.Args); ok {
 			if f, err := w.p.parseNested(code, w.sh.d.variant); err == nil {
 				src = &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
 			}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -147,7 +148,7 @@ func (w *walker) callEnds(c *syntax.CallExpr) (execs bool, body *syntax.Stmt) {
 		return true, nil
 	}
 	if r := w.p.resolveCall(c); w.callsFunc(r) {
-		return false, w.funcs[r.name].body
+		return false, w.funcs[r.Name].body
 	}
 	return false, nil
 }
@@ -175,11 +176,11 @@ func (w *walker) listExitKills(list []*syntax.Stmt, depth int) (ended []*job, fo
 // kill behind a guard on its pid is as plain (`[ -n "$P" ] && kill $P;
 // exit 1`: see guard).
 func (w *walker) plainKill(s *syntax.Stmt) []*job {
-	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Background && !s.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && isCallOf(b.Y.Cmd, "kill") && guardsKill(b.X, b.Y, b.Op == syntax.AndStmt) {
+	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && !s.Background && !s.Negated && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) && knowledge.IsCallOf(b.Y.Cmd, "kill") && guardsKill(b.X, b.Y, b.Op == syntax.AndStmt) {
 		return w.plainKill(b.Y)
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background || s.Coprocess || s.Negated || !isCallOf(ce, "kill") || w.funcs["kill"] != nil {
+	if !ok || s.Background || s.Coprocess || s.Negated || !knowledge.IsCallOf(ce, "kill") || w.funcs["kill"] != nil {
 		return nil
 	}
 	sig, ops, list := killArgs(ce.Args[1:])

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,7 +47,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		return k
 	}
 	if ends(s) {
-		if isCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
+		if knowledge.IsCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
 			return endsNever // the function's, not the shell's (see stmts)
 		}
 		return endsSurely
@@ -179,11 +180,11 @@ func execsSomething(c *syntax.CallExpr) bool {
 // execWord is the index of the first word after exec and its options
 // in c (see execsSomething), -1 where c is no exec with a command word.
 func execWord(c *syntax.CallExpr) int {
-	if len(c.Args) == 0 || wordLit(c.Args[0]) != "exec" {
+	if len(c.Args) == 0 || knowledge.WordLit(c.Args[0]) != "exec" {
 		return -1
 	}
 	for i, a := range c.Args[1:] {
-		switch o := wordLit(a); {
+		switch o := knowledge.WordLit(a); {
 		case o == "--":
 			continue
 		case o == "-a":
@@ -206,7 +207,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 		}
 		return -1 // mksh: `cmd >&/dev/null && kill $!` never kills
 	}
-	st := statusIn(s, 0, w.callStatus)
+	st := knowledge.StatusIn(s, 0, w.callStatus)
 	if w.trapRefused(s) {
 		st = -1 // dash: trap … SIGINT EXIT says "bad trap"
 		if s.Negated {
@@ -225,7 +226,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st == 0 && !s.Background {
 		st = w.prevStatus(s) // [ $? -ne 0 ] after kill -0 $P
 	}
-	if st == 0 && !s.Background && safeRedirs(s.Redirs) {
+	if st == 0 && !s.Background && knowledge.SafeRedirs(s.Redirs) {
 		st = w.literalTestStatus(s) // [ "$(uname)" = Linux ]
 	}
 	if st == 0 && !s.Background && (w.groupKillFails(s) || w.specKillFails(s) || w.killGetsNoPid(s)) {
@@ -234,7 +235,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 			st = 1
 		}
 	}
-	if st == 0 && safeRedirs(s.Redirs) && w.probesAlive(s) {
+	if st == 0 && knowledge.SafeRedirs(s.Redirs) && w.probesAlive(s) {
 		st = 1 // kill -0 $P of a job that runs on
 		if s.Negated {
 			st = -1
@@ -243,8 +244,8 @@ func (w *walker) status(s *syntax.Stmt) int {
 	if st != 0 || w.sh.d.waitOptions || s.Background {
 		return st
 	}
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && wordLit(ce.Args[0]) == "wait" {
-		if o := wordLit(ce.Args[1]); len(o) > 1 && o[0] == '-' {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && knowledge.WordLit(ce.Args[0]) == "wait" {
+		if o := knowledge.WordLit(ce.Args[1]); len(o) > 1 && o[0] == '-' {
 			st = -1
 			if s.Negated {
 				st = 1
@@ -264,8 +265,8 @@ func (w *walker) callStatus(ce *syntax.CallExpr) int {
 	if len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return 0
 	}
-	if r := w.p.resolveCall(ce); w.callsFunc(r) && w.funcs[r.name].other == nil {
-		return funcStatus(w.funcs[r.name].body)
+	if r := w.p.resolveCall(ce); w.callsFunc(r) && w.funcs[r.Name].other == nil {
+		return funcStatus(w.funcs[r.Name].body)
 	}
 	return 0
 }
@@ -291,16 +292,16 @@ func funcStatus(body *syntax.Stmt) int {
 	}
 	last := list[n-1]
 	ce, ok := last.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 || wordLit(ce.Args[0]) != "return" || last.Background {
-		return status(last)
+	if !ok || len(ce.Args) == 0 || knowledge.WordLit(ce.Args[0]) != "return" || last.Background {
+		return knowledge.Status(last)
 	}
 	st := 0
 	switch {
 	case len(ce.Args) == 1 && n > 1:
-		st = status(list[n-2])
-	case len(ce.Args) == 2 && isDigits(wordLit(ce.Args[1])):
+		st = knowledge.Status(list[n-2])
+	case len(ce.Args) == 2 && knowledge.IsDigits(knowledge.WordLit(ce.Args[1])):
 		st = -1
-		if wordLit(ce.Args[1]) == "0" {
+		if knowledge.WordLit(ce.Args[1]) == "0" {
 			st = 1
 		}
 	}
@@ -312,7 +313,7 @@ func funcStatus(body *syntax.Stmt) int {
 
 // returnsEarly reports whether s holds a return anywhere.
 func returnsEarly(s *syntax.Stmt) bool {
-	return holds(s, func(n syntax.Node) bool { return isCallOf(n, "return") })
+	return knowledge.Holds(s, func(n syntax.Node) bool { return knowledge.IsCallOf(n, "return") })
 }
 
 // groupKillFails reports whether s is a kill of process groups (`kill --
@@ -323,7 +324,7 @@ func returnsEarly(s *syntax.Stmt) bool {
 // runs its plain kill.
 func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" {
+	if !ok || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])
@@ -356,7 +357,7 @@ func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) < 2 {
 		return false
 	}
-	if r := w.p.resolveCall(ce); r.name != "kill" || r.wrapped || w.callsFunc(r) {
+	if r := w.p.resolveCall(ce); r.Name != "kill" || r.Wrapped || w.callsFunc(r) {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])
@@ -375,11 +376,11 @@ func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
 // signal the shell refuses (see dialect.trapRefuses).
 func (w *walker) trapRefused(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background || w.sh.d.trapRefuses == 0 || len(ce.Args) < 3 || wordLit(ce.Args[0]) != "trap" {
+	if !ok || s.Background || w.sh.d.trapRefuses == 0 || len(ce.Args) < 3 || knowledge.WordLit(ce.Args[0]) != "trap" {
 		return false
 	}
 	args := ce.Args[1:]
-	if wordLit(args[0]) == "--" {
+	if knowledge.WordLit(args[0]) == "--" {
 		args = args[1:]
 	}
 	return len(args) > 1 && len(w.sh.d.trapSets(args[1:])) < len(args)-1
@@ -395,11 +396,11 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 		return false
 	}
 	a, d := ce.Args, w.sh.d
-	switch wordLit(a[0]) {
+	switch knowledge.WordLit(a[0]) {
 	case "[":
-		return d.testNoDoubleEquals && len(a) == 5 && wordLit(a[2]) == "==" && wordLit(a[4]) == "]"
+		return d.testNoDoubleEquals && len(a) == 5 && knowledge.WordLit(a[2]) == "==" && knowledge.WordLit(a[4]) == "]"
 	case "test":
-		return d.testNoDoubleEquals && len(a) == 4 && wordLit(a[2]) == "=="
+		return d.testNoDoubleEquals && len(a) == 4 && knowledge.WordLit(a[2]) == "=="
 	}
 	return false
 }
@@ -415,7 +416,7 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 // has: while none of its jobs did, every spec fails there, `kill %1` too.
 func (w *walker) specKillFails(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || w.sh.monitor || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "kill" || w.funcs["kill"] != nil {
+	if !ok || w.sh.monitor || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" || w.funcs["kill"] != nil {
 		return false
 	}
 	_, ops, list := killArgs(ce.Args[1:])
@@ -438,7 +439,7 @@ func (w *walker) specKillFails(s *syntax.Stmt) bool {
 		}
 		if sub, ok := strings.CutPrefix(name, "?"); ok {
 			name = sub
-		} else if isDigits(name) || name == "" || name == "%" || name == "+" || name == "-" {
+		} else if knowledge.IsDigits(name) || name == "" || name == "%" || name == "+" || name == "-" {
 			return false // %1, %%: which job holds the number is the table's
 		}
 		if match := w.specMatches(lit); len(match) == 1 || len(match) > 1 && d.specPicksHighest {

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // EXIT traps on the way out. An exit that may be taken runs the EXIT
 // traps in force where it stands, at that time, and not the ones the
@@ -105,13 +108,13 @@ func (w *walker) sureKills(s *syntax.Stmt, depth int) []*job {
 // exitLeaves is exitKills for a statement that is an exit: the jobs the
 // EXIT traps it runs kill (an exec replaces the shell, which runs none).
 func (w *walker) exitLeaves(s *syntax.Stmt, depth int) ([]*job, bool) {
-	if isCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
+	if knowledge.IsCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
 		return nil, false
 	}
-	if isCallOf(s.Cmd, "return") && w.countReturns {
+	if knowledge.IsCallOf(s.Cmd, "return") && w.countReturns {
 		return nil, true // (a return runs no EXIT trap)
 	}
-	if isCallOf(s.Cmd, "exit") || isCallOf(s.Cmd, "return") {
+	if knowledge.IsCallOf(s.Cmd, "exit") || knowledge.IsCallOf(s.Cmd, "return") {
 		return w.exitTrapKills(), true
 	}
 	return nil, true

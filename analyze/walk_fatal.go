@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -26,10 +27,10 @@ func (w *walker) assignsReadonly(s *syntax.Stmt) bool {
 		assigns = c.Args
 	case *syntax.ForClause:
 		wi, ok := c.Loop.(*syntax.WordIter)
-		return ok && len(wi.Items) > 0 && d.readonlyParams.has(wi.Name.Value)
+		return ok && len(wi.Items) > 0 && d.readonlyParams.Has(wi.Name.Value)
 	}
 	for _, a := range assigns {
-		if a.Name != nil && d.readonlyParams.has(a.Name.Value) {
+		if a.Name != nil && d.readonlyParams.Has(a.Name.Value) {
 			return true
 		}
 	}
@@ -68,7 +69,7 @@ func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
 		return false
 	}
 	for _, a := range ce.Assigns {
-		if word, ok := a.Index.(*syntax.Word); ok && a.Name != nil && wordLit(word) == "0" {
+		if word, ok := a.Index.(*syntax.Word); ok && a.Name != nil && knowledge.WordLit(word) == "0" {
 			return true
 		}
 	}

@@ -141,7 +141,7 @@ func (w *walker) loneInPlace(s *syntax.Stmt) bool {
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		return len(c.Args) > 0 && (w.p.resolveCall(c).exec || w.execsTail(c))
+		return len(c.Args) > 0 && (w.p.resolveCall(c).Exec || w.execsTail(c))
 	case *syntax.Subshell:
 		return true
 	}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -107,7 +108,7 @@ func cLoopStep(post syntax.ArithmExpr, name string) (int, bool) {
 // arithLit is the literal text of an arithmetic operand, or "".
 func arithLit(x syntax.ArithmExpr) string {
 	if wd, ok := x.(*syntax.Word); ok {
-		return wordLit(wd)
+		return knowledge.WordLit(wd)
 	}
 	return ""
 }
@@ -195,7 +196,7 @@ func leaveWord(s *syntax.Stmt) string {
 	if !ok || len(ce.Args) == 0 || s.Background || s.Negated {
 		return ""
 	}
-	switch v := wordLit(ce.Args[0]); v {
+	switch v := knowledge.WordLit(ce.Args[0]); v {
 	case "break", "continue":
 		return v
 	}
@@ -204,7 +205,7 @@ func leaveWord(s *syntax.Stmt) string {
 
 // mayLeaveRound reports whether s holds a break or continue anywhere.
 func mayLeaveRound(s *syntax.Stmt) bool {
-	return holds(s, func(n syntax.Node) bool {
+	return knowledge.Holds(s, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
 		return ok && leaveWord(st) != ""
 	})
@@ -233,7 +234,7 @@ func fallsThrough(items []*syntax.CaseItem) ([]*syntax.CaseItem, bool) {
 // known). known is false otherwise; no items with known true means no
 // branch runs.
 func (w *walker) caseBranch(c *syntax.CaseClause, vars bool) (items []*syntax.CaseItem, known bool) {
-	word, ok := value(c.Word), value(c.Word) != ""
+	word, ok := knowledge.Value(c.Word), knowledge.Value(c.Word) != ""
 	if !ok && vars {
 		word, ok = w.caseWordValue(c.Word)
 	}
@@ -242,7 +243,7 @@ func (w *walker) caseBranch(c *syntax.CaseClause, vars bool) (items []*syntax.Ca
 	}
 	for i, it := range c.Items {
 		for _, pat := range it.Patterns {
-			switch p := value(pat); {
+			switch p := knowledge.Value(pat); {
 			case p == "" || p != "*" && strings.ContainsAny(p, "*?["):
 				return nil, false // an expansion or a glob: which branch runs is not known
 			case p != "*" && p != word:
@@ -278,7 +279,7 @@ func (w *walker) caseExits(c *syntax.CaseClause, depth int) exitKind {
 		any = any || k != endsNever
 		if !matched {
 			all = all && k == endsSurely
-			matched = slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return wordLit(p) == "*" })
+			matched = slices.ContainsFunc(it.Patterns, func(p *syntax.Word) bool { return knowledge.WordLit(p) == "*" })
 		}
 	}
 	switch {
@@ -311,7 +312,7 @@ func repeats(l syntax.Loop) bool {
 	if len(wi.Items) != 1 {
 		return len(wi.Items) > 1
 	}
-	lit := wordLit(wi.Items[0])
+	lit := knowledge.WordLit(wi.Items[0])
 	return lit == "" || strings.ContainsAny(lit, "*?[")
 }
 
@@ -323,7 +324,7 @@ func runsOnce(l syntax.Loop) bool {
 		return false
 	}
 	for _, it := range wi.Items {
-		if wordLit(it) == "" {
+		if knowledge.WordLit(it) == "" {
 			return false
 		}
 	}
@@ -341,9 +342,9 @@ func neverLoops(c *syntax.WhileClause) bool {
 	if !ok || len(ce.Args) != 1 || s.Background || len(s.Redirs) > 0 {
 		return false
 	}
-	stop := wordLit(ce.Args[0]) == "false"
+	stop := knowledge.WordLit(ce.Args[0]) == "false"
 	if c.Until {
-		stop = wordLit(ce.Args[0]) == "true" || wordLit(ce.Args[0]) == ":"
+		stop = knowledge.WordLit(ce.Args[0]) == "true" || knowledge.WordLit(ce.Args[0]) == ":"
 	}
 	return stop != s.Negated
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -65,12 +66,12 @@ func forkMayKill(s *syntax.Subshell) (found bool, sig string) {
 // holdsFgKill reports whether n holds, outside its jobs, a kill that
 // ends what an operand names (named), and with which signal.
 func holdsFgKill(n syntax.Node, named func(*syntax.Word) bool) (found bool, sig string) {
-	inspect(n, func(n syntax.Node) bool {
+	knowledge.Inspect(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			return !found && !n.Background && !n.Coprocess
 		case *syntax.CallExpr:
-			if isCallOf(n, "kill") {
+			if knowledge.IsCallOf(n, "kill") {
 				s, ops, list := killArgs(n.Args[1:])
 				found = !list && terminates(s) && slices.ContainsFunc(ops, named)
 				sig = s

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -68,7 +69,7 @@ func (w *walker) noteLocalOpts(c syntax.Command) {
 		return
 	}
 	d := w.sh.d
-	switch wordLit(args[0]) {
+	switch knowledge.WordLit(args[0]) {
 	case "local":
 		w.localOpts = w.localOpts || d.localDashOpts && hasWord(args[1:], "-")
 	case "setopt", "set":
@@ -78,7 +79,7 @@ func (w *walker) noteLocalOpts(c syntax.Command) {
 		}
 	case "emulate":
 		for _, a := range args[1:] {
-			if o := wordLit(a); d.setoptBuiltins && strings.HasPrefix(o, "-") && strings.Contains(o, "L") {
+			if o := knowledge.WordLit(a); d.setoptBuiltins && strings.HasPrefix(o, "-") && strings.Contains(o, "L") {
 				w.localOpts = true
 			}
 		}
@@ -88,7 +89,7 @@ func (w *walker) noteLocalOpts(c syntax.Command) {
 // hasWord reports whether one of ws is the literal s.
 func hasWord(ws []*syntax.Word, s string) bool {
 	for _, a := range ws {
-		if wordLit(a) == s {
+		if knowledge.WordLit(a) == s {
 			return true
 		}
 	}

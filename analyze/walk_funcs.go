@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -15,12 +16,12 @@ import (
 // }; bg server` runs the function, not job control), except the special
 // builtins where the dialect finds those first; through a wrapper
 // (command, builtin, exec, env, nohup…) the name is never a function.
-func (w *walker) callsFunc(r resolved) bool {
-	return !r.wrapped && w.funcs[r.name] != nil && !(w.sh.d.specialBuiltinsFirst && specialBuiltins.has(r.name))
+func (w *walker) callsFunc(r knowledge.Resolved) bool {
+	return !r.Wrapped && w.funcs[r.Name] != nil && !(w.sh.d.specialBuiltinsFirst && specialBuiltins.Has(r.Name))
 }
 
 // specialBuiltins are POSIX's special builtins.
-var specialBuiltins = setOf(`break : . continue eval exec exit export readonly return set shift times trap unset`)
+var specialBuiltins = knowledge.SetOf(`break : . continue eval exec exit export readonly return set shift times trap unset`)
 
 // function is a declared shell function.
 type function struct {
@@ -107,7 +108,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 	if w.funcReplays++; w.funcReplays > maxFuncReplays {
 		return
 	}
-	inspect(fn.body, func(n syntax.Node) bool {
+	knowledge.Inspect(fn.body, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Subshell, *syntax.CmdSubst, *syntax.ProcSubst, *syntax.FuncDecl:
 			return false
@@ -117,13 +118,13 @@ func (w *walker) callBody(fn *function, env fdTable) {
 			return !n.Background && !n.Coprocess
 		case *syntax.CallExpr:
 			r := w.p.resolveCall(n)
-			switch r.name {
+			switch r.Name {
 			case "wait":
-				w.wait(r.args)
+				w.wait(r.Args)
 			case "kill":
-				w.kill(r.args)
+				w.kill(r.Args)
 			default:
-				w.callFunc(r.name, r.args, env)
+				w.callFunc(r.Name, r.Args, env)
 			}
 			return false
 		}

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -76,7 +77,7 @@ func (w *walker) leaveFuncs(sh *shell) {
 func (w *walker) unsetFuncs(args []*syntax.Word, onlyFuncs bool) (vars bool) {
 	funcs, vars, either := onlyFuncs, !onlyFuncs, !onlyFuncs
 	for _, a := range args {
-		name := wordLit(a)
+		name := knowledge.WordLit(a)
 		if strings.HasPrefix(name, "-") && !onlyFuncs {
 			funcs, vars, either = strings.Contains(name, "f"), !strings.Contains(name, "f"), false
 			continue
@@ -107,5 +108,5 @@ func (w *walker) bodyDefined(fn *function) bool {
 // no assignment of it, nor is it one the shell or a caller sets. (A `read
 // NAME` or `for NAME in` of a function's name is not looked for.)
 func (w *walker) noVariable(name string) bool {
-	return !w.p.constSeen[name] && !maybeInEnv(name) && !shellSet.has(name)
+	return !w.p.constSeen[name] && !maybeInEnv(name) && !shellSet.Has(name)
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,7 +19,7 @@ import (
 // inertBreakers are the commands whose walk does more than take time: they
 // start, stop, wait for or hand over processes, redirect the shell, or run
 // code of their own.
-var inertBreakers = setOf(`wait kill pkill killall trap exec eval source . setsid nohup disown
+var inertBreakers = knowledge.SetOf(`wait kill pkill killall trap exec eval source . setsid nohup disown
 coproc fg bg jobs xargs ssh builtin`)
 
 // funcCost is what a walk of a function body added to the shell's time.
@@ -53,7 +54,7 @@ func (w *walker) inertFunc(fn *function) bool {
 		return fn.cost.inert > 0
 	}
 	ok := true
-	inspect(fn.body, func(n syntax.Node) bool {
+	knowledge.Inspect(fn.body, func(n syntax.Node) bool {
 		if !ok {
 			return false
 		}
@@ -83,15 +84,15 @@ func (w *walker) inertFunc(fn *function) bool {
 // command that is none of inertBreakers, a shell, a wrapper, a server or a
 // daemonizing program.
 func (w *walker) inertCall(args []*syntax.Word) bool {
-	name := wordLit(args[0])
+	name := knowledge.WordLit(args[0])
 	switch {
 	case name == "":
 		return false // a command that is not a literal
 	case name == "command":
-		return len(args) > 1 && (wordLit(args[1]) == "-v" || wordLit(args[1]) == "-V")
+		return len(args) > 1 && (knowledge.WordLit(args[1]) == "-v" || knowledge.WordLit(args[1]) == "-V")
 	case name == "set":
 		for _, a := range args[1:] {
-			if o := wordLit(a); o == "" || o == "monitor" || (strings.HasPrefix(o, "-") || strings.HasPrefix(o, "+")) && strings.Contains(o, "m") {
+			if o := knowledge.WordLit(a); o == "" || o == "monitor" || (strings.HasPrefix(o, "-") || strings.HasPrefix(o, "+")) && strings.Contains(o, "m") {
 				return false // set -m turns job control on
 			}
 		}
@@ -107,8 +108,8 @@ func (w *walker) inertCall(args []*syntax.Word) bool {
 		w.inertVisiting[fn] = true
 		defer delete(w.inertVisiting, fn)
 		return w.inertFunc(fn)
-	case inertBreakers.has(name) || w.p.cfg.servers[name] || dialectOfProgram(name) != nil:
+	case inertBreakers.Has(name) || w.p.cfg.servers[name] || dialectOfProgram(name) != nil:
 		return false
 	}
-	return progKinds()[name]&(kWrapper|kServer|kDaemon) == 0
+	return knowledge.ProgKinds()[name]&(knowledge.KWrapper|knowledge.KServer|knowledge.KDaemon) == 0
 }

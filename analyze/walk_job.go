@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // startJob records a background statement and walks its body.
 func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
@@ -44,7 +47,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.endShell()
 	w.consumer = savedConsumer
 	j.timed = w.slow == slow
-	j.quick = j.timed && w.bounded-bounded < briefJob
+	j.quick = j.timed && w.bounded-bounded < knowledge.BriefJob
 	if w.quits != tNone && followsIntoPipe(s, env, w.quits) {
 		j.quick = true // ends with the pipeline's reader (see walker.quits)
 	}
@@ -115,8 +118,8 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
-		var r resolved
-		if name := w.p.resolveCall(c).name; d.jobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
+		var r knowledge.Resolved
+		if name := w.p.resolveCall(c).Name; d.jobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
 			// dash, mksh: the job's subshell saves what the function
 			// call's (or eval's) redirections replace, and what it forks
 			// inherits the copies.
@@ -125,14 +128,14 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			r = w.call(s, c, j.fds, j.fds)
 		}
 		j.runs(r)
-		if runsChildren(s, j.fgLong) {
+		if knowledge.RunsChildren(s, j.fgLong) {
 			j.runsChildren = true
 		}
 		if len(c.Args) == 0 {
 			// `x=$(cmd) &`: a subshell that runs the substitution as its
 			// child and execs nothing.
 			j.forks = true
-			j.onlyReads = j.heldReads > 0 && w.slow-j.startSlow == j.heldReads && w.bounded-j.startBounded < briefJob
+			j.onlyReads = j.heldReads > 0 && w.slow-j.startSlow == j.heldReads && w.bounded-j.startBounded < knowledge.BriefJob
 		}
 		// A function runs in a forked subshell that forks its commands in
 		// turn: $! is that subshell, and killing it leaves them running.
@@ -247,7 +250,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.endShell()
 	w.sh, w.job = saved, savedJob
 	j.timed = w.slow == slow
-	j.quick = j.timed && w.bounded-bounded < briefJob
+	j.quick = j.timed && w.bounded-bounded < knowledge.BriefJob
 	if stmtReadsToEnd(cc.Stmt) {
 		j.quick = true
 	}
@@ -264,7 +267,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.addJob(j)
 	name := "COPROC"
 	if cc.Name != nil {
-		name = wordLit(cc.Name)
+		name = knowledge.WordLit(cc.Name)
 	}
 	if !w.sh.d.coprocPidVar {
 		// zsh: only $! names it; $COPROC_PID is empty and a kill of it
@@ -389,8 +392,8 @@ func stmtReadsToEnd(s *syntax.Stmt) bool {
 }
 
 func readsToEnd(ce *syntax.CallExpr) bool {
-	r := resolve(ce.Args)
-	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)
+	r := knowledge.Resolve(ce.Args)
+	return len(r.All) > 0 && !r.Wrapped && knowledge.Filters.Has(r.Name)
 }
 
 // bareBraces is the statement a background `{ cmd; } &` runs as, in a

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -78,7 +79,7 @@ func (w *walker) currentJob() []*job {
 // the word without its quotes when it expands nothing, else "". The shell
 // removes the quotes before the builtin runs, so `kill "%1"` names job 1
 // as `kill %1` does, and kills nothing else (bash, zsh, dash and mksh).
-func argText(a *syntax.Word) string { return value(a) }
+func argText(a *syntax.Word) string { return knowledge.Value(a) }
 
 func (w *walker) wait(args []*syntax.Word) {
 	if w.guardLifted(args) {
@@ -91,10 +92,10 @@ func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
 	for _, a := range args {
-		if o := wordLit(a); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
+		if o := knowledge.WordLit(a); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
 			return // zsh, dash, mksh: `wait -n` is an error, and waits for nothing
 		}
-		if wordLit(a) == "-n" {
+		if knowledge.WordLit(a) == "-n" {
 			nflag = true
 		}
 	}
@@ -207,7 +208,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 	var js []*job
 	hOnly, bad := false, false
 	for i, a := range args {
-		o := wordLit(a)
+		o := knowledge.WordLit(a)
 		if len(o) < 2 || o[0] != '-' {
 			continue
 		}
@@ -222,7 +223,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 	named, all, any := w.jobsNamed(args)
 	any = any || bad
 	for _, a := range args {
-		if o := wordLit(a); len(o) > 1 && o[0] == '-' {
+		if o := knowledge.WordLit(a); len(o) > 1 && o[0] == '-' {
 			all = all || strings.ContainsAny(o, "ar") // -r: the running ones, which all are
 		}
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -200,12 +201,12 @@ func ends(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) == 0 {
 		return false
 	}
-	switch wordLit(ce.Args[0]) {
+	switch knowledge.WordLit(ce.Args[0]) {
 	case "exit", "return":
 		return true
 	case "exec":
-		r := resolve(ce.Args)
-		return len(r.all) > 0
+		r := knowledge.Resolve(ce.Args)
+		return len(r.All) > 0
 	}
 	return false
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -38,7 +39,7 @@ func declaresLocal(c syntax.Command) []string {
 		}
 		for _, a := range c.Args {
 			if a.Naked && a.Name == nil && a.Value != nil {
-				if o := wordLit(a.Value); strings.HasPrefix(o, "-") && strings.Contains(o, "g") {
+				if o := knowledge.WordLit(a.Value); strings.HasPrefix(o, "-") && strings.Contains(o, "g") {
 					return nil // declare -g: the global variable
 				}
 				continue
@@ -48,11 +49,11 @@ func declaresLocal(c syntax.Command) []string {
 			}
 		}
 	case *syntax.CallExpr:
-		if len(c.Args) < 2 || wordLit(c.Args[0]) != "local" {
+		if len(c.Args) < 2 || knowledge.WordLit(c.Args[0]) != "local" {
 			return nil
 		}
 		for _, a := range c.Args[1:] {
-			v := wordLit(a)
+			v := knowledge.WordLit(a)
 			if i := strings.IndexByte(v, '='); i >= 0 {
 				v = v[:i]
 			} else if v == "" && len(a.Parts) > 0 {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -29,32 +30,32 @@ const (
 // or alias the script defines by that name exists; `.` exists everywhere.
 // `exec source` ends the shell as an exec of any program does: that is
 // not this.
-func (w *walker) missingCommand(ce *syntax.CallExpr, r resolved) absence {
+func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) absence {
 	d := w.sh.d
 	switch {
-	case r.noProgram && !r.exec:
+	case r.NoProgram && !r.Exec:
 		return absentFails
-	case d.missing == nil || r.name == "" || r.exec || r.viaProgram || w.p.defined[r.name] && !r.wrapped:
+	case d.missing == nil || r.Name == "" || r.Exec || r.ViaProgram || w.p.defined[r.Name] && !r.Wrapped:
 		return present // (bash has all its builtins)
 	}
 	viaBuiltin := false
 	for _, a := range ce.Args {
-		if a == r.head {
+		if a == r.Head {
 			break
 		}
-		if programName(wordLit(a)) == "builtin" {
+		if knowledge.ProgramName(knowledge.WordLit(a)) == "builtin" {
 			viaBuiltin = true
 		}
 	}
 	switch {
-	case viaBuiltin && d.missing.has("builtin"):
+	case viaBuiltin && d.missing.Has("builtin"):
 		return absentFails // dash: builtin: not found
-	case d.missing.has(r.name):
+	case d.missing.Has(r.Name):
 		if viaBuiltin {
 			return d.missingBuiltin
 		}
 		return absentFails
-	case r.viaCommand && d.commandSkipsBuiltins && builtins.has(r.name) && !alsoPrograms.has(r.name):
+	case r.ViaCommand && d.commandSkipsBuiltins && knowledge.Builtins.Has(r.Name) && !knowledge.AlsoPrograms.Has(r.Name):
 		return absentFails // zsh: command source: no such program
 	}
 	return present
@@ -66,20 +67,20 @@ func (w *walker) missingCommand(ce *syntax.CallExpr, r resolved) absence {
 // still a fork the shell waits for (see dialect.killRaces). mapfile and readarray assign no array
 // then: `mapfile -t P < <(pgrep -P $PID); kill "${P[@]}"` kills nothing
 // in zsh and mksh, unless the script assigned P before.
-func (w *walker) missingRuns(r resolved, how absence) {
+func (w *walker) missingRuns(r knowledge.Resolved, how absence) {
 	if how == absentFatal {
 		w.fatal() // mksh: builtin mapfile
 		return
 	}
-	if r.noProgram {
+	if r.NoProgram {
 		w.forks++ // nohup, env: a program the shell forks and waits for
 	}
-	if r.name != "mapfile" && r.name != "readarray" {
+	if r.Name != "mapfile" && r.Name != "readarray" {
 		return
 	}
 	name := "MAPFILE"
-	for _, a := range r.args {
-		if l := wordLit(a); l != "" && !strings.HasPrefix(l, "-") {
+	for _, a := range r.Args {
+		if l := knowledge.WordLit(a); l != "" && !strings.HasPrefix(l, "-") {
 			name = l // (the words of -d, -n… count too: the last is the array)
 		}
 	}
@@ -95,9 +96,9 @@ func (w *walker) missingRuns(r resolved, how absence) {
 func (w *walker) missingStatus(ce *syntax.CallExpr, negated bool) int {
 	a := ce.Args
 	fails := false
-	if len(a) == 3 && wordLit(a[0]) == "command" && wordLit(a[1]) == "-v" {
-		n := wordLit(a[2])
-		fails = w.sh.d.missing.has(n) && !w.p.defined[n]
+	if len(a) == 3 && knowledge.WordLit(a[0]) == "command" && knowledge.WordLit(a[1]) == "-v" {
+		n := knowledge.WordLit(a[2])
+		fails = w.sh.d.missing.Has(n) && !w.p.defined[n]
 	} else if len(a) > 0 {
 		fails = w.missingCommand(ce, w.p.resolveCall(ce)) != present
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,12 +29,12 @@ const sshArgOpts = "bcDEeFIiJLlmOopQRSWw"
 // and stderr are closed, so a remote background job that keeps them open
 // keeps ssh, and so the caller, waiting: `ssh host 'nohup ./server &'`
 // never returns. With -f ssh forks away (SG2008); then nothing is walked.
-func (w *walker) remoteShell(r resolved, env fdTable) {
+func (w *walker) remoteShell(r knowledge.Resolved, env fdTable) {
 	w.remote++
 	defer func() { w.remote-- }()
 	i := 0
-	for ; i < len(r.args); i++ {
-		v := wordLit(r.args[i])
+	for ; i < len(r.Args); i++ {
+		v := knowledge.WordLit(r.Args[i])
 		if v == "--" {
 			i++
 			break
@@ -49,20 +50,20 @@ func (w *walker) remoteShell(r resolved, env fdTable) {
 		}
 	}
 	// r.args[i] is the host; one word after it is the remote command.
-	if i+2 != len(r.args) || w.depth >= maxNested {
+	if i+2 != len(r.Args) || w.depth >= maxNested {
 		return
 	}
-	w.nested(r.args[i+1], dialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
+	w.nested(r.Args[i+1], dialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
 }
 
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
-func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt) {
-	script, cflag, sflag, operand := shellArgs(r.args)
+func (w *walker) nestedShell(r knowledge.Resolved, d *dialect, env fdTable, s *syntax.Stmt) {
+	script, cflag, sflag, operand := shellArgs(r.Args)
 	if w.depth >= maxNested {
 		return
 	}
-	set, refused := shellFlagsOf(r.args, d)
+	set, refused := shellFlagsOf(r.Args, d)
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
@@ -74,7 +75,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 		w.starting.leads = w.leads(s, r)
 		w.starting.jobShell = w.jobShell(s)
 		w.starting.childOfScript = w.childOfScript(s, r)
-		if code, offs, ok := outerExpanded(script); ok {
+		if code, offs, ok := knowledge.OuterExpanded(script); ok {
 			w.nestedCode(code, offs, 0, d, env, shNested)
 			return
 		}
@@ -84,7 +85,7 @@ func (w *walker) nestedShell(r resolved, d *dialect, env fdTable, s *syntax.Stmt
 	if !cflag && !sflag && operand != nil {
 		// `sh run.sh`: a script file, walked when the command line
 		// wrote it (see writtenScript).
-		if sc := w.p.writtenScript(value(operand)); sc != nil {
+		if sc := w.p.writtenScript(knowledge.Value(operand)); sc != nil {
 			w.runWritten(s, sc, d, env)
 		}
 		return
@@ -148,7 +149,7 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
 }
 
 func (w *walker) nested(word *syntax.Word, d *dialect, env fdTable, kind shellKind) {
-	code, offs, ok := literal(word)
+	code, offs, ok := knowledge.Literal(word)
 	if !ok {
 		return
 	}
@@ -290,7 +291,7 @@ func parsedLines(p *pass, code string, lang syntax.LangVariant, err error) *synt
 // keeps its expansions as text, to be parsed as code (the variable is the
 // same either way).
 func literalWithParams(w *syntax.Word) (string, []int, bool) {
-	if v, offs, ok := literal(w); ok {
+	if v, offs, ok := knowledge.Literal(w); ok {
 		return v, offs, true
 	}
 	if len(w.Parts) != 1 {
@@ -306,7 +307,7 @@ func literalWithParams(w *syntax.Word) (string, []int, bool) {
 	var b strings.Builder
 	offs := make([]int, 0, end-start+1)
 	for _, p := range dq.Parts {
-		src, ok := printed(p)
+		src, ok := knowledge.Printed(p)
 		if !ok {
 			return "", nil, false
 		}
@@ -323,21 +324,21 @@ func literalWithParams(w *syntax.Word) (string, []int, bool) {
 // runsLiteral reports whether the command is a shell or eval whose code is
 // a literal the walk goes through: it lasts as long as that code, which the
 // walk counts, and no longer.
-func runsLiteral(r resolved) bool {
-	if r.timeout {
+func runsLiteral(r knowledge.Resolved) bool {
+	if r.Timeout {
 		return false
 	}
-	if r.name == "eval" {
-		return evalSpelled(r.args)
+	if r.Name == "eval" {
+		return evalSpelled(r.Args)
 	}
-	if dialectOfProgram(r.name) == nil {
+	if dialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, _, _, _ := shellArgs(r.args)
+	script, _, _, _ := shellArgs(r.Args)
 	if script == nil {
 		return false
 	}
-	_, _, ok := unquote(script, false)
+	_, _, ok := knowledge.Unquote(script, false)
 	return ok
 }
 
@@ -368,8 +369,8 @@ func (w *walker) jobShell(s *syntax.Stmt) *job {
 // runWrittenFile walks `./run.sh` (a path to a script the command line
 // wrote) as its shebang's shell runs it; without one, the current shell
 // runs it (bash, zsh and mksh in a child of their own; dash through sh).
-func (w *walker) runWrittenFile(s *syntax.Stmt, r resolved, env fdTable) bool {
-	head := wordLit(r.head)
+func (w *walker) runWrittenFile(s *syntax.Stmt, r knowledge.Resolved, env fdTable) bool {
+	head := knowledge.WordLit(r.Head)
 	if !strings.Contains(head, "/") {
 		return false
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -102,11 +103,11 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		w.sh = saved
 		w.forkKilled()
 	}
-	long = w.slow != slow || w.bounded-bounded >= briefJob
+	long = w.slow != slow || w.bounded-bounded >= knowledge.BriefJob
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
 	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(w.p.resolveCall(ce).name) && !readsProcSubst(ce) {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && knowledge.Filters.Has(w.p.resolveCall(ce).Name) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
 			// it ends at once: nothing of it runs on after a kill of
@@ -171,7 +172,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 				j.pipeForks.hold(own)
 			}
 		}
-		if s != j.pipeLast || runsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
+		if s != j.pipeLast || knowledge.RunsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
 			// (find -exec or xargs as $!: the command it runs goes on;
 			// so does what a shell reading its script from the pipe runs:
 			// it execs none of it in place, unless told to with exec)
@@ -215,17 +216,17 @@ func readsProcSubst(ce *syntax.CallExpr) bool {
 // other writer runs on until a write finds no reader.
 func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return ok && env.apply(s.Redirs)[1] == outPipe && follows(resolve(ce.Args))
+	return ok && env.apply(s.Redirs)[1] == outPipe && follows(knowledge.Resolve(ce.Args))
 }
 
 // follows reports whether a command is GNU `tail -f` (-F, --follow),
 // which exits once its stdout is a pipe with no reader left (see
 // followsIntoPipe).
-func follows(r resolved) bool {
-	if r.name != "tail" {
+func follows(r knowledge.Resolved) bool {
+	if r.Name != "tail" {
 		return false
 	}
-	for _, a := range r.args {
+	for _, a := range r.Args {
 		o := a.Lit()
 		switch {
 		case o == "--":

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // A loop that polls until a job is gone waits for it: `while kill -0 $PID
 // 2>/dev/null; do sleep 1; done` (also `ps -p $PID`, or `until ! kill -0
@@ -25,7 +28,7 @@ func (w *walker) pollsGone(c *syntax.WhileClause) *syntax.Word {
 		return nil // a pid the walk does not know: not a wait for every job
 	}
 	for _, s := range c.Do {
-		if mayLeaveRound(s) || w.exits(s, 0) != endsNever || holds(s, func(n syntax.Node) bool { return isCallOf(n, "return") }) {
+		if mayLeaveRound(s) || w.exits(s, 0) != endsNever || knowledge.Holds(s, func(n syntax.Node) bool { return knowledge.IsCallOf(n, "return") }) {
 			return nil
 		}
 	}

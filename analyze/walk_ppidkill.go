@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -26,13 +27,13 @@ import (
 // childOfScript reports whether the nested shell that s runs (r) is a
 // child of the script's own shell: run by it in its foreground, not
 // exec'd in place of it nor behind a wrapper that forks (timeout).
-func (w *walker) childOfScript(s *syntax.Stmt, r resolved) bool {
+func (w *walker) childOfScript(s *syntax.Stmt, r knowledge.Resolved) bool {
 	if w.depth != 0 || w.job != nil || w.sh.async || s.Background {
 		return false
 	}
 	switch w.sh.kind {
 	case shTop:
-		return !r.wrapped && !r.exec && !slices.Contains(w.p.inPlaceStmts(), s)
+		return !r.Wrapped && !r.Exec && !slices.Contains(w.p.inPlaceStmts(), s)
 	case shSubshell:
 		// a foreground subshell that execs it (see walk_fgtails.go), by
 		// itself or by an explicit exec: `(exec sh -c 'kill $PPID')`
@@ -43,12 +44,12 @@ func (w *walker) childOfScript(s *syntax.Stmt, r resolved) bool {
 
 // wrappedPastExec reports whether the command s (resolved as r) runs its
 // program behind a wrapper other than a leading exec, which may fork it.
-func (w *walker) wrappedPastExec(s *syntax.Stmt, r resolved) bool {
+func (w *walker) wrappedPastExec(s *syntax.Stmt, r knowledge.Resolved) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !r.wrapped || !r.exec || !ok || len(ce.Args) < 2 || wordLit(ce.Args[0]) != "exec" {
-		return r.wrapped
+	if !r.Wrapped || !r.Exec || !ok || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "exec" {
+		return r.Wrapped
 	}
-	return resolve(ce.Args[1:]).wrapped
+	return knowledge.Resolve(ce.Args[1:]).Wrapped
 }
 
 // notePPIDKill notes a kill of $PPID (with sig) that surely runs in a
@@ -100,7 +101,7 @@ func (w *walker) nestedMayKillParent(s *syntax.Stmt, c *syntax.CallExpr) (found 
 // killsParent reports whether the nested shell r runs, in its literal -c
 // string, a kill of $PPID (not in a job of its own) that the script does
 // not survive, and the signal it sends.
-func (w *walker) killsParent(r resolved) (found bool, sig string) {
+func (w *walker) killsParent(r knowledge.Resolved) (found bool, sig string) {
 	code, _, ok := literalScript(r)
 	if !ok {
 		return false, ""

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -59,7 +60,7 @@ type worker struct {
 // beforeTail reports whether commands before the tail exec take a while:
 // the worker holds what it inherited until the exec.
 func (wk *worker) beforeTail() bool {
-	return wk.detached > wk.tailDetached || wk.dur-wk.tailDur >= briefJob
+	return wk.detached > wk.tailDetached || wk.dur-wk.tailDur >= knowledge.BriefJob
 }
 
 // procSubst walks a process substitution and records its worker as a job
@@ -104,9 +105,9 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	w.stmts(ps.Stmts, j.fds)
 	w.endShell()
 
-	j.quick = wk.detached == 0 && wk.dur < briefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
+	j.quick = wk.detached == 0 && wk.dur < knowledge.BriefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
 	j.dur = wk.dur
-	j.pipeBrief = wk.slow == 0 && wk.bounded < briefJob && !w.keepOpen(w.p.jobs[njobs:], wk.pipe)
+	j.pipeBrief = wk.slow == 0 && wk.bounded < knowledge.BriefJob && !w.keepOpen(w.p.jobs[njobs:], wk.pipe)
 	if len(wk.tails) > 0 && !wk.beforeTail() {
 		j.fds = fdTable{}
 		for _, t := range wk.tails {
@@ -137,7 +138,7 @@ func (w *walker) substWaited(ps *syntax.ProcSubst) bool {
 			if r.Word == nil || len(r.Word.Parts) != 1 || r.Word.Parts[0] != ps {
 				continue
 			}
-			return (r.N == nil || isDigits(r.N.Value)) && w.runsHere(s)
+			return (r.N == nil || knowledge.IsDigits(r.N.Value)) && w.runsHere(s)
 		}
 	}
 	return ps.Op == syntax.CmdOut
@@ -167,8 +168,8 @@ func (w *walker) runsHere(s *syntax.Stmt) bool {
 // inShell reports whether the simple command ce runs in the shell: a
 // builtin other than exec, or a function.
 func (w *walker) inShell(ce *syntax.CallExpr) bool {
-	name := wordLit(ce.Args[0])
-	return name != "exec" && builtins.has(name) || w.funcs[name] != nil
+	name := knowledge.WordLit(ce.Args[0])
+	return name != "exec" && knowledge.Builtins.Has(name) || w.funcs[name] != nil
 }
 
 // stopsEarly reports whether a command may read only the start of its
@@ -179,17 +180,17 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 	if len(ce.Args) == 0 {
 		return false
 	}
-	r := resolve(ce.Args)
-	switch r.name {
+	r := knowledge.Resolve(ce.Args)
+	switch r.Name {
 	case "read", "head", "line":
 		return true
 	case "grep", "egrep", "fgrep":
-		return grepStops(r.args)
+		return grepStops(r.Args)
 	case "sed":
 		// sed '/ready/q'; not awk's exit, which mawk (Debian's awk) reaches
 		// only once it has filled its input buffer or met EOF
-		for _, a := range r.args {
-			if o := value(a); !strings.HasPrefix(o, "-") && sedQuits().MatchString(o) {
+		for _, a := range r.Args {
+			if o := knowledge.Value(a); !strings.HasPrefix(o, "-") && sedQuits().MatchString(o) {
 				return true
 			}
 		}
@@ -229,12 +230,12 @@ func grepStops(args []*syntax.Word) bool {
 
 // workerCall counts a command of a process substitution's worker that may
 // take a while, if it does so with the pipe out of the way.
-func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
+func (w *walker) workerCall(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) {
 	wk := w.worker
 	if wk == nil || w.job != wk.job {
 		return // (a job the worker starts does not delay it)
 	}
-	d, bounded := r.bound()
+	d, bounded := r.Bound()
 	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	switch {
 	case tail && !inner.has(wk.pipe) && inner[0] != wk.pipe:
@@ -258,8 +259,8 @@ func (w *walker) workerCall(s *syntax.Stmt, r resolved, inner fdTable) {
 		// its tail: a reader that reads to EOF (cat, mapfile, a while
 		// read loop) waits for everything before the tail.
 		return
-	case inner[wk.fd] != wk.pipe || serverKind(r) != "":
-	case bounded && (wk.fd == 0 || wk.earlyStop && r.name == "sleep"):
+	case inner[wk.fd] != wk.pipe || knowledge.ServerKind(r) != "":
+	case bounded && (wk.fd == 0 || wk.earlyStop && r.Name == "sleep"):
 		// >(sleep 2; cat): a pause does not read the pipe; nor does it
 		// write it: after `read x < <(echo ok; sleep 2)` has its line,
 		// the sleep runs on where a writer would die at its next write.

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // return outside a function. Agents copy `cd app || return 1` and `[ -f
 // .env ] || return` out of functions into command lines, where no
@@ -102,5 +105,5 @@ func (w *walker) guardBehind(s *syntax.Stmt) {
 // returnFails reports whether s is a return that the shell refuses and
 // goes on after (see returnExits).
 func (w *walker) returnFails(s *syntax.Stmt) bool {
-	return isCallOf(s.Cmd, "return") && len(w.calling) == 0 && w.sh.d.returnOutsideFails
+	return knowledge.IsCallOf(s.Cmd, "return") && len(w.calling) == 0 && w.sh.d.returnOutsideFails
 }

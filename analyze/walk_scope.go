@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // A kill or wait that runs only if an earlier command succeeds (or fails)
 // is a maybe (walker.cond), unless the job it ends exists only under that
@@ -90,7 +93,7 @@ func (w *walker) surelyStarted(j *job) bool {
 // job (the ones after it, which never fail, may: `cd app && { server & }
 // && sleep 2`). The look back along the list is bounded, as status's is.
 func (w *walker) failsWithoutJobs(s *syntax.Stmt) bool {
-	for range maxStatusDepth {
+	for range knowledge.MaxStatusDepth {
 		if w.status(s) > 0 {
 			return true
 		}
@@ -107,13 +110,13 @@ func (w *walker) failsWithoutJobs(s *syntax.Stmt) bool {
 // body of a function it calls (depth bounds the look, against recursion).
 func (w *walker) startsJobs(s *syntax.Stmt, depth int) bool {
 	found := depth > maxNested
-	inspect(s, func(n syntax.Node) bool {
+	knowledge.Inspect(s, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.Stmt:
 			found = found || n.Background || n.Coprocess
 		case *syntax.CallExpr:
 			if r := w.p.resolveCall(n); len(n.Args) > 0 && w.callsFunc(r) {
-				found = found || !w.lookInto() || w.startsJobs(w.funcs[r.name].body, depth+1)
+				found = found || !w.lookInto() || w.startsJobs(w.funcs[r.Name].body, depth+1)
 			}
 		}
 		return !found

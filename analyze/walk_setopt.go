@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -40,7 +41,7 @@ func (w *walker) emulate(args []*syntax.Word) {
 		return
 	}
 	for _, a := range args {
-		switch o := wordLit(a); {
+		switch o := knowledge.WordLit(a); {
 		case strings.HasPrefix(o, "-") && o != "-L" && o != "-R" && o != "-LR" && o != "-RL":
 			return // -c code, or an option not known here
 		case o == "sh" || o == "ksh":
@@ -67,7 +68,7 @@ func (w *walker) splitsWords() bool { return w.sh.d.splitsWords || w.sh.wordSpli
 // is not a literal could be any option: it changes nothing known.
 func setoptChanges(args []*syntax.Word, unset bool, name string) (on, off bool) {
 	for _, a := range args {
-		n := strings.ToLower(strings.ReplaceAll(wordLit(a), "_", ""))
+		n := strings.ToLower(strings.ReplaceAll(knowledge.WordLit(a), "_", ""))
 		set := !unset
 		switch {
 		case n == name:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -393,7 +394,7 @@ func (sh *shell) setEmpty(name string, empty bool) {
 func (w *walker) execsProgramInPlace() bool {
 	for _, s := range w.p.inPlaceStmts() {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
-			if r := w.p.resolveCall(ce); r.name != "" && !builtins.has(r.name) && w.funcs[r.name] == nil {
+			if r := w.p.resolveCall(ce); r.Name != "" && !knowledge.Builtins.Has(r.Name) && w.funcs[r.Name] == nil {
 				return true
 			}
 		}
@@ -411,7 +412,7 @@ func (w *walker) execsProgramInPlace() bool {
 // started inside another job starts at a time this does not know.
 func endsWithShell(jobs []*job, slept time.Duration) {
 	for _, j := range jobs {
-		if !j.inJob && j.timed && !j.quick && j.dur-(slept-j.slept) < briefJob {
+		if !j.inJob && j.timed && !j.quick && j.dur-(slept-j.slept) < knowledge.BriefJob {
 			j.quick = true
 		}
 	}
@@ -429,8 +430,8 @@ func sureSleep(s *syntax.Stmt) time.Duration {
 			s = c.X
 			continue
 		case *syntax.CallExpr:
-			if len(c.Assigns) == 0 && len(c.Args) > 1 && wordLit(c.Args[0]) == "sleep" {
-				d, _ := sleepFor(c.Args[1:])
+			if len(c.Assigns) == 0 && len(c.Args) > 1 && knowledge.WordLit(c.Args[0]) == "sleep" {
+				d, _ := knowledge.SleepFor(c.Args[1:])
 				return d
 			}
 		}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -35,11 +36,11 @@ func scriptParams(args []*syntax.Word) ([]*syntax.Word, bool) {
 // where they are not known: no -c string, or a shell that find -exec or
 // xargs runs (see runCommands), which put file names for `{}` or append
 // the words they read.
-func (w *walker) shellFrame(r resolved, s *syntax.Stmt) *argFrame {
-	if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || w.p.resolveCall(ce).head != r.head {
+func (w *walker) shellFrame(r knowledge.Resolved, s *syntax.Stmt) *argFrame {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || w.p.resolveCall(ce).Head != r.Head {
 		return nil
 	}
-	params, ok := scriptParams(r.args)
+	params, ok := scriptParams(r.Args)
 	if !ok {
 		return nil
 	}

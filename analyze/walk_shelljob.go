@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -63,7 +64,7 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 		return nil
 	}
 	for _, t := range ts {
-		if len(t.stmt.Redirs) > 0 && !d.tailKeepsRedirs && !resolve(t.stmt.Cmd.(*syntax.CallExpr).Args).exec {
+		if len(t.stmt.Redirs) > 0 && !d.tailKeepsRedirs && !knowledge.Resolve(t.stmt.Cmd.(*syntax.CallExpr).Args).Exec {
 			return nil // bash forks a redirected last command to restore its descriptors
 		}
 	}
@@ -121,7 +122,7 @@ func (w *walker) tailsApplied(e tailWatchEnd) bool {
 		return false
 	}
 	w.tailWatch = e.saved
-	if w.slow-e.slow > e.tw.slow || w.bounded-e.bounded-e.tw.bounded >= briefJob {
+	if w.slow-e.slow > e.tw.slow || w.bounded-e.bounded-e.tw.bounded >= knowledge.BriefJob {
 		return false // the process holds the job's descriptors a while first
 	}
 	e.j.fds = fdTable{}
@@ -174,14 +175,14 @@ func (w *walker) forksScript(ts []tailExec) bool {
 
 // literalScript is the -c string of the shell the resolved command runs,
 // when that string is literal, and the shell's dialect.
-func literalScript(r resolved) (code string, d *dialect, ok bool) {
-	if d = dialectOfProgram(r.name); d == nil {
+func literalScript(r knowledge.Resolved) (code string, d *dialect, ok bool) {
+	if d = dialectOfProgram(r.Name); d == nil {
 		return "", nil, false
 	}
-	script, _, _, _ := shellArgs(r.args)
+	script, _, _, _ := shellArgs(r.Args)
 	if script == nil {
 		return "", nil, false
 	}
-	code, _, ok = literal(script)
+	code, _, ok = knowledge.Literal(script)
 	return code, d, ok
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,19 +29,19 @@ import (
 
 // tailPid returns the PID operand of a following `tail … --pid=PID` (or
 // `--pid PID`), or nil.
-func tailPid(r resolved) *syntax.Word {
-	if r.name != "tail" {
+func tailPid(r knowledge.Resolved) *syntax.Word {
+	if r.Name != "tail" {
 		return nil
 	}
 	var pid *syntax.Word
 	follows := false
-	for i, a := range r.args {
-		lit := wordLit(a)
+	for i, a := range r.Args {
+		lit := knowledge.WordLit(a)
 		switch {
 		case lit == "-f" || lit == "-F" || lit == "--follow" || strings.HasPrefix(lit, "--follow=") || strings.HasPrefix(lit, "-") && !strings.HasPrefix(lit, "--") && strings.ContainsAny(lit, "fF") && !strings.ContainsAny(lit, "cns"):
 			follows = true
-		case lit == "--pid" && i+1 < len(r.args):
-			pid = r.args[i+1]
+		case lit == "--pid" && i+1 < len(r.Args):
+			pid = r.Args[i+1]
 		case len(a.Parts) > 0:
 			if l, ok := a.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "--pid=") {
 				rest := strings.TrimPrefix(l.Value, "--pid=")
@@ -105,9 +106,9 @@ func tailsEnd(jobs []*job, slow int, bounded time.Duration) {
 // tailPidWaits applies a foreground `tail -f --pid=PID` of the shell (s,
 // resolved as r): exec'd in place of the shell that started PID's job, it
 // never ends (marked for SG1003); otherwise it waits for that job.
-func (w *walker) tailPidWaits(s *syntax.Stmt, r resolved, start, end int) {
+func (w *walker) tailPidWaits(s *syntax.Stmt, r knowledge.Resolved, start, end int) {
 	pid := tailPid(r)
-	if pid == nil || w.sh.async || r.timeout || r.forkedBefore {
+	if pid == nil || w.sh.async || r.Timeout || r.ForkedBefore {
 		return // (timeout 30 tail …: tail is timeout's child, bounded)
 	}
 	named := isShellPid(pid)
@@ -133,8 +134,8 @@ func (w *walker) tailPidWaits(s *syntax.Stmt, r resolved, start, end int) {
 // command s (resolved as r) by exec'ing it in place of itself: `exec
 // cmd`, or a command in the tail positions of a -c string (dialect.cTail)
 // or of a foreground subshell of the script (see walk_fgtails.go).
-func (w *walker) execsInPlace(s *syntax.Stmt, r resolved) bool {
-	if r.exec {
+func (w *walker) execsInPlace(s *syntax.Stmt, r knowledge.Resolved) bool {
+	if r.Exec {
 		return true
 	}
 	switch {

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // What a background job runs in place: the shells exec the last command
 // of a job's subshell in some positions (every shell for an explicit
@@ -36,8 +39,8 @@ func firstLeadsGroup(c *syntax.BinaryCmd) bool {
 	if !ok {
 		return false
 	}
-	r := resolve(ce.Args)
-	return r.setsid && !r.fork || r.timeout && !r.timeoutFg
+	r := knowledge.Resolve(ce.Args)
+	return r.Setsid && !r.Fork || r.Timeout && !r.TimeoutFg
 }
 
 // isExecdInPlace reports whether bash runs the statement, alone in a
@@ -144,7 +147,7 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 	case *syntax.ForClause:
 		// Only the last round can exec: a one-word list is known to be it.
 		wi, ok := c.Loop.(*syntax.WordIter)
-		if !ok || len(w.braceItems(wi.Items)) != 1 || !plainWord(wi.Items[0]) {
+		if !ok || len(w.braceItems(wi.Items)) != 1 || !knowledge.PlainWord(wi.Items[0]) {
 			implicit = false
 		}
 		return out, last(c.Do, tailFor)
@@ -187,8 +190,8 @@ func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool
 	r := w.p.resolveCall(ce)
 	// (exec "$cmd", exec nohup "": a program the walk cannot name is
 	// exec'd all the same.)
-	execd := r.exec && (len(r.all) > 0 || w.execs(ce))
-	if !execd && !(len(r.all) > 0 && implicit && w.execsTail(ce)) {
+	execd := r.Exec && (len(r.All) > 0 || w.execs(ce))
+	if !execd && !(len(r.All) > 0 && implicit && w.execsTail(ce)) {
 		return out, false
 	}
 	return append(out, tailExec{stmt: s, fds: fds}), true
@@ -208,7 +211,7 @@ func (j *job) tailLate(ts []tailExec) bool {
 	if !ok {
 		return false
 	}
-	return j.pauses(resolve(ce.Args).bound())
+	return j.pauses(knowledge.Resolve(ce.Args).Bound())
 }
 
 // becomes makes j the job of the simple commands ts its subshell execs in
@@ -216,19 +219,19 @@ func (j *job) tailLate(ts []tailExec) bool {
 func (j *job) becomes(ts []tailExec) {
 	j.kind = jobSimple
 	if len(ts) == 1 {
-		r := resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
+		r := knowledge.Resolve(ts[0].stmt.Cmd.(*syntax.CallExpr).Args)
 		j.runs(r)
 		// dash's `cd app && find . -exec server \; &`: the subshell
 		// became find, which a kill ends alone (see runsItsCommands).
-		j.runsChildren = j.runsChildren || j.fgLong > 1 && runsItsCommands(r)
+		j.runsChildren = j.runsChildren || j.fgLong > 1 && knowledge.RunsItsCommands(r)
 	}
 }
 
 // runs records what the job's one process runs, seen through its wrappers.
-func (j *job) runs(r resolved) {
-	j.nohup, j.setsid, j.prog = r.nohup, r.setsid, r.all
-	j.timeoutGroup, j.timeoutSig = r.timeout && !r.timeoutFg, r.timeoutSig
-	j.relay = r.relay
+func (j *job) runs(r knowledge.Resolved) {
+	j.nohup, j.setsid, j.prog = r.Nohup, r.Setsid, r.All
+	j.timeoutGroup, j.timeoutSig = r.Timeout && !r.TimeoutFg, r.TimeoutSig
+	j.relay = r.Relay
 	j.runsRunner(r)
 }
 
@@ -237,8 +240,8 @@ func (j *job) runs(r resolved) {
 // when a shell given its script became it (`sh -c 'cd web && exec npm run
 // dev' &`, `bash -c 'exec make dev' &`: measured in the four shells, the
 // server runs on): the job is then that program.
-func (j *job) runsRunner(r resolved) {
-	if apart, deep := scriptRunner(r); apart {
-		j.runsChildren, j.childDeep, j.runner = true, deep, r.all
+func (j *job) runsRunner(r knowledge.Resolved) {
+	if apart, deep := knowledge.ScriptRunner(r, shDialect().cTail == 0); apart {
+		j.runsChildren, j.childDeep, j.runner = true, deep, r.All
 	}
 }

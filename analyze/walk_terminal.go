@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -26,7 +27,7 @@ const scriptArgOpts = "cEIOBTmo"
 // scriptCommand is the -c (--command) string of `script`, or nil.
 func scriptCommand(args []*syntax.Word) *syntax.Word {
 	for i := 0; i < len(args); i++ {
-		v := wordLit(args[i])
+		v := knowledge.WordLit(args[i])
 		switch {
 		case v == "--":
 			return nil
@@ -60,8 +61,8 @@ func scriptCommand(args []*syntax.Word) *syntax.Word {
 // terminalShell walks the command string of `script -c` as a bash script
 // (the user's $SHELL: unknown, bash the likeliest) on a terminal of its
 // own, and hangs that terminal up when it ends (see hangUp).
-func (w *walker) terminalShell(r resolved, env fdTable) {
-	cmd := scriptCommand(r.args)
+func (w *walker) terminalShell(r knowledge.Resolved, env fdTable) {
+	cmd := scriptCommand(r.Args)
 	if cmd == nil || w.depth >= maxNested {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -25,12 +26,12 @@ import (
 // timeoutCut watches, while the shell a timeout runs is walked, for the
 // foreground program of that shell that runs when the limit is reached.
 type timeoutCut struct {
-	r       resolved      // the timeout command
-	slow    int           // the walker's counts when the shell started
-	bounded time.Duration //
-	job     *job          // the job the timeout runs in, if any
-	sh      *shell        // the shell timeout runs, once its walk starts
-	env     fdTable       // the descriptors it started with
+	r       knowledge.Resolved // the timeout command
+	slow    int                // the walker's counts when the shell started
+	bounded time.Duration      //
+	job     *job               // the job the timeout runs in, if any
+	sh      *shell             // the shell timeout runs, once its walk starts
+	env     fdTable            // the descriptors it started with
 	// forks are the foreground subshells of that shell being walked, a
 	// `( )` or `$(…)`: the shell dies, they wait on for their program.
 	forks []*shell
@@ -51,7 +52,7 @@ type timeoutCut struct {
 type timeoutLeft struct {
 	stmt          *syntax.Stmt
 	src           *source
-	prog          resolved
+	prog          knowledge.Resolved
 	fds           fdTable
 	scope, region int
 	inJob         bool
@@ -61,8 +62,8 @@ type timeoutLeft struct {
 
 // watchTimeoutCut starts watching the shell the timeout r is about to
 // run (see nestedShell), or returns nil when r sets no limit.
-func (w *walker) watchTimeoutCut(r resolved) *timeoutCut {
-	if !r.timeout || r.limit == 0 || !terminates(r.timeoutSig) {
+func (w *walker) watchTimeoutCut(r knowledge.Resolved) *timeoutCut {
+	if !r.Timeout || r.Limit == 0 || !terminates(r.TimeoutSig) {
 		return nil
 	}
 	cut := &timeoutCut{r: r, job: w.job, slow: w.slow, bounded: w.bounded}
@@ -101,7 +102,7 @@ func (cut *timeoutCut) owns(sh *shell) bool {
 // the signal finds. It is left running when it is the watched shell's own
 // child, not exec'd in place, and the signal misses it while ending the
 // shell.
-func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.Duration, ok bool) {
+func (w *walker) cutCandidate(s *syntax.Stmt, r knowledge.Resolved, inner fdTable, d time.Duration, ok bool) {
 	cut := w.cut
 	if cut == nil || cut.sh == nil {
 		return
@@ -114,7 +115,7 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 		return
 	}
 	elapsed := w.bounded - cut.bounded
-	if ok && w.slow == cut.slow && elapsed+d <= cut.r.limit {
+	if ok && w.slow == cut.slow && elapsed+d <= cut.r.Limit {
 		return // over before the limit
 	}
 	cut.done = true
@@ -127,7 +128,7 @@ func (w *walker) cutCandidate(s *syntax.Stmt, r resolved, inner fdTable, d time.
 		}
 		return // the shell waits for it: so does timeout
 	}
-	cut.found = append(cut.found, &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.limit - elapsed), bounded: ok})
+	cut.found = append(cut.found, &timeoutLeft{stmt: s, src: w.src, prog: r, fds: inner, scope: w.scope(), region: w.exitRegion(), inJob: w.job != nil, rest: d - (cut.r.Limit - elapsed), bounded: ok})
 	cut.pipe.hit = cut.pipe.c != nil
 	if cut.wd != nil {
 		w.watchdogFires(cut, s, ok, false)
@@ -146,9 +147,9 @@ func (cut *timeoutCut) execs(s *syntax.Stmt) bool {
 // cutReaches reports whether the timeout's signal reaches the watched
 // shell's foreground program p: sent to the whole group, which p has not
 // left, and not ignored there.
-func (w *walker) cutReaches(cut *timeoutCut, p resolved) bool {
-	sig := cut.r.timeoutSig
-	return !cut.r.timeoutFg && !p.setsid && !(p.nohup && sigBit(sig) == sigBit("HUP"))
+func (w *walker) cutReaches(cut *timeoutCut, p knowledge.Resolved) bool {
+	sig := cut.r.TimeoutSig
+	return !cut.r.TimeoutFg && !p.Setsid && !(p.Nohup && sigBit(sig) == sigBit("HUP"))
 }
 
 // holdsCut reports whether the watched shell, being walked, outlives the
@@ -156,12 +157,12 @@ func (w *walker) cutReaches(cut *timeoutCut, p resolved) bool {
 // timeout waits too): it holds or traps the signal, and no -k KILL
 // follows.
 func (w *walker) holdsCut(cut *timeoutCut) bool {
-	sig := cut.r.timeoutSig
+	sig := cut.r.TimeoutSig
 	holds := w.sh.d.fgWaitHolds
 	if cut.wd != nil {
 		holds = w.sh.d.jobSigWaits // (see walk_watchdog.go)
 	}
-	return !uncatchable(sig) && !cut.r.timeoutKill && (holds&sigBit(sig) != 0 || w.survives(sig))
+	return !uncatchable(sig) && !cut.r.TimeoutKill && (holds&sigBit(sig) != 0 || w.survives(sig))
 }
 
 // timeoutReturns sets the counts, once the shell a timeout ran has been
@@ -187,12 +188,12 @@ func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
 				f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
 			}
 		}
-		j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.nohup, setsid: f.prog.setsid, prog: f.prog.all, inJob: f.inJob, cutLeft: true})
+		j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.Nohup, setsid: f.prog.Setsid, prog: f.prog.All, inJob: f.inJob, cutLeft: true})
 		j.start, j.end = start, end
 		j.inNested, j.remote = true, w.remote > 0
 		j.scope, j.region = f.scope, f.region
 		j.timed, j.dur = f.bounded, f.rest
-		j.quick = f.bounded && f.rest < briefJob
+		j.quick = f.bounded && f.rest < knowledge.BriefJob
 		w.p.jobs = append(w.p.jobs, j)
 		if w.sh.kind == shSubshell {
 			w.sh.jobs = append(w.sh.jobs, j)

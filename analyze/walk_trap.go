@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -14,7 +15,7 @@ import (
 // shell ends; and traps on the signals a kill sends, which run when a kill
 // reaches the job this shell runs (see killed).
 func (w *walker) trap(args []*syntax.Word) {
-	if len(args) == 0 || wordLit(args[0]) == "--" {
+	if len(args) == 0 || knowledge.WordLit(args[0]) == "--" {
 		if len(args) > 0 {
 			w.trap(args[1:])
 		}
@@ -24,23 +25,23 @@ func (w *walker) trap(args []*syntax.Word) {
 	if len(args) == 1 {
 		sigs = args // `trap EXIT`: a lone signal is reset
 	}
-	action, _, single := unquote(args[0], false)
+	action, _, single := knowledge.Unquote(args[0], false)
 	if single && len(action) > 1 && action[0] == '-' {
 		return // trap -p, trap -l: they list
 	}
 	exit := false
 	var set sigSet // the signals of sigSet this trap sets or resets
 	for _, a := range sigs {
-		switch strings.ToUpper(wordLit(a)) {
+		switch strings.ToUpper(knowledge.WordLit(a)) {
 		case "EXIT", "0", "SIGEXIT":
 			exit = true
 		case "ERR", "ZERR":
-			w.errTrap(args, wordLit(a), single, single && (action == "-" || action == "")) // (see walk_errtrap.go)
+			w.errTrap(args, knowledge.WordLit(a), single, single && (action == "-" || action == "")) // (see walk_errtrap.go)
 		case "":
 		default:
 			// trap '' SIG ignores it from now on; any other action or
 			// a reset gives the jobs started after the default again.
-			if b := sigBit(wordLit(a)); b != 0 && w.trapSure() {
+			if b := sigBit(knowledge.WordLit(a)); b != 0 && w.trapSure() {
 				set |= b
 				if len(args) > 1 && single && action == "" {
 					w.sh.ignored |= b
@@ -89,13 +90,13 @@ func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
 // listing, a reset to the default, or an empty action, which ignores).
 func trapRuns(args []*syntax.Word, d *dialect) bool {
-	if len(args) > 0 && wordLit(args[0]) == "--" {
+	if len(args) > 0 && knowledge.WordLit(args[0]) == "--" {
 		args = args[1:]
 	}
 	if len(args) < 2 || len(d.trapSets(args[1:])) == 0 {
 		return false
 	}
-	action, _, single := unquote(args[0], false)
+	action, _, single := knowledge.Unquote(args[0], false)
 	return !single || action != "" && action[0] != '-'
 }
 

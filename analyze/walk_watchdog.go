@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -44,7 +45,7 @@ func (w *walker) watchdogStarts(j *job, env fdTable) {
 	if !terminates(sig) || signalName(sig) == "QUIT" || w.sh.d.childIntSurvives && sigBit(sig) == sigBit("INT") {
 		return // (QUIT: bash, zsh and dash ignore it; bash goes on after an INT)
 	}
-	cut := &timeoutCut{r: resolved{timeout: true, timeoutFg: true, limit: j.selfKillAt, timeoutSig: sig}, slow: w.slow, bounded: w.bounded, sh: w.sh, env: env, wd: j}
+	cut := &timeoutCut{r: knowledge.Resolved{Timeout: true, TimeoutFg: true, Limit: j.selfKillAt, TimeoutSig: sig}, slow: w.slow, bounded: w.bounded, sh: w.sh, env: env, wd: j}
 	for _, s := range w.p.inPlaceStmts() {
 		cut.tails = append(cut.tails, tailExec{stmt: s})
 	}
@@ -54,8 +55,8 @@ func (w *walker) watchdogStarts(j *job, env fdTable) {
 // watchdogMisses reports whether the watchdog of cut, firing while the
 // program r runs, has an effect the walk does not follow or that ends r
 // itself: an exec'd program is the process $$ names.
-func (w *walker) watchdogMisses(cut *timeoutCut, r resolved) bool {
-	if cut.wd == nil || !r.exec {
+func (w *walker) watchdogMisses(cut *timeoutCut, r knowledge.Resolved) bool {
+	if cut.wd == nil || !r.Exec {
 		return false
 	}
 	w.end(cut.wd) // its kill ends the program in the shell's place
@@ -88,8 +89,8 @@ func (w *walker) watchdogKills(cut *timeoutCut) {
 	saved := w.sh
 	w.sh = cut.sh
 	defer func() { w.sh = saved }()
-	sig := cut.r.timeoutSig
-	w.bounded = max(w.bounded, cut.bounded+cut.r.limit) // (no kill right after a job's start: see killLost)
+	sig := cut.r.TimeoutSig
+	w.bounded = max(w.bounded, cut.bounded+cut.r.Limit) // (no kill right after a job's start: see killLost)
 	w.end(cut.wd)                                       // its kill done, the watchdog's subshell ends
 	if t := w.trapOn(sig); t != nil {
 		w.runSelfTrap(*t)
@@ -109,11 +110,11 @@ func (w *walker) watchdogWaitDies(j *job) bool {
 		return false
 	}
 	elapsed := w.bounded - cut.bounded
-	if j.quick || j.timed && w.slow == cut.slow && elapsed+j.dur <= cut.r.limit {
+	if j.quick || j.timed && w.slow == cut.slow && elapsed+j.dur <= cut.r.Limit {
 		return false // over before the watchdog fires
 	}
 	cut.done = true
-	if w.slow != cut.slow || w.sh.ignored&sigBit(cut.r.timeoutSig) != 0 {
+	if w.slow != cut.slow || w.sh.ignored&sigBit(cut.r.TimeoutSig) != 0 {
 		return false // (it may have fired before; an ignored signal does nothing)
 	}
 	w.watchdogKills(cut)

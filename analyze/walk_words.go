@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -14,10 +15,10 @@ func (w *walker) words(ws []*syntax.Word, env fdTable) {
 }
 
 func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
-	if word, ok := n.(*syntax.Word); ok && plainWord(word) {
+	if word, ok := n.(*syntax.Word); ok && knowledge.PlainWord(word) {
 		return // the common case, without a walk
 	}
-	eachSubst(n, func(n syntax.Node) {
+	knowledge.EachSubst(n, func(n syntax.Node) {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			w.forks++
@@ -45,25 +46,6 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			w.procSubst(n, env)
 		}
 	})
-}
-
-// plainWord reports whether a word is only literal text and quotes, so it
-// cannot run anything.
-func plainWord(w *syntax.Word) bool {
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit, *syntax.SglQuoted:
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				if _, ok := q.(*syntax.Lit); !ok {
-					return false
-				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func redirWords(rs []*syntax.Redirect) []*syntax.Word {

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -34,7 +35,7 @@ func (w *walker) noteExitHooks(a *syntax.Assign) {
 		// a scalar (or `+=name` on one) runs nothing; `+=name` on the
 		// array appends an element
 		if a.Append && w.hooksArray && a.Value != nil {
-			w.exitHooks = append(w.exitHooks, wordLit(a.Value))
+			w.exitHooks = append(w.exitHooks, knowledge.WordLit(a.Value))
 		} else {
 			w.hooksArray = false
 		}
@@ -43,7 +44,7 @@ func (w *walker) noteExitHooks(a *syntax.Assign) {
 	w.hooksArray = true
 	for _, e := range a.Array.Elems {
 		if e.Index == nil && e.Value != nil {
-			w.exitHooks = append(w.exitHooks, wordLit(e.Value))
+			w.exitHooks = append(w.exitHooks, knowledge.WordLit(e.Value))
 		}
 	}
 }
@@ -57,7 +58,7 @@ func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 	case d.exitHook == "":
 		return false
 	case name == "autoload":
-		if slices.ContainsFunc(args, func(a *syntax.Word) bool { return wordLit(a) == "add-zsh-hook" }) && w.hooksSure() {
+		if slices.ContainsFunc(args, func(a *syntax.Word) bool { return knowledge.WordLit(a) == "add-zsh-hook" }) && w.hooksSure() {
 			w.hookLoaded = true
 		}
 		return true
@@ -67,14 +68,14 @@ func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 	if !w.hookLoaded || !w.hooksSure() {
 		return true
 	}
-	del := len(args) > 0 && wordLit(args[0]) == "-d"
+	del := len(args) > 0 && knowledge.WordLit(args[0]) == "-d"
 	if del {
 		args = args[1:]
 	}
-	if len(args) != 2 || wordLit(args[0]) != d.exitHook {
+	if len(args) != 2 || knowledge.WordLit(args[0]) != d.exitHook {
 		return true
 	}
-	fn := wordLit(args[1])
+	fn := knowledge.WordLit(args[1])
 	w.exitHooks = slices.DeleteFunc(w.exitHooks, func(h string) bool { return h == fn })
 	if !del {
 		w.exitHooks = append(w.exitHooks, fn)

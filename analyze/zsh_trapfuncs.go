@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -75,12 +76,12 @@ func trapFuncEnds(body *syntax.Stmt) bool {
 		return false
 	}
 	for _, s := range b.Stmts {
-		if isCallOf(s.Cmd, "exit") {
+		if knowledge.IsCallOf(s.Cmd, "exit") {
 			return true
 		}
 	}
 	last, ok := b.Stmts[len(b.Stmts)-1].Cmd.(*syntax.CallExpr)
-	return ok && len(last.Args) > 1 && wordLit(last.Args[0]) == "return" && wordLit(last.Args[1]) != "0"
+	return ok && len(last.Args) > 1 && knowledge.WordLit(last.Args[0]) == "return" && knowledge.WordLit(last.Args[1]) != "0"
 }
 
 // keptTraps appends to dst the traps of the parent shell that a subshell

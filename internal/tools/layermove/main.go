@@ -147,6 +147,9 @@ func main() {
 		if o == nil || o.Pkg() != pkg.Types || o.Parent() == types.Universe {
 			continue
 		}
+		if _, imp := o.(*types.PkgName); imp {
+			continue
+		}
 		if _, local := o.(*types.Var); local && o.Parent() != nil && o.Parent() != pkg.Types.Scope() {
 			continue // a local variable or parameter
 		}

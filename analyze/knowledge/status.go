@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import (
 	"strings"
@@ -6,31 +6,31 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// status tells the exit status of a statement when it is known without
+// Status tells the exit status of a statement when it is known without
 // running it: 1 it succeeds, -1 it fails, 0 it depends. Only commands that
 // cannot fail (true, :, a literal sleep, a trap of known signals) and
 // false are known;
 // anything that touches the world (cd, curl, a test) depends.
-func status(s *syntax.Stmt) int { return statusIn(s, 0, nil) }
+func Status(s *syntax.Stmt) int { return StatusIn(s, 0, nil) }
 
-// maxStatusDepth bounds how deep status looks into and-or lists and
+// MaxStatusDepth bounds how deep status looks into and-or lists and
 // groups: the walk asks for the status of every prefix of a list (`a &&
 // b && … && z`), which would make a long one quadratic. Deeper than this
 // the status depends.
-const maxStatusDepth = 64
+const MaxStatusDepth = 64
 
-// statusIn is status with calls, which knows the status of a call that
+// StatusIn is status with calls, which knows the status of a call that
 // callStatus does not (a function the script defines), if not nil.
-func statusIn(s *syntax.Stmt, depth int, calls func(*syntax.CallExpr) int) int {
+func StatusIn(s *syntax.Stmt, depth int, calls func(*syntax.CallExpr) int) int {
 	st := 0
-	if depth > maxStatusDepth {
+	if depth > MaxStatusDepth {
 		return 0
 	}
 	depth++
 	if s.Background {
 		return 1 // starting a job succeeds, whatever the job does
 	}
-	if !safeRedirs(s.Redirs) {
+	if !SafeRedirs(s.Redirs) {
 		return 0 // a redirection can fail
 	}
 	switch c := s.Cmd.(type) {
@@ -41,14 +41,14 @@ func statusIn(s *syntax.Stmt, depth int, calls func(*syntax.CallExpr) int) int {
 		}
 	case *syntax.Block:
 		if n := len(c.Stmts); n > 0 {
-			st = statusIn(c.Stmts[n-1], depth, calls)
+			st = StatusIn(c.Stmts[n-1], depth, calls)
 		}
 	case *syntax.Subshell:
 		if n := len(c.Stmts); n > 0 {
-			st = statusIn(c.Stmts[n-1], depth, calls)
+			st = StatusIn(c.Stmts[n-1], depth, calls)
 		}
 	case *syntax.BinaryCmd:
-		x, y := statusIn(c.X, depth, calls), statusIn(c.Y, depth, calls)
+		x, y := StatusIn(c.X, depth, calls), StatusIn(c.Y, depth, calls)
 		switch c.Op {
 		case syntax.AndStmt: // fails if either fails; succeeds if both do
 			switch {
@@ -72,14 +72,14 @@ func statusIn(s *syntax.Stmt, depth int, calls func(*syntax.CallExpr) int) int {
 	return st
 }
 
-// safeRedirs reports whether redirections cannot fail: closes, copies of
+// SafeRedirs reports whether redirections cannot fail: closes, copies of
 // the standard descriptors, /dev/null.
-func safeRedirs(rs []*syntax.Redirect) bool {
+func SafeRedirs(rs []*syntax.Redirect) bool {
 	for _, r := range rs {
 		if r.Word == nil {
 			return false
 		}
-		switch v := wordLit(r.Word); v {
+		switch v := WordLit(r.Word); v {
 		case "-", "0", "1", "2", "/dev/null":
 		default:
 			return false
@@ -97,28 +97,28 @@ func callStatus(c *syntax.CallExpr) int {
 		}
 		return 1 // pid=$! && …: an assignment of expanded values succeeds
 	}
-	r := resolve(c.Args)
-	if r.wrapped || len(r.all) == 0 {
+	r := Resolve(c.Args)
+	if r.Wrapped || len(r.All) == 0 {
 		return 0
 	}
-	switch r.name {
+	switch r.Name {
 	case "true", ":":
 		return 1 // (not echo: it fails when its stdout is closed or broken)
 	case "false":
 		return -1
 	case "sleep":
-		if _, ok := sleepFor(r.args); ok {
+		if _, ok := SleepFor(r.Args); ok {
 			return 1
 		}
 	case "trap":
 		// Setting or resetting a trap (`trap - TERM`, `trap 'cmd' EXIT
 		// INT`) succeeds for the signals every shell knows: `trap - TERM
 		// && kill -- -$$` always kills.
-		if len(r.args) < 2 {
+		if len(r.Args) < 2 {
 			return 0
 		}
-		for _, a := range r.args[1:] {
-			if !trapSignals.has(strings.TrimPrefix(wordLit(a), "SIG")) {
+		for _, a := range r.Args[1:] {
+			if !trapSignals.Has(strings.TrimPrefix(WordLit(a), "SIG")) {
 				return 0
 			}
 		}
@@ -129,17 +129,17 @@ func callStatus(c *syntax.CallExpr) int {
 
 // trapSignals are the conditions and signals that trap accepts in every
 // shell (by name, without SIG, or number).
-var trapSignals = setOf(`EXIT INT TERM HUP QUIT USR1 USR2 ALRM PIPE CHLD 0 1 2 3 15`)
+var trapSignals = SetOf(`EXIT INT TERM HUP QUIT USR1 USR2 ALRM PIPE CHLD 0 1 2 3 15`)
 
 // mayFailValue reports whether an assigned value can give the assignment
 // a status other than success: a command substitution (its status is the
 // assignment's), arithmetic (a division by zero), ${x?}.
 func mayFailValue(w *syntax.Word) bool {
-	if plainWord(w) {
+	if PlainWord(w) {
 		return false
 	}
 	fails := false
-	inspect(w, func(n syntax.Node) bool {
+	Inspect(w, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CmdSubst:
 			if !substSucceeds(n) {
@@ -169,12 +169,12 @@ func substSucceeds(cs *syntax.CmdSubst) bool {
 	}
 	last := cs.Stmts[n-1]
 	if ce, ok := last.Cmd.(*syntax.CallExpr); ok && len(last.Redirs) == 0 && !last.Negated && !last.Background && len(ce.Assigns) == 0 && len(ce.Args) > 0 {
-		switch wordLit(ce.Args[0]) {
+		switch WordLit(ce.Args[0]) {
 		case "echo":
 			return true
 		case "printf":
-			return len(ce.Args) > 1 && plainWord(ce.Args[1])
+			return len(ce.Args) > 1 && PlainWord(ce.Args[1])
 		}
 	}
-	return status(last) > 0
+	return Status(last) > 0
 }

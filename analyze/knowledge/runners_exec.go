@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 // Language launchers that exec the program in their own place, or run it
 // in their own process, so that a kill of their pid is a kill of the
@@ -30,13 +30,13 @@ package analyze
 
 // execRunners are the runners of servers.go's runners that were measured
 // to exec their command (or load it in place): they are transparent.
-var execRunners = setOf(`poetry pipenv bundle`)
+var execRunners = SetOf(`poetry pipenv bundle`)
 
-// execRunner is the command an exec'ing runner runs in its own place
+// ExecRunner is the command an exec'ing runner runs in its own place
 // (`bundle exec rake serve` is rake), if r is one.
-func execRunner(r resolved) (resolved, bool) {
-	if !execRunners.has(r.name) {
-		return resolved{}, false
+func ExecRunner(r Resolved) (Resolved, bool) {
+	if !execRunners.Has(r.Name) {
+		return Resolved{}, false
 	}
 	return runnerInner(r)
 }

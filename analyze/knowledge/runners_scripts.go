@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 // Package managers and `go run` start the work they are asked for as a
 // child of their own, and a kill of their pid does not end it:
@@ -30,34 +30,37 @@ package analyze
 // reloading dev servers nodemon, tsx watch, concurrently, flask run
 // --debug, Django's runserver and uvicorn --reload.
 
-// scriptRunner says whether the resolved command runs its work as a child
+// ScriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
 // is a grandchild, under the script shell, where `pkill -P` of the
 // command does not reach it either (deep). A runner that execs its
 // command (`poetry run npm run dev`) is that command; a task runner (make,
 // rake, invoke) leaves what its task file runs (see runners_tasks.go).
-func scriptRunner(r resolved) (apart, deep bool) {
-	if inner, ok := execRunner(r); ok {
-		return scriptRunner(inner)
+// shLeaves: this host's sh leaves a script's last command running as its
+// child (dash) rather than exec it in its place; the dialect table knows
+// (the caller asks it), this file only uses the answer.
+func ScriptRunner(r Resolved, shLeaves bool) (apart, deep bool) {
+	if inner, ok := ExecRunner(r); ok {
+		return ScriptRunner(inner, shLeaves)
 	}
-	if taskRunner(r) {
+	if TaskRunner(r) {
 		return true, true
 	}
 	// This host's sh leaves the script's command running where it does
 	// not exec it in its place (dash). Where it does (bash on macOS and
 	// Fedora), a script of one command, as most are (`vite`, `next dev`),
 	// dies of the signal npm passes on.
-	leaves := shDialect().cTail == 0
-	switch r.name {
+	leaves := shLeaves
+	switch r.Name {
 	case "npm":
-		switch firstOperand(argvOf(r), "--prefix", "--workspace", "-w") {
+		switch firstOperand(ArgvOf(r), "--prefix", "--workspace", "-w") {
 		case "run", "run-script", "rum", "urn", "start", "test", "t", "tst", "restart", "exec", "x":
 			return leaves, leaves
 		}
 	case "npx":
 		return leaves, leaves
 	case "yarn", "yarnpkg":
-		switch firstOperand(argvOf(r), "--cwd") {
+		switch firstOperand(ArgvOf(r), "--cwd") {
 		case "", "install", "add", "remove", "upgrade", "info", "list", "config", "cache",
 			"init", "pack", "publish", "version", "versions", "login", "logout", "why",
 			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
@@ -65,14 +68,14 @@ func scriptRunner(r resolved) (apart, deep bool) {
 		}
 		return leaves, leaves
 	case "go":
-		return firstOperand(argvOf(r)) == "run", false
+		return firstOperand(ArgvOf(r)) == "run", false
 	}
 	return supervisorLeaves(r)
 }
 
 // firstOperand is the first argument that is not an option (nor the value
 // of one of the options named in takesValue), or "".
-func firstOperand(args argv, takesValue ...string) string {
+func firstOperand(args Argv, takesValue ...string) string {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {

@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 // Process supervisors run as a background job (`runsvdir ./services &`,
 // `supervise ./svc &`) run their services as children or grandchildren,
@@ -25,8 +25,8 @@ package analyze
 // supervisorLeaves says whether the resolved command is a supervisor that
 // a TERM ends alone, leaving its services running (apart), and whether
 // they are its grandchildren, which `pkill -P $!` does not reach (deep).
-func supervisorLeaves(r resolved) (apart, deep bool) {
-	switch r.name {
+func supervisorLeaves(r Resolved) (apart, deep bool) {
+	switch r.Name {
 	case "runsvdir", "svscan":
 		return true, true
 	case "supervise":

@@ -1,37 +1,36 @@
-package analyze
+package knowledge
 
 import (
 	"strings"
 	"sync"
 
-	"github.com/shguard/shguard/analyze/diag"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// value is what a word that expands nothing passes to the program: quotes
+// Value is what a word that expands nothing passes to the program: quotes
 // and escapes removed. It is "" for a word that expands something.
-func value(w *syntax.Word) string {
+func Value(w *syntax.Word) string {
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.IndexByte(l.Value, '\\') < 0 {
 			return l.Value
 		}
 	}
-	v, _, ok := unquote(w, false)
+	v, _, ok := Unquote(w, false)
 	if !ok {
 		return ""
 	}
 	return v
 }
 
-// literal returns the value a word has when it contains no expansion, with
+// Literal returns the value a word has when it contains no expansion, with
 // the source offset of every byte of the value (plus one for its end), so
 // that findings inside a `bash -c '…'` string point into the outer source.
 // ok is false when the word expands something.
-func literal(w *syntax.Word) (val string, offs []int, ok bool) { return unquote(w, true) }
+func Literal(w *syntax.Word) (val string, offs []int, ok bool) { return Unquote(w, true) }
 
-// unquote is literal, with the offsets only when wantOffs: most callers
+// Unquote is literal, with the offsets only when wantOffs: most callers
 // want the value alone, and the offsets cost a slice as long as it.
-func unquote(w *syntax.Word, wantOffs bool) (val string, offs []int, ok bool) {
+func Unquote(w *syntax.Word, wantOffs bool) (val string, offs []int, ok bool) {
 	if len(w.Parts) == 1 {
 		if l, isLit := w.Parts[0].(*syntax.Lit); isLit && l.ValuePos.Offset() == w.Pos().Offset() && strings.IndexByte(l.Value, '\\') < 0 {
 			if !wantOffs {
@@ -126,88 +125,11 @@ func unquote(w *syntax.Word, wantOffs bool) (val string, offs []int, ok bool) {
 	return b.String(), append(offs, end), true
 }
 
-// source maps offsets in the text being walked to offsets in the text the
-// user gave us. The outer source maps to itself.
-type source struct {
-	offs []int // nil: identity
-	// quote is the quoting the text sits in, in the outer source: 0 for none
-	// (the outer source itself), '\'' or '"'. Fixes inside a quoted string
-	// must not insert characters that would end or change it.
-	quote byte
-	// text is the walked text itself.
-	text []byte
-	// file is text as the walk parsed it (nil for the outer source), kept
-	// for the fixes that look at the whole nested script (see scopes).
-	file *syntax.File
-	// exits: 1 the text has an exit or exec in it, -1 it has none, 0 not
-	// looked yet (see mentionsExit).
-	exits int8
-	// bad are the offsets of the parameter expansions the shell refuses
-	// where it expands them (dash's ${pids[@]}: see badSubstsRead), sorted.
-	bad []int
-	// script: file is the whole script of a shell of its own (a -c
-	// string, a script file or stdin), not an eval'd string: its top level
-	// is that shell's (see nestedErrexitEnds).
-	script bool
-}
-
-// mentionsExit reports whether the source has an exit or an exec anywhere
-// in it, looked up once: most have none, and then no statement of theirs
-// needs a look (see walker.afterExit).
-func (s *source) mentionsExit(d *dialect) bool {
-	if s.exits == 0 {
-		s.exits = -1
-		if hasExitWord(s.text, d) {
-			s.exits = 1
-		}
-	}
-	return s.exits > 0
-}
-
-func (s *source) outer(off int) int {
-	if s.offs == nil {
-		return off
-	}
-	if off < 0 {
-		return s.offs[0]
-	}
-	if off >= len(s.offs) {
-		return s.offs[len(s.offs)-1]
-	}
-	return s.offs[off]
-}
-
-// edit maps an edit in the walked text to the outer source, when the range
-// maps to a contiguous range and the new text survives the quoting.
-func (s *source) edit(start, end int, text string) (diag.Edit, bool) {
-	if s.offs == nil {
-		return diag.Edit{Start: start, End: end, New: text}, true
-	}
-	for i := start; i < end; i++ {
-		if s.outer(i+1) != s.outer(i)+1 {
-			return diag.Edit{}, false
-		}
-	}
-	switch s.quote {
-	case '\'':
-		if strings.ContainsRune(text, '\'') {
-			return diag.Edit{}, false
-		}
-	case '"':
-		if strings.ContainsAny(text, "\"\\$`") {
-			return diag.Edit{}, false
-		}
-	default:
-		return diag.Edit{}, false
-	}
-	return diag.Edit{Start: s.outer(start), End: s.outer(start) + (end - start), New: text}, true
-}
-
-// wordLit is w.Lit(), without its cost for the usual word of one literal
+// WordLit is w.Lit(), without its cost for the usual word of one literal
 // part: Word.Lit builds a slice and joins it for every word, and the
 // analysis asks for the literal of a command's words many times (resolve
 // and the rules).
-func wordLit(w *syntax.Word) string {
+func WordLit(w *syntax.Word) string {
 	if len(w.Parts) == 1 {
 		if l, ok := w.Parts[0].(*syntax.Lit); ok {
 			return l.Value
@@ -220,9 +142,9 @@ func wordLit(w *syntax.Word) string {
 // printing the word it is made for.
 var printers = sync.Pool{New: func() any { return syntax.NewPrinter() }}
 
-// printed is a node as mvdan.cc/sh prints it (the same spelling for the
+// Printed is a node as mvdan.cc/sh prints it (the same spelling for the
 // same code, however the source spaced it); ok is false if it cannot be.
-func printed(n syntax.Node) (src string, ok bool) {
+func Printed(n syntax.Node) (src string, ok bool) {
 	pr := printers.Get().(*syntax.Printer)
 	var b strings.Builder
 	err := pr.Print(&b, n)

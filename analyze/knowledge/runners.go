@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// runCommands returns the commands a program runs for the caller that
+// RunCommands returns the commands a program runs for the caller that
 // resolve does not look through, because the command sits among or after
 // the program's own arguments rather than in place of them:
 //
@@ -19,33 +19,33 @@ import (
 // Each runs in the foreground of the program, which waits for it: what it
 // starts in the background is the caller's business as much as anything
 // the shell starts.
-func runCommands(r resolved) [][]*syntax.Word {
-	switch r.name {
+func RunCommands(r Resolved) [][]*syntax.Word {
+	switch r.Name {
 	case "find":
 		var cmds [][]*syntax.Word
-		for i := 0; i < len(r.args); i++ {
-			switch wordLit(r.args[i]) {
+		for i := 0; i < len(r.Args); i++ {
+			switch WordLit(r.Args[i]) {
 			case "-exec", "-execdir", "-ok", "-okdir":
 				j := i + 1
-				for j < len(r.args) && !endsExec(r.args[j]) {
+				for j < len(r.Args) && !endsExec(r.Args[j]) {
 					j++
 				}
 				if j > i+1 {
-					cmds = append(cmds, r.args[i+1:j])
+					cmds = append(cmds, r.Args[i+1:j])
 				}
 				i = j
 			}
 		}
 		return cmds
 	case "xargs":
-		return afterOptions(r.args, "EIadnLPsd", xargsLongTakesArg) // -I R, -n N…
+		return afterOptions(r.Args, "EIadnLPsd", xargsLongTakesArg) // -I R, -n N…
 	case "xvfb-run":
 		// Debian's xvfb-run (a /bin/sh script): it starts Xvfb with its
 		// output in the error file (/dev/null), runs the command in its
 		// foreground and kills Xvfb in its EXIT trap, which dash does not
 		// run when TERM ends it: `xvfb-run -a ./server & … kill $!` leaves
 		// the server and Xvfb (measured).
-		return afterOptions(r.args, "efnpsw", func(o string) bool {
+		return afterOptions(r.Args, "efnpsw", func(o string) bool {
 			switch o {
 			case "--error-file", "--auth-file", "--server-num", "--xauth-protocol", "--server-args", "--wait":
 				return true
@@ -55,10 +55,10 @@ func runCommands(r resolved) [][]*syntax.Word {
 	case "time":
 		// The program (by path, or through command or env): the
 		// keyword is no simple command. -f the format, -o the file.
-		return afterOptions(r.args, "fo", func(o string) bool { return o == "--format" || o == "--output" })
+		return afterOptions(r.Args, "fo", func(o string) bool { return o == "--format" || o == "--output" })
 	case "flock":
-		for i := 0; i < len(r.args); i++ {
-			o := wordLit(r.args[i])
+		for i := 0; i < len(r.Args); i++ {
+			o := WordLit(r.Args[i])
 			switch {
 			case o == "-c" || o == "--command":
 				// Only after the lock file: before it, flock refuses
@@ -69,15 +69,15 @@ func runCommands(r resolved) [][]*syntax.Word {
 			case strings.HasPrefix(o, "-") && o != "-":
 			default:
 				// The lock file, then the command or -c and a string.
-				if i+1 < len(r.args) {
-					if c := wordLit(r.args[i+1]); c == "-c" || c == "--command" {
-						if i+2 < len(r.args) {
-							return [][]*syntax.Word{{litWord("sh"), litWord("-c"), r.args[i+2]}}
+				if i+1 < len(r.Args) {
+					if c := WordLit(r.Args[i+1]); c == "-c" || c == "--command" {
+						if i+2 < len(r.Args) {
+							return [][]*syntax.Word{{LitWord("sh"), LitWord("-c"), r.Args[i+2]}}
 						}
 						return nil
 					}
 				}
-				return wordsFrom(r.args, i+1)
+				return wordsFrom(r.Args, i+1)
 			}
 		}
 	}
@@ -89,7 +89,7 @@ func runCommands(r resolved) [][]*syntax.Word {
 // next word as their value.
 func afterOptions(args []*syntax.Word, argOpts string, longArg func(string) bool) [][]*syntax.Word {
 	for i := 0; i < len(args); i++ {
-		o := wordLit(args[i])
+		o := WordLit(args[i])
 		switch {
 		case o == "--":
 			return wordsFrom(args, i+1)
@@ -107,7 +107,7 @@ func afterOptions(args []*syntax.Word, argOpts string, longArg func(string) bool
 }
 
 func endsExec(w *syntax.Word) bool {
-	switch value(w) {
+	switch Value(w) {
 	case ";", "+":
 		return true
 	}
@@ -130,36 +130,36 @@ func xargsLongTakesArg(o string) bool {
 	return false
 }
 
-// litWord is a word made of one literal, for commands the walk builds.
-func litWord(s string) *syntax.Word {
+// LitWord is a word made of one literal, for commands the walk builds.
+func LitWord(s string) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}}
 }
 
-// runsChildren reports whether s is find -exec or xargs running a command
+// RunsChildren reports whether s is find -exec or xargs running a command
 // that may take a while (fgLong counts the foreground programs its walk
 // found that may: the program and its commands). It runs each command as
 // its child and waits for it; a signal to the program ends it alone, and
 // the command it was running goes on.
-func runsChildren(s *syntax.Stmt, fgLong int) bool {
+func RunsChildren(s *syntax.Stmt, fgLong int) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
 		return false
 	}
-	return fgLong > 1 && runsItsCommands(resolve(ce.Args))
+	return fgLong > 1 && RunsItsCommands(Resolve(ce.Args))
 }
 
-// runsItsCommands reports whether the program is find -exec, xargs,
+// RunsItsCommands reports whether the program is find -exec, xargs,
 // flock or GNU time given a command, which it runs as its child and waits
 // for: a signal to the program ends it alone, and the command goes on
 // (`flock app.lock ./server >log 2>&1 & … kill $!` leaves the server, in
 // all four shells).
-func runsItsCommands(r resolved) bool {
-	switch r.name {
+func RunsItsCommands(r Resolved) bool {
+	switch r.Name {
 	case "find", "xargs", "time", "xvfb-run":
-		return len(runCommands(r)) > 0
+		return len(RunCommands(r)) > 0
 	case "flock":
 		// -F (--no-fork) execs the command in flock's place.
-		return len(runCommands(r)) > 0 && !argvOf(r).has("-F", "--no-fork")
+		return len(RunCommands(r)) > 0 && !ArgvOf(r).Has("-F", "--no-fork")
 	}
 	return false
 }

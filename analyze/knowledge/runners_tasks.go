@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 // Task runners run what a file the command does not show says (a
 // Makefile's recipe, a Rakefile's or tasks.py's task) as their child, and
@@ -39,18 +39,18 @@ package analyze
 // (make's and rake's shell for a line with `&&`, npm in the recipe), so
 // none of them is taken to be reached by it.
 
-// taskRunner reports whether r is make, rake or invoke running a target
+// TaskRunner reports whether r is make, rake or invoke running a target
 // or task: anything but a look at its version, help, task list or what it
 // would run, which ends at once.
-func taskRunner(r resolved) bool {
-	args := argvOf(r)
-	switch r.name {
+func TaskRunner(r Resolved) bool {
+	args := ArgvOf(r)
+	switch r.Name {
 	case "make", "gmake":
-		return !args.has("-v", "--version", "-h", "--help", "-n", "--just-print", "--dry-run", "--recon", "-q", "--question")
+		return !args.Has("-v", "--version", "-h", "--help", "-n", "--just-print", "--dry-run", "--recon", "-q", "--question")
 	case "rake":
-		return !args.has("-V", "--version", "-h", "-H", "--help", "-T", "--tasks", "-D", "--describe", "-P", "--prereqs", "-W", "--where", "-n", "--dry-run")
+		return !args.Has("-V", "--version", "-h", "-H", "--help", "-T", "--tasks", "-D", "--describe", "-P", "--prereqs", "-W", "--where", "-n", "--dry-run")
 	case "invoke", "inv":
-		return !args.has("-V", "--version", "-h", "--help", "-l", "--list")
+		return !args.Has("-V", "--version", "-h", "--help", "-l", "--list")
 	}
 	return false
 }

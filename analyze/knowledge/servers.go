@@ -1,7 +1,6 @@
-package analyze
+package knowledge
 
 import (
-	"path"
 	"strings"
 )
 
@@ -20,29 +19,29 @@ var runners = map[string][]string{
 }
 
 // runnerInner is the command a runner runs, if r is one.
-func runnerInner(r resolved) (resolved, bool) {
-	subs, ok := runners[r.name]
+func runnerInner(r Resolved) (Resolved, bool) {
+	subs, ok := runners[r.Name]
 	if !ok {
-		return resolved{}, false
+		return Resolved{}, false
 	}
-	for i, a := range r.args {
-		v := wordLit(a)
+	for i, a := range r.Args {
+		v := WordLit(a)
 		if strings.HasPrefix(v, "-") {
 			continue // the runner's options (uv run --with x … is rare enough)
 		}
 		for _, s := range subs {
 			if v == s {
-				rest := r.args[i+1:]
-				if len(rest) > 0 && wordLit(rest[0]) == "--" {
+				rest := r.Args[i+1:]
+				if len(rest) > 0 && WordLit(rest[0]) == "--" {
 					rest = rest[1:]
 				}
-				inner := resolve(rest)
-				return inner, inner.name != ""
+				inner := Resolve(rest)
+				return inner, inner.Name != ""
 			}
 		}
-		return resolved{}, false
+		return Resolved{}, false
 	}
-	return resolved{}, false
+	return Resolved{}, false
 }
 
 // serveGoals are the build tool goals and tasks that run the application
@@ -57,8 +56,8 @@ var serveGoals = map[string][]string{
 }
 
 // buildGoal reports a build tool run with a goal that serves.
-func buildGoal(r resolved) string {
-	name := r.name
+func buildGoal(r Resolved) string {
+	name := r.Name
 	switch name {
 	case "mvnw":
 		name = "mvn"
@@ -69,8 +68,8 @@ func buildGoal(r resolved) string {
 	if !ok {
 		return ""
 	}
-	for _, a := range r.args {
-		v := wordLit(a)
+	for _, a := range r.Args {
+		v := WordLit(a)
 		for _, g := range goals {
 			if v == g || strings.HasSuffix(v, ":"+g) && name == "gradle" {
 				return "(runs the application until stopped)"
@@ -81,26 +80,11 @@ func buildGoal(r resolved) string {
 }
 
 // script2 is the task name after `deno task`.
-func script2(args argv) string {
+func script2(args Argv) string {
 	for i, a := range args {
 		if a == "task" && i+1 < len(args) {
 			return args[i+1]
 		}
 	}
 	return ""
-}
-
-// WithServers adds program names (as a command names them: ./run-dev or
-// run-dev both match run-dev) that run until stopped, for a project's own
-// servers: in the foreground they get the SG3001 advice. .shguardrc's
-// `servers=` key sets them.
-func WithServers(names ...string) Option {
-	return func(c *config) {
-		if c.servers == nil {
-			c.servers = map[string]bool{}
-		}
-		for _, n := range names {
-			c.servers[path.Base(n)] = true
-		}
-	}
 }

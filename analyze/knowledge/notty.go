@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import "strings"
 
@@ -14,11 +14,11 @@ import "strings"
 // (entr 5.3, measured in a PID namespace with no terminal). With -n it
 // runs, and its -r child is in a process group of its own that a TERM
 // to entr ends (terminate_utility's killpg).
-func needsTerminal(r resolved) bool {
-	if r.name != "entr" {
+func needsTerminal(r Resolved) bool {
+	if r.Name != "entr" {
 		return false
 	}
-	for _, a := range argvOf(r) {
+	for _, a := range ArgvOf(r) {
 		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
 			break // the utility and its arguments
 		}

@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// outerExpanded is the code of a nested shell's -c string whose parameters
+// OuterExpanded is the code of a nested shell's -c string whose parameters
 // the shell that runs the command expands before the nested shell parses
 // it: `bash -c "cd $APP_DIR && npm start &"`, or a make recipe's `bash -c
 // "trap 'kill -- -$$$$' EXIT; …"`. Each parameter expansion stands as a
@@ -19,7 +19,7 @@ import (
 // is false for a word with no parameter (see literal) or with a part that
 // runs code in the outer shell, a command substitution. The code gets no
 // fixes (they would write the stand-ins back).
-func outerExpanded(w *syntax.Word) (code string, offs []int, ok bool) {
+func OuterExpanded(w *syntax.Word) (code string, offs []int, ok bool) {
 	parts := make([]syntax.WordPart, len(w.Parts))
 	params := false
 	for i, p := range w.Parts {
@@ -44,7 +44,7 @@ func outerExpanded(w *syntax.Word) (code string, offs []int, ok bool) {
 	if !params {
 		return "", nil, false
 	}
-	return literal(&syntax.Word{Parts: parts})
+	return Literal(&syntax.Word{Parts: parts})
 }
 
 // paramStub is the literal that stands for an expansion the walk cannot

@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import (
 	"strconv"
@@ -8,19 +8,19 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// briefJob is how long a background job may hold the caller's output and
+// BriefJob is how long a background job may hold the caller's output and
 // still not count as a hang: the corpus counts a pipe that reaches EOF
 // within a second of the shell's exit as clean. A job is brief when every
 // command of it is bounded by a literal duration (`sleep 0.3`,
 // `timeout 0.5 cmd`) or finishes at once (echo, cd…), and the bounds add up
 // to less than that.
-const briefJob = time.Second
+const BriefJob = time.Second
 
-// pause is how long a sleep may last and still be a pause between the
+// Pause is how long a sleep may last and still be a pause between the
 // runs of a program rather than a stand-in for one: a restart loop's delay
 // (`while :; do server; sleep 1; done`), which a kill does not land in
 // while a program of unknown length runs before it (see walker.fgLong).
-const pause = time.Minute
+const Pause = time.Minute
 
 // parseDuration reads a duration as sleep(1) and timeout(1) take it: a
 // non-negative decimal number with an optional suffix s, m, h or d.
@@ -46,15 +46,15 @@ func parseDuration(s string) (time.Duration, bool) {
 	return time.Duration(f * float64(unit)), true
 }
 
-// sleepFor is how long `sleep ARGS` lasts when every argument is a
+// SleepFor is how long `sleep ARGS` lasts when every argument is a
 // literal duration (sleep adds them up).
-func sleepFor(args []*syntax.Word) (time.Duration, bool) {
+func SleepFor(args []*syntax.Word) (time.Duration, bool) {
 	if len(args) == 0 {
 		return 0, false
 	}
 	var total time.Duration
 	for _, a := range args {
-		d, ok := parseDuration(wordLit(a))
+		d, ok := parseDuration(WordLit(a))
 		if !ok {
 			return 0, false
 		}
@@ -63,15 +63,15 @@ func sleepFor(args []*syntax.Word) (time.Duration, bool) {
 	return total, true
 }
 
-// bound is how long a resolved command can run, when a literal duration
+// Bound is how long a resolved command can run, when a literal duration
 // says: a sleep, or anything under timeout.
-func (r resolved) bound() (time.Duration, bool) {
+func (r Resolved) Bound() (time.Duration, bool) {
 	d, ok := time.Duration(0), false
-	if r.name == "sleep" {
-		d, ok = sleepFor(r.args)
+	if r.Name == "sleep" {
+		d, ok = SleepFor(r.Args)
 	}
-	if r.timeout && r.limit > 0 && (!ok || r.limit < d) {
-		d, ok = r.limit, true
+	if r.Timeout && r.Limit > 0 && (!ok || r.Limit < d) {
+		d, ok = r.Limit, true
 	}
 	return d, ok
 }

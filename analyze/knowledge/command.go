@@ -1,4 +1,4 @@
-package analyze
+package knowledge
 
 import (
 	"strings"
@@ -8,41 +8,41 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// resolved is a simple command seen through its wrappers: `sudo -u x nice
+// Resolved is a simple command seen through its wrappers: `sudo -u x nice
 // -n 5 nohup setsid -f server` runs server, under nohup, forked by setsid.
-type resolved struct {
-	name                string         // base name of the program that really runs ("" if not literal)
-	args                []*syntax.Word // the words after it
-	all                 []*syntax.Word // every word from the program name on
-	head                *syntax.Word   // the word naming the program
-	nohup, setsid, fork bool           // fork: setsid -f, which always forks and returns
-	setsidWaits         bool           // setsid -w: when it forks, it waits for the child
+type Resolved struct {
+	Name                string         // base name of the program that really runs ("" if not literal)
+	Args                []*syntax.Word // the words after it
+	All                 []*syntax.Word // every word from the program name on
+	Head                *syntax.Word   // the word naming the program
+	Nohup, Setsid, Fork bool           // fork: setsid -f, which always forks and returns
+	SetsidWaits         bool           // setsid -w: when it forks, it waits for the child
 	// forkedBefore: a wrapper before setsid runs it as a child (sudo,
 	// doas, timeout), so setsid is never the shell's own process.
-	forkedBefore bool
-	exec         bool          // run with exec: replaces the shell
-	timeout      bool          // bounded by timeout: it ends by itself
-	limit        time.Duration // timeout's duration, if a literal
-	// timeoutSig is the signal timeout sends ("" for TERM);
+	ForkedBefore bool
+	Exec         bool          // run with exec: replaces the shell
+	Timeout      bool          // bounded by timeout: it ends by itself
+	Limit        time.Duration // timeout's duration, if a literal
+	// TimeoutSig is the signal timeout sends ("" for TERM);
 	// timeoutFg: --foreground, which signals the command alone and not
 	// the process group timeout puts it in.
 	// timeoutKill: -k, a KILL after the signal if the command is
 	// still running.
-	timeoutSig  string
-	timeoutFg   bool
-	timeoutKill bool
-	wrapped     bool // at least one wrapper was looked through
+	TimeoutSig  string
+	TimeoutFg   bool
+	TimeoutKill bool
+	Wrapped     bool // at least one wrapper was looked through
 	// viaProgram: a program wrapper (env, nohup, nice, timeout, sudo…)
 	// runs it, so it is the program of its name, never the builtin;
 	// viaCommand: the command builtin runs it (see dialect.commandSkipsBuiltins).
-	viaProgram, viaCommand bool
+	ViaProgram, ViaCommand bool
 	// noProgram: the wrapper was to exec a builtin, a name no program
 	// has (`nohup source env.sh`): it fails at once (127).
-	noProgram bool
-	kind      progKind // what the program's name is known for
+	NoProgram bool
+	Kind      progKind // what the program's name is known for
 	// relay: an init shim (tini, dumb-init) stays as the program's
 	// parent and passes the signals it catches on (see shims.go).
-	relay relayKind
+	Relay RelayKind
 }
 
 // wrapperOpts lists, for each wrapper, the options that take an argument
@@ -82,80 +82,80 @@ var wrapperOpts = map[string]string{
 	"dumb-init": "r",
 }
 
-// resolve looks through wrappers. It stops at the first word that is not a
+// Resolve looks through wrappers. It stops at the first word that is not a
 // literal, since then the program is not known statically.
-func resolve(args []*syntax.Word) resolved {
-	var r resolved
+func Resolve(args []*syntax.Word) Resolved {
+	var r Resolved
 	i := 0
 	last, before := -1, false         // the last wrapper's word, and r.wrapped before it
 	fgChain := true                   // see timeout below
 	execer, execerBefore := -1, false // the same for the last wrapper that is a program
 	relayAt := -1                     // the word of the shim whose relay counts, the outermost
 	for i < len(args) {
-		lit := wordLit(args[i])
+		lit := WordLit(args[i])
 		if lit == "" {
 			return r
 		}
-		name := programName(lit)
-		if execer >= 0 && builtins.has(name) && !alsoPrograms.has(name) {
+		name := ProgramName(lit)
+		if execer >= 0 && Builtins.Has(name) && !AlsoPrograms.Has(name) {
 			// `timeout 10 wait $!`, `nohup cd app`, `env command -v x`:
 			// a program wrapper execs a program, and none has this name.
 			// The wrapper fails at once (127) and the builtin never runs.
-			return resolved{name: programName(wordLit(args[execer])), head: args[execer], args: args[execer+1:], all: args[execer:], kind: kQuick, exec: r.exec, wrapped: execerBefore, noProgram: true}
+			return Resolved{Name: ProgramName(WordLit(args[execer])), Head: args[execer], Args: args[execer+1:], All: args[execer:], Kind: KQuick, Exec: r.Exec, Wrapped: execerBefore, NoProgram: true}
 		}
-		kind := progKinds()[name]
-		if kind&kWrapper == 0 {
-			r.name, r.head, r.args, r.all, r.kind = name, args[i], args[i+1:], args[i:], kind
-			r.viaProgram = execer >= 0
+		kind := ProgKinds()[name]
+		if kind&KWrapper == 0 {
+			r.Name, r.Head, r.Args, r.All, r.Kind = name, args[i], args[i+1:], args[i:], kind
+			r.ViaProgram = execer >= 0
 			if needsTerminal(r) {
-				r.kind = kQuick // fails at once: entr without -n
-			} else if kind&kDaemon != 0 && daemonizes(r) != "" {
+				r.Kind = KQuick // fails at once: entr without -n
+			} else if kind&KDaemon != 0 && Daemonizes(r) != "" {
 				// It forks the daemon and exits (see daemons.go):
 				// `memcached -d &` holds nothing for long; the daemon
 				// is a job of its own.
-				r.kind |= kQuick
+				r.Kind |= KQuick
 			}
 			return r
 		}
-		r.viaCommand = r.viaCommand || name == "command"
-		if !builtins.has(name) {
-			execer, execerBefore = i, r.wrapped
+		r.ViaCommand = r.ViaCommand || name == "command"
+		if !Builtins.Has(name) {
+			execer, execerBefore = i, r.Wrapped
 		}
 		argOpts := wrapperOpts[name]
 		if name == "command" || name == "builtin" {
 			if i+1 < len(args) {
-				if v := wordLit(args[i+1]); v == "-v" || v == "-V" {
-					return resolved{} // only looks the name up
+				if v := WordLit(args[i+1]); v == "-v" || v == "-V" {
+					return Resolved{} // only looks the name up
 				}
 			}
 		}
-		last, before = i, r.wrapped
-		r.wrapped = true
+		last, before = i, r.Wrapped
+		r.Wrapped = true
 		if name == "setarch" {
 			i++ // the architecture, before the options
 		}
 		switch name {
 		case "nohup":
-			r.nohup = true
+			r.Nohup = true
 		case "setsid":
-			r.setsid = true
+			r.Setsid = true
 		case "sudo", "doas":
-			r.forkedBefore = r.forkedBefore || !r.setsid
+			r.ForkedBefore = r.ForkedBefore || !r.Setsid
 		case "exec":
-			r.exec = true
+			r.Exec = true
 		case "timeout":
-			r.timeout, r.timeoutFg = true, false
-			r.forkedBefore = r.forkedBefore || !r.setsid
+			r.Timeout, r.TimeoutFg = true, false
+			r.ForkedBefore = r.ForkedBefore || !r.Setsid
 		case "tini", "dumb-init":
-			r.forkedBefore = r.forkedBefore || !r.setsid
-			if r.relay == relayNone {
-				r.relay, relayAt = shimRelay(name, "", relayNone), i
+			r.ForkedBefore = r.ForkedBefore || !r.Setsid
+			if r.Relay == RelayNone {
+				r.Relay, relayAt = shimRelay(name, "", RelayNone), i
 			}
 		}
 		i++
 		// Options of the wrapper.
 		for i < len(args) {
-			o := wordLit(args[i])
+			o := WordLit(args[i])
 			if o == "--" {
 				i++
 				break
@@ -173,18 +173,18 @@ func resolve(args []*syntax.Word) resolved {
 				r.timeoutOption(o, args[i+1:])
 			}
 			if relayAt == last {
-				r.relay = shimRelay(name, o, r.relay)
+				r.Relay = shimRelay(name, o, r.Relay)
 			}
-			if name == "nice" && isDigits(strings.TrimPrefix(o, "-")) {
+			if name == "nice" && IsDigits(strings.TrimPrefix(o, "-")) {
 				i++ // nice -10
 				continue
 			}
 			if name == "setsid" {
 				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {
-					r.fork = true
+					r.Fork = true
 				}
 				if o == "-w" || o == "--wait" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "w")) {
-					r.setsidWaits = true
+					r.SetsidWaits = true
 				}
 			}
 			i++
@@ -210,13 +210,13 @@ func resolve(args []*syntax.Word) resolved {
 			// have --foreground: one without passes it on to its whole
 			// group (`timeout --foreground 5 timeout 60 sh -c …`).
 			if i < len(args) {
-				if d, ok := parseDuration(wordLit(args[i])); ok && d > 0 && (r.limit == 0 || d < r.limit) {
-					r.limit, fgChain = d, r.timeoutFg
+				if d, ok := parseDuration(WordLit(args[i])); ok && d > 0 && (r.Limit == 0 || d < r.Limit) {
+					r.Limit, fgChain = d, r.TimeoutFg
 				} else {
-					fgChain = fgChain && r.timeoutFg
+					fgChain = fgChain && r.TimeoutFg
 				}
 			}
-			r.timeoutFg = fgChain
+			r.TimeoutFg = fgChain
 			i++
 		case "chrt":
 			i++ // the priority
@@ -228,58 +228,58 @@ func resolve(args []*syntax.Word) resolved {
 		i += shimOperands[name] // gosu's user, envdir's directory
 	}
 	if last >= 0 {
-		if name := programName(wordLit(args[last])); !builtins.has(name) {
+		if name := ProgramName(WordLit(args[last])); !Builtins.Has(name) {
 			// A wrapper given nothing to run is itself the program, and
 			// it ends at once: nohup, setsid and timeout with a usage
 			// error, env and nice printing what they would have set.
 			// (exec, command and builtin alone run nothing.)
-			return resolved{name: name, head: args[last], args: args[last+1:], all: args[last:], kind: kQuick, exec: r.exec, wrapped: before}
+			return Resolved{Name: name, Head: args[last], Args: args[last+1:], All: args[last:], Kind: KQuick, Exec: r.Exec, Wrapped: before}
 		}
 	}
 	return r
 }
 
-// programName is the name a command word runs under. A word with a slash
+// ProgramName is the name a command word runs under. A word with a slash
 // names a file, never a builtin: `/opt/bin/nohup` is nohup, but `./exec`
 // and `exec/` are programs of their own (or no program), not the exec
 // builtin that would make `exec ./exec` look like an exec of nothing. The
 // few builtins that are also ordinary programs keep their name.
-func programName(lit string) string {
+func ProgramName(lit string) string {
 	slash := strings.LastIndexByte(lit, '/')
 	if slash < 0 {
 		return lit
 	}
 	name := lit[slash+1:] // path.Base, without its allocation for ./x
-	if name == "" || builtins.has(name) && !alsoPrograms.has(name) {
+	if name == "" || Builtins.Has(name) && !AlsoPrograms.Has(name) {
 		return lit
 	}
 	return name
 }
 
-// alsoPrograms are the builtins that exist as programs too, run by path
+// AlsoPrograms are the builtins that exist as programs too, run by path
 // with the same effect for this analysis.
-var alsoPrograms = setOf(`[ echo false kill printf pwd test true time`)
+var AlsoPrograms = SetOf(`[ echo false kill printf pwd test true time`)
 
 // timeoutOption records what an option of timeout (o, followed by the
 // words next) says about the signal it sends when the time is up.
-func (r *resolved) timeoutOption(o string, next []*syntax.Word) {
+func (r *Resolved) timeoutOption(o string, next []*syntax.Word) {
 	switch {
 	case o == "--foreground":
-		r.timeoutFg = true
+		r.TimeoutFg = true
 	case o == "-k" || o == "--kill-after":
-		r.timeoutKill = len(next) > 0 && wordLit(next[0]) != "0"
+		r.TimeoutKill = len(next) > 0 && WordLit(next[0]) != "0"
 	case strings.HasPrefix(o, "--kill-after="):
-		r.timeoutKill = o != "--kill-after=0"
+		r.TimeoutKill = o != "--kill-after=0"
 	case strings.HasPrefix(o, "-k"):
-		r.timeoutKill = o != "-k0"
+		r.TimeoutKill = o != "-k0"
 	case o == "-s" || o == "--signal":
 		if len(next) > 0 {
-			r.timeoutSig = wordLit(next[0])
+			r.TimeoutSig = WordLit(next[0])
 		}
 	case strings.HasPrefix(o, "--signal="):
-		r.timeoutSig = strings.TrimPrefix(o, "--signal=")
+		r.TimeoutSig = strings.TrimPrefix(o, "--signal=")
 	case strings.HasPrefix(o, "-s"):
-		r.timeoutSig = o[2:]
+		r.TimeoutSig = o[2:]
 	}
 }
 
@@ -320,18 +320,18 @@ func longTakesArg(wrapper, opt string) bool {
 	return false
 }
 
-// builtins are the bash builtins and keywords: `exec` cannot run them, and
+// Builtins are the bash builtins and keywords: `exec` cannot run them, and
 // a background job of one of them does not hold anything for long.
-var builtins = setOf(`. : [ alias bg bind break builtin caller cd command compgen complete
+var Builtins = SetOf(`. : [ alias bg bind break builtin caller cd command compgen complete
 compopt continue declare dirs disown echo enable eval exec exit export false fc fg getopts
 hash help history jobs kill let local logout mapfile popd printf pushd pwd read readarray
 readonly return set shift shopt source suspend test times trap true type typeset ulimit
 umask unalias unset wait if then else elif fi case esac for select while until do done in
 function time coproc { } ! [[ ]]`)
 
-// filters read their input until it ends and write as they go: in a
+// Filters read their input until it ends and write as they go: in a
 // pipeline they last as long as what feeds them. (Not tail: -f never ends.)
-var filters = setOf(`cat tee grep egrep fgrep sed awk gawk mawk sort uniq wc head tr cut
+var Filters = SetOf(`cat tee grep egrep fgrep sed awk gawk mawk sort uniq wc head tr cut
 column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 
 // quick builtins finish at once whatever their arguments; a background job
@@ -339,7 +339,7 @@ column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 // and mksh; bash and dash find no such command, which ends at once too.
 // fg and bg fail at once without job control; under set -m fg waits for
 // its job, which the walk counts as a wait: see walker.call.)
-var quick = setOf(`: [ cd echo export false printf pwd set shift test true umask unset
+var quick = SetOf(`: [ cd echo export false printf pwd set shift test true umask unset
 local declare typeset readonly alias unalias hash type kill disown jobs trap exit return
 break continue let getopts times print fg bg`)
 
@@ -350,26 +350,26 @@ break continue let getopts times print fg bg`)
 // once, though the kill runs in the background. ls lists a directory and
 // ends: `ls *.go | entr -nr go run . >log 2>&1 &` holds the caller's
 // stderr no longer than that.)
-var instant = setOf(`date uname whoami id hostname basename dirname nproc arch logname groups
+var instant = SetOf(`date uname whoami id hostname basename dirname nproc arch logname groups
 tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
-// wordSet is a set of names written as one space-separated string, built
+// WordSet is a set of names written as one space-separated string, built
 // on first use. shexec links the analyzer but consults it only for commands
 // that contain '&'; tables built at program start would be paid by every
 // `shexec -c true` (bench/shexec.sh). The first use is paid by every
 // `shguard hook` start, so the map is sized once and filled without
 // splitting the string into a slice first.
-type wordSet struct {
+type WordSet struct {
 	words string
 	once  sync.Once
 	m     map[string]bool
 }
 
-func setOf(words string) *wordSet { return &wordSet{words: words} }
+func SetOf(words string) *WordSet { return &WordSet{words: words} }
 
-func (s *wordSet) has(name string) bool { return s != nil && s.names()[name] }
+func (s *WordSet) Has(name string) bool { return s != nil && s.names()[name] }
 
-func (s *wordSet) names() map[string]bool {
+func (s *WordSet) names() map[string]bool {
 	s.once.Do(func() {
 		s.m = make(map[string]bool, maxWords(s.words))
 		for w := range strings.FieldsSeq(s.words) {
@@ -389,7 +389,7 @@ func maxWords(words string) int {
 func hasSubst(words []*syntax.Word) bool {
 	found := false
 	for _, w := range words {
-		inspect(w, func(n syntax.Node) bool {
+		Inspect(w, func(n syntax.Node) bool {
 			switch n.(type) {
 			case *syntax.CmdSubst, *syntax.ProcSubst:
 				found = true
@@ -400,32 +400,32 @@ func hasSubst(words []*syntax.Word) bool {
 	return found
 }
 
-// argv is the literal text of a command's arguments ("" for a word that
+// Argv is the literal text of a command's arguments ("" for a word that
 // expands something), for rules that recognise programs by their flags.
-type argv []string
+type Argv []string
 
-func argvOf(r resolved) argv {
-	args := make(argv, 0, len(r.args))
-	for _, a := range r.args {
-		args = append(args, value(a))
+func ArgvOf(r Resolved) Argv {
+	args := make(Argv, 0, len(r.Args))
+	for _, a := range r.Args {
+		args = append(args, Value(a))
 	}
 	return args
 }
 
-// command is the command line of the program itself, as pkill -f reads
+// Command is the command line of the program itself, as pkill -f reads
 // it: its name as the shell passed it (`./server`, `/usr/bin/node`, a
 // bare name found in PATH; the wrappers that exec pass it on so) and its
 // arguments. (pkill without -f matches the basename: see walker.byName.)
-func (args argv) command(r resolved) []string {
-	if r.name == "" {
+func (args Argv) Command(r Resolved) []string {
+	if r.Name == "" {
 		return nil
 	}
-	return append([]string{value(r.head)}, args...)
+	return append([]string{Value(r.Head)}, args...)
 }
 
-// has reports whether any of the flags is among the arguments, a long
+// Has reports whether any of the flags is among the arguments, a long
 // flag also in its --flag=value spelling.
-func (args argv) has(flags ...string) bool {
+func (args Argv) Has(flags ...string) bool {
 	for _, a := range args {
 		for _, f := range flags {
 			if a == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(a, f+"=")) {
@@ -441,28 +441,28 @@ func (args argv) has(flags ...string) bool {
 type progKind uint8
 
 const (
-	kWrapper progKind = 1 << iota // runs its arguments as a command (wrapperOpts)
-	kQuick                        // a builtin that finishes at once (quick)
-	kServer                       // serverKind knows it (serverNames)
-	kDaemon                       // daemonizes knows it (daemonNames)
+	KWrapper progKind = 1 << iota // runs its arguments as a command (wrapperOpts)
+	KQuick                        // a builtin that finishes at once (quick)
+	KServer                       // serverKind knows it (serverNames)
+	KDaemon                       // daemonizes knows it (daemonNames)
 )
 
-// progKinds is built on first use from the word lists themselves (not
+// ProgKinds is built on first use from the word lists themselves (not
 // their sets, which a command that needs none of them then never builds):
 // it is the first table every analysis needs, so every hook start pays for
 // it.
-var progKinds = sync.OnceValue(func() map[string]progKind {
+var ProgKinds = sync.OnceValue(func() map[string]progKind {
 	lists := []struct {
-		s    *wordSet
+		s    *WordSet
 		kind progKind
-	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {daemonNames, kDaemon}}
+	}{{quick, KQuick}, {instant, KQuick}, {serverNames, KServer}, {daemonNames, KDaemon}}
 	n := len(wrapperOpts)
 	for _, l := range lists {
 		n += maxWords(l.s.words)
 	}
 	m := make(map[string]progKind, n)
 	for name := range wrapperOpts {
-		m[name] |= kWrapper
+		m[name] |= KWrapper
 	}
 	for _, l := range lists {
 		for name := range strings.FieldsSeq(l.s.words) {
