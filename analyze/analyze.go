@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -171,7 +172,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	// write barrier for each of its pointer fields at every reset while
 	// the collector marked.
 	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
-	env, maybe := callerFDs, 0
+	env, maybe := fdtable.CallerFDs, 0
 	var prev *syntax.Stmt   // ($? of the statement before: see prevStatus)
 	var slept time.Duration // (see endsWithShell)
 	exitAt, exitSlept := -1, time.Duration(0)
@@ -353,7 +354,7 @@ func (p *pass) publicJob(j *job) Job {
 		Amp:         -1,
 		TopLevel:    j.topLevel,
 		Compound:    j.kind == jobCompound,
-		HoldsOutput: j.fds.holds(),
+		HoldsOutput: j.fds.Holds(),
 		Stdout:      targetName(j.fds[1]),
 		Stderr:      targetName(j.fds[2]),
 		Resolved:    j.resolved(),
@@ -381,13 +382,13 @@ func (p *pass) publicJob(j *job) Job {
 	return pj
 }
 
-func targetName(t target) string {
+func targetName(t fdtable.Target) string {
 	switch t {
-	case tCaller, tBlock:
+	case fdtable.TCaller, fdtable.TBlock:
 		return "caller"
-	case tFile:
+	case fdtable.TFile:
 		return "file"
-	case tPipe, tJobRead:
+	case fdtable.TPipe, fdtable.TJobRead:
 		return "pipe"
 	}
 	return "closed"

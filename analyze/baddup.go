@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -100,7 +101,7 @@ func (w *walker) dupEnds(s *syntax.Stmt) bool {
 // failedDup walks a statement whose redirections fail (see badDupEffect):
 // the shell may end there; a background job whose own process fails
 // starts and runs nothing (see walker.startJob).
-func (w *walker) failedDup(s *syntax.Stmt, env fdTable) fdTable {
+func (w *walker) failedDup(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 	switch {
 	case w.dupEnds(s):
 		w.fatal()

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 )
 
@@ -40,8 +41,8 @@ import (
 
 // daemonFds is what the daemon r forks keeps of the descriptors in that
 // the command ran with: nothing, unless the table above says so.
-func daemonFds(r knowledge.Resolved, in fdTable) fdTable {
-	var t fdTable
+func daemonFds(r knowledge.Resolved, in fdtable.Table) fdtable.Table {
+	var t fdtable.Table
 	args := knowledge.ArgvOf(r)
 	switch r.Name {
 	case "pg_ctl":

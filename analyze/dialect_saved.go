@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/fdtable"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // The saved copies of descriptors a shell keeps while a redirected
 // compound runs (mksh on fd 10 and up, dialect.childrenKeepSaved and
@@ -10,12 +13,12 @@ import "mvdan.cc/sh/v3/syntax"
 // redirections rs (from env to inner) replaced (a redirected { }, if, loop
 // or function call in the current shell), for the forked subshells started
 // meanwhile to inherit (see dialect.childrenKeepSaved).
-func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) {
+func (w *walker) saving(rs []*syntax.Redirect, env, inner fdtable.Table, walk func()) {
 	if w.sh.d.execCloexec {
 		// mksh: what these redirections open is not close-on-exec, as
 		// exec's are (funcs.c c_exec sets FD_CLOEXEC, iosetup does not).
 		prevOpen := w.redirOpen
-		w.redirOpen |= redirMask(rs)
+		w.redirOpen |= fdtable.RedirMask(rs)
 		defer func() { w.redirOpen = prevOpen }()
 	}
 	if !w.sh.d.childrenKeepSaved || inner == env {
@@ -27,7 +30,7 @@ func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) 
 		w.saveFirst(rs, env)
 	} else {
 		for fd := range env {
-			if inner[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+			if inner[fd] != env[fd] && (env[fd] == fdtable.TCaller || env[fd] == fdtable.TBlock) {
 				w.saved[fd] = env[fd]
 			}
 		}
@@ -38,10 +41,10 @@ func (w *walker) saving(rs []*syntax.Redirect, env, inner fdTable, walk func()) 
 
 // saveFirst records the copy that lands on fd 10, the only one children
 // keep (see dialect.childrenKeepFirstSaved).
-func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
+func (w *walker) saveFirst(rs []*syntax.Redirect, env fdtable.Table) {
 	if fd, ok := w.tenCopy(rs, env); ok {
 		w.savedTen = true
-		if env[fd] == tCaller || env[fd] == tBlock {
+		if env[fd] == fdtable.TCaller || env[fd] == fdtable.TBlock {
 			w.saved[fd] = env[fd]
 		}
 	}
@@ -51,12 +54,12 @@ func (w *walker) saveFirst(rs []*syntax.Redirect, env fdTable) {
 // shell makes the redirections rs: the first open one they replace, in
 // their order (a closed one is not copied). ok is false when fd 10 holds
 // a copy already, or rs replace nothing open.
-func (w *walker) tenCopy(rs []*syntax.Redirect, env fdTable) (int, bool) {
+func (w *walker) tenCopy(rs []*syntax.Redirect, env fdtable.Table) (int, bool) {
 	if w.savedTen || w.sh.keptTen {
 		return 0, false
 	}
 	for _, r := range rs {
-		if fd := redirFD(r); fd >= 0 && fd < len(env) && env[fd] != tNone {
+		if fd := fdtable.RedirFD(r); fd >= 0 && fd < len(env) && env[fd] != fdtable.TNone {
 			return fd, true
 		}
 	}
@@ -76,7 +79,7 @@ func (w *walker) inheritSaved(j *job) {
 		}
 	}
 	for fd, t := range w.heldSaved() {
-		if t != tNone {
+		if t != fdtable.TNone {
 			j.fds[fd] = t
 		}
 	}
@@ -84,14 +87,14 @@ func (w *walker) inheritSaved(j *job) {
 
 // heldSaved are the saved copies of the caller's descriptors the current
 // shell holds, for what it forks to inherit.
-func (w *walker) heldSaved() fdTable {
-	return w.saved.union(w.sh.kept)
+func (w *walker) heldSaved() fdtable.Table {
+	return w.saved.Union(w.sh.kept)
 }
 
 // execKeeps records the copy mksh's `exec` redirections rs (from env)
 // leave on fd 10 for the rest of the shell's life (see
 // dialect.execKeepsFirstSaved); a job whose own shell it is holds it too.
-func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
+func (w *walker) execKeeps(rs []*syntax.Redirect, env fdtable.Table) {
 	if !w.sh.d.execKeepsFirstSaved {
 		return
 	}
@@ -100,7 +103,7 @@ func (w *walker) execKeeps(rs []*syntax.Redirect, env fdTable) {
 		return
 	}
 	w.sh.keptTen = true
-	if t := env[fd]; t == tCaller || t == tBlock {
+	if t := env[fd]; t == fdtable.TCaller || t == fdtable.TBlock {
 		w.sh.kept[fd] = t
 		if j := w.job; j != nil && j.sh == w.sh && j.kind == jobCompound {
 			j.fds[fd] = t

@@ -162,7 +162,7 @@ func scanConsts(f *syntax.File, lacks *knowledge.WordSet) map[string]string {
 			}
 			// PIDFILE=${PIDFILE:-/tmp/app.pid}: the default, the
 			// environment being taken not to set it
-			if pe, isParam := solePart(as.Value).(*syntax.ParamExp); isParam && pe.Param != nil && pe.Param.Value == as.Name.Value {
+			if pe, isParam := knowledge.SolePart(as.Value).(*syntax.ParamExp); isParam && pe.Param != nil && pe.Param.Value == as.Name.Value {
 				if d := defaultOf(pe); d != nil {
 					v, ok = knowledge.Value(d), literalWord(d)
 				}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -35,8 +36,8 @@ type job struct {
 	start int // outer offsets of the statement, including the & that starts it
 	end   int
 	kind  jobKind
-	fds   fdTable // what the job's own process holds open
-	num   int     // its number in the shell's job table (%N); 0: not in it
+	fds   fdtable.Table // what the job's own process holds open
+	num   int           // its number in the shell's job table (%N); 0: not in it
 	// tail is the last simple command of a compound job when it is in tail
 	// position (nothing in the job runs after it), for the tail-exec fix.
 	tail *syntax.Stmt
@@ -98,15 +99,15 @@ type job struct {
 	// callsFunc: the job's subshell runs a function; bodyFds are the
 	// descriptors its commands run with.
 	callsFunc bool
-	bodyFds   fdTable
+	bodyFds   fdtable.Table
 	// pipeLast is the last element of a pipeline job (the process $!
 	// names); pipeRest is what the elements before it hold while they run.
 	pipeLast *syntax.Stmt
-	pipeRest fdTable
+	pipeRest fdtable.Table
 	// pipeForks is what the programs hold that elements calling a
 	// function fork in their subshells: a kill of every process of the
 	// job (`kill %1`) leaves them running (see walker.pipeElem).
-	pipeForks fdTable
+	pipeForks fdtable.Table
 	// pipeChildren: the last element is find -exec or xargs, whose
 	// command a kill of $! leaves running (see runsChildren).
 	pipeChildren bool
@@ -190,7 +191,7 @@ type job struct {
 	// take a while (walker.call), fgFds is what the last of them holds:
 	// a kill of the job's subshell leaves that one running (see killed).
 	fgLong int
-	fgFds  fdTable
+	fgFds  fdtable.Table
 	// fgSlow: the program of fgFds runs for a time the walk cannot
 	// bound (a server); else fgDur is its literal one (see
 	// walker.fgLong).
@@ -198,7 +199,7 @@ type job struct {
 	fgDur  time.Duration
 	// fgOwn is the descriptors of that program alone, without those of
 	// the subshell it runs in.
-	fgOwn fdTable
+	fgOwn fdtable.Table
 	// last is the command of its body that ran last of those that take
 	// time (see runsTail).
 	last lastRun

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -136,7 +137,7 @@ func (w *walker) kill(args []*syntax.Word) {
 				}
 				if w.sh.monitor && !j.ignores(sig) {
 					w.killGroup(j, false)
-				} else if j.kind == jobPipeline && j.pipeForks != (fdTable{}) && w.sureFor(j) {
+				} else if j.kind == jobPipeline && j.pipeForks != (fdtable.Table{}) && w.sureFor(j) {
 					j.fds = j.pipeForks // what a function element runs goes on
 				} else if j.kind == jobPipeline && !j.pipeChildren {
 					w.end(j) // (a last element's children run on: see killed)
@@ -225,7 +226,7 @@ func (w *walker) killed(j *job) {
 		// $! is the last element: it dies, and the elements before it
 		// run on holding what they hold (until a write finds no reader).
 		j.fds = j.pipeRest
-		if j.fds == (fdTable{}) && !j.pipeChildren {
+		if j.fds == (fdtable.Table{}) && !j.pipeChildren {
 			w.end(j)
 		}
 	case j.onlyReads && !w.subshellDefers(j):
@@ -370,26 +371,6 @@ func isShellPid(w *syntax.Word) bool {
 
 // isLastPid reports whether a word is just $! (quoted or not).
 func isLastPid(word *syntax.Word) bool {
-	pe, ok := solePart(word).(*syntax.ParamExp)
+	pe, ok := knowledge.SolePart(word).(*syntax.ParamExp)
 	return ok && pe.Param != nil && pe.Param.Value == "!" && pe.Exp == nil
-}
-
-// solePart is the one part of a word, inside double quotes or not
-// (`$!`, `"$!"`, `"$(pgrep x)"`), or nil.
-func solePart(word *syntax.Word) syntax.WordPart {
-	if parts := unquotedParts(word); len(parts) == 1 {
-		return parts[0]
-	}
-	return nil
-}
-
-// unquotedParts are the parts of a word, or of the double-quoted string
-// that is the whole word (`"/proc/$P"` as /proc/$P).
-func unquotedParts(word *syntax.Word) []syntax.WordPart {
-	if len(word.Parts) == 1 {
-		if dq, ok := word.Parts[0].(*syntax.DblQuoted); ok {
-			return dq.Parts
-		}
-	}
-	return word.Parts
 }

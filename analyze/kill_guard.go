@@ -164,7 +164,7 @@ func (g guard) covers(op *syntax.Word) bool {
 	if g.file != nil {
 		return readsSameFile(op, g.file)
 	}
-	if pe, ok := solePart(op).(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil && pe.Exp == nil && !pe.Length && !pe.Excl && pe.Slice == nil && pe.Repl == nil {
+	if pe, ok := knowledge.SolePart(op).(*syntax.ParamExp); ok && pe.Param != nil && pe.Index != nil && pe.Exp == nil && !pe.Length && !pe.Excl && pe.Slice == nil && pe.Repl == nil {
 		if ix, isWord := pe.Index.(*syntax.Word); isWord && (ix.Lit() == "@" || ix.Lit() == "*") {
 			return pe.Param.Value == g.key
 		}
@@ -226,7 +226,7 @@ var fileTests = knowledge.SetOf(`-e -f -s -r -a`)
 // file the test word f names: `$(cat F)` or `$(< F)`, quoted or not, with F
 // spelt as the test spells it (quotes aside).
 func readsSameFile(op, f *syntax.Word) bool {
-	cs, ok := solePart(op).(*syntax.CmdSubst)
+	cs, ok := knowledge.SolePart(op).(*syntax.CmdSubst)
 	if !ok || len(cs.Stmts) != 1 {
 		return false
 	}
@@ -257,7 +257,7 @@ func operandKey(w *syntax.Word) string {
 	if p := pidOperand(w); p != "" {
 		return p
 	}
-	cs, ok := solePart(w).(*syntax.CmdSubst)
+	cs, ok := knowledge.SolePart(w).(*syntax.CmdSubst)
 	if !ok {
 		return ""
 	}
@@ -272,7 +272,7 @@ func pidOperand(w *syntax.Word) string {
 	if t := argText(w); len(t) > 1 && t[0] == '%' {
 		return t
 	}
-	pe, ok := solePart(w).(*syntax.ParamExp)
+	pe, ok := knowledge.SolePart(w).(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Index != nil || pe.Length || pe.Width || pe.Excl || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 {
 		return ""
 	}
@@ -351,7 +351,7 @@ func aliveOperand(s *syntax.Stmt) *syntax.Word {
 // procPid is the pid of a word `/proc/$P` (quoted or not), which exists
 // while the process does; nil for any other word.
 func procPid(w *syntax.Word) *syntax.Word {
-	parts := unquotedParts(w)
+	parts := knowledge.UnquotedParts(w)
 	if len(parts) != 2 {
 		return nil
 	}

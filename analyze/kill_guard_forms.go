@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/knowledge"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Test harnesses stack their guards before the kill and give the pid a
 // default for the test: `[ ${serverpid:-0} -gt 0 ] && kill -0 $serverpid
@@ -56,7 +59,7 @@ const maxChainGuards = 8
 // that reads 0 where P is unset or empty, which `-gt 0` and the other
 // positive tests then refuse (see positiveTest); "" for any other word.
 func zeroDefaulted(w *syntax.Word) string {
-	pe, ok := solePart(w).(*syntax.ParamExp)
+	pe, ok := knowledge.SolePart(w).(*syntax.ParamExp)
 	if !ok || pe.Param == nil || pe.Exp == nil || pe.Exp.Word == nil || pe.Exp.Word.Lit() != "0" {
 		return ""
 	}

@@ -100,7 +100,7 @@ func (w *walker) soleSubst(pe *syntax.ParamExp) *syntax.CmdSubst {
 	if n != 1 || val == nil {
 		return nil
 	}
-	switch p := solePart(val).(type) {
+	switch p := knowledge.SolePart(val).(type) {
 	case *syntax.CmdSubst:
 		return p
 	}

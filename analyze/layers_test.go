@@ -17,7 +17,7 @@ const module = "github.com/shguard/shguard/"
 var layers = []string{
 	"analyze/diag",      // shared types: Finding, Severity, Position, Edit, Fix, ParseError
 	"analyze/knowledge", // what a word or a command is without running it
-	"analyze/fd",        // descriptor tables
+	"analyze/fdtable",   // descriptor tables
 	"analyze/dialect",   // the shells and every difference between them
 	"analyze/walk",      // the model: an abstract run of the script
 	"analyze/fix",       // fix construction

@@ -3,12 +3,13 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 )
 
 // held names the descriptors of a job that someone waits on for EOF. The
 // common answers are constants: a message is made for every finding.
-func held(t *fdTable) string {
+func held(t *fdtable.Table) string {
 	out, errs := holdsFd(t, 1), holdsFd(t, 2)
 	others := false
 	for fd := 3; fd < len(t); fd++ {
@@ -35,7 +36,7 @@ func held(t *fdTable) string {
 			names = append(names, "stdout")
 		case 2:
 			names = append(names, "stderr")
-		case fdNamed:
+		case fdtable.Named:
 			names = append(names, "{var} descriptor")
 		default:
 			names = append(names, "fd "+string(rune('0'+fd)))
@@ -44,7 +45,9 @@ func held(t *fdTable) string {
 	return strings.Join(names, " and ")
 }
 
-func holdsFd(t *fdTable, fd int) bool { return t[fd] == tCaller || t[fd] == tBlock }
+func holdsFd(t *fdtable.Table, fd int) bool {
+	return t[fd] == fdtable.TCaller || t[fd] == fdtable.TBlock
+}
 
 // quoted shows a job's source in a message.
 func (p *pass) quoted(j *job) string { return p.snippet(j.start, j.end) }
@@ -105,7 +108,7 @@ func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteO
 
 // remoteOnly: the job runs on another machine and holds nothing of the
 // caller's, so nothing of it hangs or outlives anything here.
-func (j *job) remoteOnly() bool { return j.remote && !j.fds.holds() }
+func (j *job) remoteOnly() bool { return j.remote && !j.fds.Holds() }
 
 // daemonAdvice is the advice for a daemon (see daemons.go), which no
 // $! names.

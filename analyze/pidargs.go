@@ -319,7 +319,7 @@ func (w *walker) selfMatch(m nameMatch) bool {
 // killsShell reports whether the kill argument a is `$(pgrep -f PATTERN)`
 // that finds the shell itself (see selfMatch).
 func (w *walker) killsShell(a *syntax.Word) bool {
-	cs, ok := solePart(a).(*syntax.CmdSubst)
+	cs, ok := knowledge.SolePart(a).(*syntax.CmdSubst)
 	if !ok || len(cs.Stmts) != 1 {
 		return false
 	}

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -74,10 +75,10 @@ func (w *walker) pidFileJobs(name string) ([]*job, bool) {
 
 // writePids records what `echo $! > f` (printf, >>) writes into a file
 // named by a literal: the jobs its arguments name, or unknown.
-func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) {
+func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdtable.Table) {
 	name, appends, own := "", false, false
 	for _, rd := range s.Redirs {
-		if redirFD(rd) == 1 {
+		if fdtable.RedirFD(rd) == 1 {
 			own = true
 		}
 		if rd.N != nil && rd.N.Value != "1" {
@@ -95,7 +96,7 @@ func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) 
 			return // a file the walk cannot name
 		}
 	}
-	if !own && inner[1] == tFile {
+	if !own && inner[1] == fdtable.TFile {
 		// The file an enclosing redirection opened: each echo adds to it.
 		name, appends = w.outFile, true
 	}
@@ -135,7 +136,7 @@ func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) 
 // and whether the last of them opens it anew (>, not >>).
 func (w *walker) stdoutTo(rs []*syntax.Redirect, out string) (name string, truncates bool) {
 	for _, rd := range rs {
-		if redirFD(rd) != 1 {
+		if fdtable.RedirFD(rd) != 1 {
 			continue
 		}
 		out, truncates = "", false
@@ -247,7 +248,7 @@ func (p *pass) mayWrite(name string) bool {
 // readsZero reports whether the kill operand a is `$(cat f)` (or `$(< f)`)
 // of a pid file that holds 0 (see pidFile.zero).
 func (w *walker) readsZero(a *syntax.Word) bool {
-	cs, ok := solePart(a).(*syntax.CmdSubst)
+	cs, ok := knowledge.SolePart(a).(*syntax.CmdSubst)
 	if !ok || len(cs.Stmts) != 1 || w.p.pidFiles == nil {
 		return false
 	}

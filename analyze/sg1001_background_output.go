@@ -24,7 +24,7 @@ shell ends, or hand it to a job manager.`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
 	check: func(p *pass) {
 		for _, j := range p.jobs {
-			if !j.reportable() || !j.fds.holds() || j.fds.blocks() || j.kind == jobCompound && !j.execsTail || j.ampGt {
+			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind == jobCompound && !j.execsTail || j.ampGt {
 				continue
 			}
 			f := p.report(j.start, j.end,

@@ -32,7 +32,7 @@ output. Brace style: A && { B & } (A then runs in the foreground).`,
 	Right: `cd /tmp && exec python3 -m http.server 8000 &>/dev/null & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {
 		for _, j := range p.jobs {
-			if !j.reportable() || !j.fds.holds() || j.fds.blocks() || j.kind != jobCompound || j.execsTail {
+			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind != jobCompound || j.execsTail {
 				continue
 			}
 			f := p.report(j.start, j.end,

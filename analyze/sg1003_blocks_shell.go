@@ -22,7 +22,7 @@ never reaps, and its zombie answers --pid after it exits.`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {
 		for _, j := range p.jobs {
-			if !j.reportable() || !j.fds.blocks() {
+			if !j.reportable() || !j.fds.Blocks() {
 				continue
 			}
 			f := p.report(j.start, j.end,

@@ -20,7 +20,7 @@ Write the portable form, >file 2>&1.`,
 	Right: `./server >/dev/null 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {
 		for _, j := range p.jobs {
-			if !j.ampGt || !j.reportable() || !j.fds.holds() {
+			if !j.ampGt || !j.reportable() || !j.fds.Holds() {
 				continue
 			}
 			f := p.report(j.start, j.end,

@@ -112,7 +112,7 @@ func compareValues(x, op, y string) (holds, known bool) {
 // unameWord reports whether w is just `$(uname)`, `$(uname -s)` or the
 // backquoted form, which prints host.
 func unameWord(w *syntax.Word) bool {
-	cs, ok := solePart(w).(*syntax.CmdSubst)
+	cs, ok := knowledge.SolePart(w).(*syntax.CmdSubst)
 	if !ok || len(cs.Stmts) != 1 || len(cs.Stmts[0].Redirs) > 0 {
 		return false
 	}

@@ -71,7 +71,7 @@ func (w *walker) prevStatus(s *syntax.Stmt) int {
 // statusOf returns the command whose status word expands to: `$?` the one
 // before (w.prev), `$(cmd; echo $?)` cmd.
 func (w *walker) statusOf(word *syntax.Word) *syntax.Stmt {
-	switch p := solePart(word).(type) {
+	switch p := knowledge.SolePart(word).(type) {
 	case *syntax.ParamExp:
 		if p.Param != nil && p.Param.Value == "?" && p.Exp == nil && !p.Length {
 			return w.prev
@@ -93,7 +93,7 @@ func echoesStatus(s *syntax.Stmt) bool {
 	if !ok || len(c.Args) != 2 || knowledge.WordLit(c.Args[0]) != "echo" || len(s.Redirs) > 0 {
 		return false
 	}
-	pe, ok := solePart(c.Args[1]).(*syntax.ParamExp)
+	pe, ok := knowledge.SolePart(c.Args[1]).(*syntax.ParamExp)
 	return ok && pe.Param != nil && pe.Param.Value == "?" && pe.Exp == nil
 }
 

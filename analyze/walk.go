@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -62,7 +63,7 @@ type walker struct {
 	inertVisiting map[*function]bool
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
-	funcEnv *fdTable
+	funcEnv *fdtable.Table
 	// countReturns: exits counts a return as an end of what is walked
 	// (see afterReturn).
 	countReturns bool
@@ -106,7 +107,7 @@ type walker struct {
 	funcReplays int
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
-	saved fdTable
+	saved fdtable.Table
 	// savedTen: the current shell holds a saved copy on fd 10, the
 	// first one it made (see dialect.childrenKeepFirstSaved).
 	savedTen bool
@@ -155,7 +156,7 @@ type walker struct {
 	// write into it are walked: GNU tail -f started there as a job,
 	// `( tail -f log & ) | grep -m1 ready`, exits as soon as the reader
 	// is gone (see followsIntoPipe), so it ends with the pipeline.
-	quits target
+	quits fdtable.Target
 	// consumer is the simple command whose words are being walked, if
 	// any: the command a process substitution there serves (see
 	// walker.procSubst).
@@ -260,7 +261,7 @@ func idleCommand(ce *syntax.CallExpr) bool {
 
 // stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
-func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
+func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 	w.bodyLooks = 0 // (see lookahead.go)
 	if w.expandAlias(s, env) {
 		return env // `dev` with alias dev='server &'
@@ -307,7 +308,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
 		return env
 	}
-	inner := env.apply(s.Redirs)
+	inner := env.Apply(s.Redirs)
 	out0 := w.outFile
 	if len(s.Redirs) > 0 {
 		var truncates bool
@@ -326,7 +327,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 		w.consumer = ce
 	}
 	w.words(redirWords(s.Redirs), env)
-	var out fdTable
+	var out fdtable.Table
 	switch {
 	case isCall:
 		out = w.simpleStmt(s, ce, env, inner)
@@ -346,7 +347,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdTable) fdTable {
 
 // simpleStmt walks a simple command run in the foreground, whose
 // redirections take env to inner.
-func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) fdTable {
+func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Table) fdtable.Table {
 	w.funcEnv = nil
 	if len(w.calling) > 0 {
 		w.declareLocal(ce) // dash: local is a command
@@ -378,7 +379,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 			j.fds = inner
 		}
 		w.execKeeps(s.Redirs, env)
-		w.redirOpen &^= redirMask(s.Redirs) // (mksh: exec's are close-on-exec)
+		w.redirOpen &^= fdtable.RedirMask(s.Redirs) // (mksh: exec's are close-on-exec)
 		return inner
 	}
 	return env
@@ -386,7 +387,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTa
 
 // compoundStmt walks a compound command run in the foreground, whose
 // redirections take env to inner.
-func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
+func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdtable.Table) fdtable.Table {
 	if s.Negated && w.sh.errexit {
 		sh, on := w.errexitOff() // ! { …; }: set -e ends nothing inside
 		env = w.compoundStmt(s, env, inner)
@@ -412,7 +413,7 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdTable) fdTable {
 	// on /dev/null and stderr the caller's, `{ exec >/dev/null; } >log`
 	// stdout the caller's; checked under bash, zsh, dash and mksh, as a
 	// random program found).
-	var after fdTable
+	var after fdtable.Table
 	w.saving(s.Redirs, env, inner, func() { after = w.command(s.Cmd, inner) })
 	return callLeft(env, inner, after, s.Redirs)
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -140,7 +141,7 @@ func (w *walker) shopt(s *syntax.Stmt, args []*syntax.Word) {
 
 // expandAlias walks s with its command word's alias expanded, when it
 // names one in force; it reports whether it did.
-func (w *walker) expandAlias(s *syntax.Stmt, env fdTable) bool {
+func (w *walker) expandAlias(s *syntax.Stmt, env fdtable.Table) bool {
 	if len(w.sh.aliases) == 0 || w.depth >= maxNested {
 		return false
 	}

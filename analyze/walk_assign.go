@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -13,7 +14,7 @@ import (
 
 // assign notes variables that save a job's pid (pid=$!, pids+=($!)) and
 // walks substitutions in the value.
-func (w *walker) assign(a *syntax.Assign, env fdTable) {
+func (w *walker) assign(a *syntax.Assign, env fdtable.Table) {
 	if a.Name != nil {
 		w.p.sawAssign(a.Name.Value)
 	}

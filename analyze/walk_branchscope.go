@@ -79,7 +79,7 @@ func (w *walker) roundTakes(word *syntax.Word, it *syntax.CaseItem) bool {
 		return false
 	}
 	l := w.wordLoops[n-1]
-	if pe, ok := solePart(word).(*syntax.ParamExp); !ok || !plainParam(pe) || pe.Param.Value != l.Name.Value {
+	if pe, ok := knowledge.SolePart(word).(*syntax.ParamExp); !ok || !plainParam(pe) || pe.Param.Value != l.Name.Value {
 		return false
 	}
 	for _, p := range it.Patterns {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,7 +51,7 @@ func readsQuickWorkers(r knowledge.Resolved, started []*job) bool {
 
 // call walks a simple command. env is the shell's table before the
 // command's redirections (substitutions in the words see it), inner after.
-func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) knowledge.Resolved {
+func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Table) knowledge.Resolved {
 	runnerCmd := w.runnerCmd
 	w.runnerCmd = false
 	if len(w.src.bad) > 0 && w.callBadSubst(s, ce) {
@@ -154,7 +155,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) k
 			// bash, dash: no such command; it prints nothing, and
 			// `print $! > app.pid` leaves the file empty
 			r.Args = nil
-		} else if inner[1] == tBlock && refersToLastPid(ce) {
+		} else if inner[1] == fdtable.TBlock && refersToLastPid(ce) {
 			w.printed = append(w.printed, w.sh.lasts()...)
 		}
 		w.writePids(s, r, inner)
@@ -412,7 +413,7 @@ func (w *walker) timeoutCuts(jobs []*job, r knowledge.Resolved) {
 // job.pauses); the command a program runs as its child (runnerCmd: flock,
 // xargs, find -exec, time) runs during that program, not after it:
 // `flock app.lock sleep 30 & … kill $!` leaves the sleep.
-func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded, runnerCmd bool) {
+func (w *walker) fgLong(env, inner fdtable.Table, d time.Duration, bounded, runnerCmd bool) {
 	j := w.job
 	if j == nil {
 		return
@@ -424,7 +425,7 @@ func (w *walker) fgLong(env, inner fdTable, d time.Duration, bounded, runnerCmd 
 	j.fgSlow, j.fgDur = !bounded, d
 	j.fgFds, j.fgOwn = inner, inner
 	if !w.inJobShell(j) && !w.sh.execsElem {
-		j.fgFds = inner.union(env)
+		j.fgFds = inner.Union(env)
 	}
 }
 

@@ -1,13 +1,16 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/fdtable"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Compound commands in the current shell's foreground: blocks, subshells,
 // if, loops, case, function declarations, and the child shell a subshell
 // forks.
 
 // command walks a compound command run in the foreground of the current shell.
-func (w *walker) command(c syntax.Command, env fdTable) fdTable {
+func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 	switch c := c.(type) {
 	case *syntax.Block:
 		return w.stmts(c.Stmts, env)
@@ -21,9 +24,9 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		// The shell waits for the pipeline's reader; when that shell is
 		// (part of) a background job, it is that job that waits, not the
 		// caller (as for a $(…), see nodeSubsts).
-		reader := tBlock
+		reader := fdtable.TBlock
 		if w.sh.async {
-			reader = tJobRead
+			reader = fdtable.TJobRead
 		}
 		w.forks++
 		w.pipeline(c, env, reader, true)
@@ -180,7 +183,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 
 // subshell walks statements in a child shell forked as form: jobs it does
 // not wait for are orphaned when it exits.
-func (w *walker) subshell(list []*syntax.Stmt, env fdTable, form subshellForm) {
+func (w *walker) subshell(list []*syntax.Stmt, env fdtable.Table, form subshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -50,7 +51,7 @@ func (w *walker) errTrapExits(s *syntax.Stmt) bool {
 		return false
 	}
 	if fn {
-		w.callFunc("TRAPZERR", nil, fdTable{}) // zsh: TRAPZERR() { kill $P; }
+		w.callFunc("TRAPZERR", nil, fdtable.Table{}) // zsh: TRAPZERR() { kill $P; }
 	}
 	if len(w.sh.errTraps) == 0 {
 		return false

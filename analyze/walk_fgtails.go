@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -102,7 +103,7 @@ func bodyOf(s *syntax.Stmt, list []*syntax.Stmt) bool {
 // fgTails returns the statements of list that a foreground subshell of
 // this form execs in place of itself (see above).
 func (w *walker) fgTails(list []*syntax.Stmt, form subshellForm, d *dialect) []*syntax.Stmt {
-	var env fdTable // (the commands only)
+	var env fdtable.Table // (the commands only)
 	n := len(list)
 	if n == 0 {
 		return nil

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -120,7 +121,7 @@ func arithLit(x syntax.ArithmExpr) string {
 // run (see walk_branchscope.go), under g if the loop runs a round per pid,
 // whose alternative, a break, may leave its jobs to a kill in follow,
 // what runs after the loop (see walk_breakkills.go).
-func (w *walker) firstRound(body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool, follow []*syntax.Stmt) fdTable {
+func (w *walker) firstRound(body []*syntax.Stmt, env fdtable.Table, sure bool, g guard, guarded bool, follow []*syntax.Stmt) fdtable.Table {
 	body = roundRuns(body)
 	i := 0
 	if sure {
@@ -156,7 +157,7 @@ const maxLaterRounds = 1
 // break ends the first round, and with it the loop. Unless the loop
 // surely runs two rounds (sure), the round may not run: a branch (see
 // walk_branchscope.go).
-func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdTable, sure bool, g guard, guarded bool) {
+func (w *walker) laterRound(cond, body []*syntax.Stmt, env fdtable.Table, sure bool, g guard, guarded bool) {
 	if i := plainLeave(body); i >= 0 && leaveWord(body[i]) == "break" {
 		return
 	}
@@ -291,7 +292,7 @@ func (w *walker) caseExits(c *syntax.CaseClause, depth int) exitKind {
 	return endsNever
 }
 
-func (w *walker) loopHeader(l syntax.Loop, env fdTable) {
+func (w *walker) loopHeader(l syntax.Loop, env fdtable.Table) {
 	switch l := l.(type) {
 	case *syntax.WordIter:
 		w.words(l.Items, env)
@@ -357,7 +358,7 @@ func neverLoops(c *syntax.WhileClause) bool {
 // alternatives for $! (see branchSet); an exec in one of them may not
 // have happened, so the descriptors before it are kept (they are the ones
 // that can hang the caller).
-func (w *walker) ifClause(c *syntax.IfClause, env fdTable) fdTable {
+func (w *walker) ifClause(c *syntax.IfClause, env fdtable.Table) fdtable.Table {
 	b := w.branches()
 	ran, fallThrough := 0, true
 	outer := w.apart

@@ -1,6 +1,9 @@
 package analyze
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"github.com/shguard/shguard/analyze/fdtable"
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // A function defined in a branch that may not run leaves the definition
 // before it in force when the branch does not run: after `if command -v
@@ -26,7 +29,7 @@ func (w *walker) stillDefined(prev *function, body *syntax.Stmt) *function {
 
 // callEither walks a call of fn and of each definition it may stand in
 // for (fn.other…) as alternatives.
-func (w *walker) callEither(fn *function, env fdTable) {
+func (w *walker) callEither(fn *function, env fdtable.Table) {
 	b := w.branches()
 	for f := fn; f != nil; f = f.other {
 		b.start()

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -26,7 +27,7 @@ var specialBuiltins = knowledge.SetOf(`break : . continue eval exec exit export 
 // function is a declared shell function.
 type function struct {
 	body   *syntax.Stmt
-	env    fdTable // descriptors where it was declared
+	env    fdtable.Table // descriptors where it was declared
 	src    *source
 	walked int // how many calls walked the body
 	cost   funcCost
@@ -59,7 +60,7 @@ const maxFuncReplays = 4096
 // shell (its jobs are the caller's, its wait and kill reach the caller's
 // jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
 // call's descriptors (`start >/dev/null 2>&1` redirects what start runs).
-func (w *walker) callFunc(name string, args []*syntax.Word, env fdTable) {
+func (w *walker) callFunc(name string, args []*syntax.Word, env fdtable.Table) {
 	fn := w.funcs[name]
 	if fn == nil || w.calling[name] {
 		return
@@ -80,7 +81,7 @@ func (w *walker) callFunc(name string, args []*syntax.Word, env fdTable) {
 
 // callBody walks the body of the function fn for a call of it (see
 // callFunc).
-func (w *walker) callBody(fn *function, env fdTable) {
+func (w *walker) callBody(fn *function, env fdtable.Table) {
 	if w.replayCall(fn) {
 		return
 	}
@@ -178,7 +179,7 @@ func (w *walker) walkUncalledBody(fn *function) {
 // so what they set is env's again, while what the exec changed besides
 // stays (`f() { exec 2>&1; }; f >/dev/null` leaves stderr on /dev/null
 // for good, in bash as a random program found).
-func callLeft(env, inner, after fdTable, rs []*syntax.Redirect) fdTable {
+func callLeft(env, inner, after fdtable.Table, rs []*syntax.Redirect) fdtable.Table {
 	out := env
 	for fd := range out {
 		if after[fd] != inner[fd] && !redirects(rs, fd) {
@@ -191,7 +192,7 @@ func callLeft(env, inner, after fdTable, rs []*syntax.Redirect) fdTable {
 // redirects reports whether one of rs sets the descriptor fd.
 func redirects(rs []*syntax.Redirect, fd int) bool {
 	for _, r := range rs {
-		if n := redirFD(r); n == fd || (fd == 2 && n == 1 && (r.Op == syntax.RdrAll || r.Op == syntax.AppAll)) {
+		if n := fdtable.RedirFD(r); n == fd || (fd == 2 && n == 1 && (r.Op == syntax.RdrAll || r.Op == syntax.AppAll)) {
 			return true
 		}
 	}

@@ -1,17 +1,18 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // startJob records a background statement and walks its body.
-func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
+func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 	start := env
 	if s.Coprocess {
-		start[0], start[1] = tPipe, tPipe // mksh's `cmd |&`: both ends are the shell's
+		start[0], start[1] = fdtable.TPipe, fdtable.TPipe // mksh's `cmd |&`: both ends are the shell's
 	}
-	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.apply(s.Redirs), inJob: w.job != nil, monitorGroup: w.sh.monitor})
+	j := w.p.newJob(job{stmt: s, src: w.src, fds: start.Apply(s.Redirs), inJob: w.job != nil, monitorGroup: w.sh.monitor})
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote, j.depth = w.src.offs != nil, w.remote > 0, w.depth
 	j.topLevel = w.job == nil && w.sh.kind == shTop && !j.inNested && w.p.isTop(s)
@@ -35,7 +36,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	if badDup(s.Redirs, saved.d) {
 		// dash, mksh: the job's process fails at the redirection and
 		// exits; nothing runs (see badDupEffect).
-		j.kind, j.fds = jobSimple, fdTable{}
+		j.kind, j.fds = jobSimple, fdtable.Table{}
 	} else {
 		w.jobBody(j, s, env, saved.d)
 	}
@@ -48,7 +49,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.consumer = savedConsumer
 	j.timed = w.slow == slow
 	j.quick = j.timed && w.bounded-bounded < knowledge.BriefJob
-	if w.quits != tNone && followsIntoPipe(s, env, w.quits) {
+	if w.quits != fdtable.TNone && followsIntoPipe(s, env, w.quits) {
 		j.quick = true // ends with the pipeline's reader (see walker.quits)
 	}
 	j.dur = w.bounded - bounded
@@ -68,9 +69,9 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 			// for it (SG1002), it holds what it holds until then.
 			j.execsTail = true
 		} else if ok && len(ts) > 0 {
-			j.fds = fdTable{}
+			j.fds = fdtable.Table{}
 			for _, t := range ts {
-				j.fds = j.fds.union(t.fds)
+				j.fds = j.fds.Union(t.fds)
 			}
 			j.becomes(ts)
 			j.runsChildren = j.runsChildren || w.forksScript(ts)
@@ -79,7 +80,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 	w.keepSaved(j, s, env, saved.d)
 	w.inheritSaved(j)
 	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
-		j.fds.closeExecFds(w.redirOpen | redirMask(s.Redirs))
+		j.fds.CloseExecFds(w.redirOpen | fdtable.RedirMask(s.Redirs))
 	}
 	if s.Coprocess {
 		// mksh's `cmd |&`; a compound stays one (its subshell waits
@@ -114,7 +115,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdTable) *job {
 
 // jobBody walks the command of a background job in the job's subshell, and
 // records what kind of job it is and what it holds.
-func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
+func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
@@ -143,7 +144,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 		// does the code of an eval, in all four shells.
 		if fn := w.jobFunc(r); fn != nil {
 			j.forks = true
-			body := j.fds.apply(fn.body.Redirs)
+			body := j.fds.Apply(fn.body.Redirs)
 			if d.funcRedirsApplied {
 				j.fds = body
 			}
@@ -152,16 +153,16 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			j.callsFunc, j.bodyFds = true, body
 			if b, ok := fn.body.Cmd.(*syntax.Block); ok {
 				if t := tailOf(b.Stmts); t != nil {
-					j.bodyFds = j.bodyFds.apply(t.Redirs)
+					j.bodyFds = j.bodyFds.Apply(t.Redirs)
 				}
 			}
 			// A body that ends in exec makes the subshell that program,
 			// with the descriptors the exec gives it.
 			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
 				j.forks = false
-				j.fds = fdTable{}
+				j.fds = fdtable.Table{}
 				for _, t := range ts {
-					j.fds = j.fds.union(t.fds)
+					j.fds = j.fds.Union(t.fds)
 				}
 			}
 		}
@@ -170,7 +171,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			// bash execs a lone simple command of a subshell in place.
 			in := c.Stmts[0]
 			j.kind = jobSimple
-			j.fds = j.fds.apply(in.Redirs)
+			j.fds = j.fds.Apply(in.Redirs)
 			r := w.call(in, in.Cmd.(*syntax.CallExpr), j.fds, j.fds)
 			j.runs(r)
 			break
@@ -193,10 +194,10 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 			// bash forks each element directly: the job holds what its
 			// elements that do not finish at once hold.
 			j.kind = jobPipeline
-			j.fds = fdTable{}
+			j.fds = fdtable.Table{}
 			j.leadsGroup = firstLeadsGroup(c)
 			j.pipeLast = lastPipeElem(c)
-			w.pipeline(c, env.apply(s.Redirs), tPipe, false)
+			w.pipeline(c, env.Apply(s.Redirs), fdtable.TPipe, false)
 		} else {
 			j.kind = jobCompound
 			j.tail = tailOfBinary(c)
@@ -212,9 +213,9 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 	}
 }
 
-func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTable) {
-	fds := env.apply(s.Redirs)
-	fds[0], fds[1] = tPipe, tPipe // both ends are the shell's
+func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdtable.Table) {
+	fds := env.Apply(s.Redirs)
+	fds[0], fds[1] = fdtable.TPipe, fdtable.TPipe // both ends are the shell's
 	j := w.p.newJob(job{stmt: s, src: w.src, fds: fds, kind: jobCoproc, coproc: true, inJob: w.job != nil})
 	switch c := cc.Stmt.Cmd.(type) {
 	case *syntax.CallExpr:
@@ -225,16 +226,16 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	}
 	j.start, j.end = w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
 	j.inNested, j.remote = w.src.offs != nil, w.remote > 0
-	j.fds = j.fds.apply(cc.Stmt.Redirs)
+	j.fds = j.fds.Apply(cc.Stmt.Redirs)
 	// bash makes the redirections of a { } body in the shell itself,
 	// saving the descriptors they replace above 9 (close-on-exec), and
 	// then forks the coprocess: its subshell inherits the saved copies and
 	// keeps them as long as it runs. `coproc { server; } 2>/dev/null`
 	// holds the caller's stderr (checked under bash); a simple command or
 	// a ( ) body does not.
-	var kept fdTable
+	var kept fdtable.Table
 	if _, ok := cc.Stmt.Cmd.(*syntax.Block); ok {
-		after := env.apply(s.Redirs).apply(cc.Stmt.Redirs)
+		after := env.Apply(s.Redirs).Apply(cc.Stmt.Redirs)
 		for fd := range env {
 			if after[fd] != env[fd] {
 				kept[fd] = env[fd]
@@ -259,7 +260,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdTabl
 	w.slow, w.bounded, w.forks = slow, bounded, forks
 	if !j.quick {
 		for fd, t := range kept {
-			if t == tCaller || t == tBlock {
+			if t == fdtable.TCaller || t == fdtable.TBlock {
 				j.fds[fd] = t
 			}
 		}
@@ -344,7 +345,7 @@ func (w *walker) pidVar(name string, j *job) {
 // saves what they replace (mksh: see dialect.keepsSaved), the subshells
 // the body forks inherit the copies: `{ (server; x) & } >/dev/null 2>&1 &`
 // hangs the caller in mksh.
-func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdTable, walk func()) {
+func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdtable.Table, walk func()) {
 	if w.sh.d.keepsSaved&savedCompound == 0 || len(s.Redirs) == 0 {
 		walk()
 		return
@@ -356,7 +357,7 @@ func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdTable, walk func()) {
 // replaced, in the dialects whose job process keeps the saved copies
 // (mksh for compounds, dash and mksh for function calls), for as long as
 // the job runs: `{ server; } >/dev/null 2>&1 &` holds the caller in mksh.
-func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
+func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) {
 	if d.keepsSaved == 0 || len(s.Redirs) == 0 || j.quick || j.kind == jobSimple && !j.forks {
 		return
 	}
@@ -364,9 +365,9 @@ func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdTable, d *dialect) {
 	if call && (d.keepsSaved&savedFuncCall == 0 || !j.forks) || !call && d.keepsSaved&savedCompound == 0 {
 		return
 	}
-	after := env.apply(s.Redirs)
+	after := env.Apply(s.Redirs)
 	for fd := range env {
-		if after[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+		if after[fd] != env[fd] && (env[fd] == fdtable.TCaller || env[fd] == fdtable.TBlock) {
 			j.fds[fd] = env[fd]
 		}
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -54,7 +55,7 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 	}
 }
 
-func (w *walker) stmts(list []*syntax.Stmt, env fdTable) fdTable {
+func (w *walker) stmts(list []*syntax.Stmt, env fdtable.Table) fdtable.Table {
 	maybe, returned := 0, 0
 	outer, next, guards := w.prev, w.next, len(w.guards)
 	var prev *syntax.Stmt
@@ -132,7 +133,7 @@ func (w *walker) afterExit(s *syntax.Stmt, first int, maybe *int) bool {
 // the jobs (kill, wait) may not happen, and an exec in it may not have
 // redirected the shell (the descriptors before it are kept: they are the
 // ones that can hang the caller).
-func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
+func (w *walker) andOr(c *syntax.BinaryCmd, env fdtable.Table) fdtable.Table {
 	n := len(w.p.jobs)
 	sh, on := w.errexitOff() // (see walk_errexit.go)
 	env = w.stmt(c.X, env)
@@ -175,7 +176,7 @@ func (w *walker) andOr(c *syntax.BinaryCmd, env fdTable) fdTable {
 
 // andOrLastInBackground walks zsh's `A && B &`: A in the foreground, and
 // B, the last pipeline, as the job if it runs (see bgLastPipeline).
-func (w *walker) andOrLastInBackground(s *syntax.Stmt, c *syntax.BinaryCmd, env fdTable) fdTable {
+func (w *walker) andOrLastInBackground(s *syntax.Stmt, c *syntax.BinaryCmd, env fdtable.Table) fdtable.Table {
 	last := *c.Y
 	last.Background, last.Disown, last.Semicolon = s.Background, s.Disown, s.Semicolon
 	n := len(w.p.jobs)

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -29,7 +30,7 @@ const sshArgOpts = "bcDEeFIiJLlmOopQRSWw"
 // and stderr are closed, so a remote background job that keeps them open
 // keeps ssh, and so the caller, waiting: `ssh host 'nohup ./server &'`
 // never returns. With -f ssh forks away (SG2008); then nothing is walked.
-func (w *walker) remoteShell(r knowledge.Resolved, env fdTable) {
+func (w *walker) remoteShell(r knowledge.Resolved, env fdtable.Table) {
 	w.remote++
 	defer func() { w.remote-- }()
 	i := 0
@@ -58,7 +59,7 @@ func (w *walker) remoteShell(r knowledge.Resolved, env fdTable) {
 
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
-func (w *walker) nestedShell(r knowledge.Resolved, d *dialect, env fdTable, s *syntax.Stmt) {
+func (w *walker) nestedShell(r knowledge.Resolved, d *dialect, env fdtable.Table, s *syntax.Stmt) {
 	script, cflag, sflag, operand := shellArgs(r.Args)
 	if w.depth >= maxNested {
 		return
@@ -132,7 +133,7 @@ func stdinDoc(redirs []*syntax.Redirect) *syntax.Word {
 }
 
 // nestedEval walks eval's words as code run by the current shell.
-func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
+func (w *walker) nestedEval(args []*syntax.Word, env fdtable.Table) {
 	if w.depth >= maxNested {
 		return
 	}
@@ -148,7 +149,7 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdTable) {
 	w.nestedCode(code, offs, quote, w.sh.d, env, 0xff)
 }
 
-func (w *walker) nested(word *syntax.Word, d *dialect, env fdTable, kind shellKind) {
+func (w *walker) nested(word *syntax.Word, d *dialect, env fdtable.Table, kind shellKind) {
 	code, offs, ok := knowledge.Literal(word)
 	if !ok {
 		return
@@ -172,7 +173,7 @@ func quoteOf(word *syntax.Word) byte {
 
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
-func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdTable, kind shellKind) {
+func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdtable.Table, kind shellKind) {
 	start := w.starting
 	w.starting = nestedStart{}
 	jobShell, cut := start.jobShell, start.cut
@@ -346,7 +347,7 @@ func runsLiteral(r knowledge.Resolved) bool {
 // run by the shell d (`sh run.sh`, or `./run.sh` with its shebang). A
 // shell that reads a file execs none of its commands in place: that is
 // done for -c strings only.
-func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect, env fdTable) {
+func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect, env fdtable.Table) {
 	if w.depth >= maxNested {
 		return
 	}
@@ -369,7 +370,7 @@ func (w *walker) jobShell(s *syntax.Stmt) *job {
 // runWrittenFile walks `./run.sh` (a path to a script the command line
 // wrote) as its shebang's shell runs it; without one, the current shell
 // runs it (bash, zsh and mksh in a child of their own; dash through sh).
-func (w *walker) runWrittenFile(s *syntax.Stmt, r knowledge.Resolved, env fdTable) bool {
+func (w *walker) runWrittenFile(s *syntax.Stmt, r knowledge.Resolved, env fdtable.Table) bool {
 	head := knowledge.WordLit(r.Head)
 	if !strings.Contains(head, "/") {
 		return false

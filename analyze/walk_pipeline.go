@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -17,7 +18,7 @@ import (
 //
 // here: the pipeline runs in the foreground of the current shell, whose
 // dialect may run its last element itself (dialect.lastPipeHere).
-func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here bool) (long, feeds bool) {
+func (w *walker) pipeline(c *syntax.BinaryCmd, env fdtable.Table, outPipe fdtable.Target, here bool) (long, feeds bool) {
 	defer w.cutPipeline(c)() // (see walk_timeoutpipe.go)
 	if args := pipedToKill(c); args != nil {
 		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
@@ -33,14 +34,14 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 		left[2] = outPipe
 	}
 	j := w.job
-	var rest fdTable
+	var rest fdtable.Table
 	fgLong := 0
 	if j != nil {
 		rest, fgLong = j.pipeRest, j.fgLong
 	}
 	quits := w.quits
-	w.quits = tNone
-	if ce, ok := c.Y.Cmd.(*syntax.CallExpr); ok && outPipe == tBlock && stopsEarly(ce) {
+	w.quits = fdtable.TNone
+	if ce, ok := c.Y.Cmd.(*syntax.CallExpr); ok && outPipe == fdtable.TBlock && stopsEarly(ce) {
 		w.quits = outPipe // (see walker.quits)
 	}
 	longX, feedsX := w.pipeElem(c.X, left, outPipe, false, false)
@@ -49,7 +50,7 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 	// job's subshell, not only the last (see fgLong): `cd app && server
 	// | cat >/dev/null 2>&1 &` then kill $! leaves the server holding the
 	// caller's stderr.
-	var fgX fdTable
+	var fgX fdtable.Table
 	xLong := j != nil && j.fgLong != fgLong
 	if xLong {
 		fgX = j.fgFds
@@ -64,7 +65,7 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 	}
 	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX, here)
 	if xLong {
-		j.fgFds = j.fgFds.union(fgX)
+		j.fgFds = j.fgFds.Union(fgX)
 	}
 	w.fed = nil
 	return longX || longY, feedsY
@@ -76,13 +77,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdTable, outPipe target, here
 // a filter (cat, grep, tee…) ends when its input does, so it lasts as long
 // as they do whatever the walk counted for it (`server >/dev/null | tee
 // log` ends tee at once; `server 2>&1 >/dev/null | tee log` does not).
-func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream, last bool) (long, feeds bool) {
+func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Target, upstream, last bool) (long, feeds bool) {
 	if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) && !s.Background && len(s.Redirs) == 0 {
 		return w.pipeline(b, env, outPipe, last)
 	}
 	saved, slow, bounded, njobs := w.sh, w.slow, w.bounded, len(w.p.jobs)
 	var fgLong int
-	var fgFds fdTable
+	var fgFds fdtable.Table
 	if j := w.job; j != nil {
 		fgLong, fgFds = j.fgLong, j.fgFds
 	}
@@ -119,7 +120,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 		}
 	}
 	long = long || feeds
-	el := env.apply(s.Redirs)
+	el := env.Apply(s.Redirs)
 	if w.sh.d.multios && env[1] == outPipe {
 		// zsh copies what a redirected element writes into the pipe as
 		// well (MULTIOS): `server >log | cat` still feeds cat.
@@ -134,9 +135,9 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			// dash, zsh: the element's process becomes the program
 			// its body ends with (as a background job's does), which
 			// holds only its own descriptors.
-			own = fdTable{}
+			own = fdtable.Table{}
 			for _, t := range ts {
-				own = own.union(t.fds)
+				own = own.Union(t.fds)
 			}
 		} else {
 			// An element that is a program is exec'd in its child, which
@@ -145,49 +146,49 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 			// runs (see dialect.childrenKeepSaved).
 			if ce, ok := s.Cmd.(*syntax.CallExpr); !ok || !w.execsTail(ce) {
 				for fd, t := range w.heldSaved() {
-					if t != tNone {
+					if t != fdtable.TNone {
 						own[fd] = t
 					}
 				}
 			} else if w.sh.d.execCloexec {
-				own.closeExecFds(w.redirOpen | redirMask(s.Redirs)) // mksh: `exec 3>&1; a | b >&3 &`
+				own.CloseExecFds(w.redirOpen | fdtable.RedirMask(s.Redirs)) // mksh: `exec 3>&1; a | b >&3 &`
 			}
 			if len(s.Redirs) > 0 && w.pushesRedirs(s) {
 				for fd := range env {
-					if el[fd] != env[fd] && (env[fd] == tCaller || env[fd] == tBlock) {
+					if el[fd] != env[fd] && (env[fd] == fdtable.TCaller || env[fd] == fdtable.TBlock) {
 						own[fd] = env[fd] // saved while the body runs
 					}
 				}
 			}
 		}
-		j.fds.hold(own)
+		j.fds.Hold(own)
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && j.fgLong > fgLong && w.callsFunc(w.p.resolveCall(ce)) {
 			// The element's subshell runs the function and forks its
 			// programs (no shell execs a function's last command):
 			// `start 2>&1 | tee log & … kill %1` kills the subshell
 			// and tee, and the server start runs goes on (bash, zsh;
 			// mksh's subshell waits for it, holding its saved copies).
-			j.pipeForks.hold(j.fgOwn)
+			j.pipeForks.Hold(j.fgOwn)
 			if w.sh.d.subshellDefersTerm {
-				j.pipeForks.hold(own)
+				j.pipeForks.Hold(own)
 			}
 		}
 		if s != j.pipeLast || knowledge.RunsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
 			// (find -exec or xargs as $!: the command it runs goes on;
 			// so does what a shell reading its script from the pipe runs:
 			// it execs none of it in place, unless told to with exec)
-			j.pipeRest.hold(own)
+			j.pipeRest.Hold(own)
 			j.pipeChildren = j.pipeChildren || s == j.pipeLast
 		}
 	}
-	return long, feeds || long && el.has(outPipe)
+	return long, feeds || long && el.Has(outPipe)
 }
 
 // keepOpen reports whether any of the jobs takes a while with a descriptor
 // on t open.
-func (w *walker) keepOpen(jobs []*job, t target) bool {
+func (w *walker) keepOpen(jobs []*job, t fdtable.Target) bool {
 	for _, j := range jobs {
-		if !j.quick && j.fds.has(t) {
+		if !j.quick && j.fds.Has(t) {
 			return true
 		}
 	}
@@ -214,9 +215,9 @@ func readsProcSubst(ce *syntax.CallExpr) bool {
 // writes nothing (tail.c check_output_alive, coreutils 8.28 and later).
 // So `tail -f app.log | grep ERROR & … kill $!` ends both, where any
 // other writer runs on until a write finds no reader.
-func followsIntoPipe(s *syntax.Stmt, env fdTable, outPipe target) bool {
+func followsIntoPipe(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Target) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	return ok && env.apply(s.Redirs)[1] == outPipe && follows(knowledge.Resolve(ce.Args))
+	return ok && env.Apply(s.Redirs)[1] == outPipe && follows(knowledge.Resolve(ce.Args))
 }
 
 // follows reports whether a command is GNU `tail -f` (-F, --follow),
@@ -269,7 +270,7 @@ func (w *walker) pushesRedirs(s *syntax.Stmt) bool {
 // the descriptors each runs with): what the dialect's background
 // subshells exec (bgTail; dash not through the element's own pushed
 // redirections, see tailRedirected), and an explicit exec in any shell.
-func (w *walker) elemTails(s *syntax.Stmt, fds fdTable) ([]tailExec, bool) {
+func (w *walker) elemTails(s *syntax.Stmt, fds fdtable.Table) ([]tailExec, bool) {
 	if _, call := s.Cmd.(*syntax.CallExpr); call {
 		return nil, false
 	}

@@ -67,7 +67,7 @@ func (w *walker) notePPIDKill(sig string, ops []*syntax.Word) {
 
 // isParentPid reports whether a word is just $PPID.
 func isParentPid(word *syntax.Word) bool {
-	pe, ok := solePart(word).(*syntax.ParamExp)
+	pe, ok := knowledge.SolePart(word).(*syntax.ParamExp)
 	return ok && pe.Param != nil && pe.Param.Value == "PPID" && pe.Exp == nil && pe.Index == nil
 }
 

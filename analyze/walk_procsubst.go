@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -37,10 +38,10 @@ import (
 
 // worker is the walk's account of one process substitution worker.
 type worker struct {
-	job  *job   // the worker as a job
-	fd   int    // the worker's end of the pipe: 1 for <(…), 0 for >(…)
-	pipe target // what that end is in the walk: tWorker, deeper for nested workers
-	idle bool   // the command it serves does not read or write it
+	job  *job           // the worker as a job
+	fd   int            // the worker's end of the pipe: 1 for <(…), 0 for >(…)
+	pipe fdtable.Target // what that end is in the walk: tWorker, deeper for nested workers
+	idle bool           // the command it serves does not read or write it
 	// earlyStop: the command it serves may stop reading before EOF (read,
 	// head), leaving the worker to go on by itself.
 	earlyStop bool
@@ -65,14 +66,14 @@ func (wk *worker) beforeTail() bool {
 
 // procSubst walks a process substitution and records its worker as a job
 // the shell has no handle on.
-func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
+func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 	in := ps.Op == syntax.CmdIn
 	if w.substWaited(ps) {
 		sub := env
 		if in {
-			sub[1] = tPipe
+			sub[1] = fdtable.TPipe
 		} else {
-			sub[0] = tPipe
+			sub[0] = fdtable.TPipe
 		}
 		w.subshell(ps.Stmts, sub, formProcSubst) // zsh waits for it: a foreground subshell
 		return
@@ -84,7 +85,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	if in {
 		wk.fd = 1
 	}
-	wk.pipe = tWorker
+	wk.pipe = fdtable.TWorker
 	if w.worker != nil {
 		wk.pipe = w.worker.pipe + 1
 	}
@@ -105,13 +106,13 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdTable) {
 	w.stmts(ps.Stmts, j.fds)
 	w.endShell()
 
-	j.quick = wk.detached == 0 && wk.dur < knowledge.BriefJob && !w.keepOpen(w.p.jobs[njobs:], tCaller)
+	j.quick = wk.detached == 0 && wk.dur < knowledge.BriefJob && !w.keepOpen(w.p.jobs[njobs:], fdtable.TCaller)
 	j.dur = wk.dur
 	j.pipeBrief = wk.slow == 0 && wk.bounded < knowledge.BriefJob && !w.keepOpen(w.p.jobs[njobs:], wk.pipe)
 	if len(wk.tails) > 0 && !wk.beforeTail() {
-		j.fds = fdTable{}
+		j.fds = fdtable.Table{}
 		for _, t := range wk.tails {
-			j.fds = j.fds.union(t.fds)
+			j.fds = j.fds.Union(t.fds)
 		}
 	}
 	w.slow, w.bounded = slow, bounded
@@ -230,7 +231,7 @@ func grepStops(args []*syntax.Word) bool {
 
 // workerCall counts a command of a process substitution's worker that may
 // take a while, if it does so with the pipe out of the way.
-func (w *walker) workerCall(s *syntax.Stmt, r knowledge.Resolved, inner fdTable) {
+func (w *walker) workerCall(s *syntax.Stmt, r knowledge.Resolved, inner fdtable.Table) {
 	wk := w.worker
 	if wk == nil || w.job != wk.job {
 		return // (a job the worker starts does not delay it)
@@ -238,7 +239,7 @@ func (w *walker) workerCall(s *syntax.Stmt, r knowledge.Resolved, inner fdTable)
 	d, bounded := r.Bound()
 	tail := slices.ContainsFunc(wk.tails, func(t tailExec) bool { return t.stmt == s })
 	switch {
-	case tail && !inner.has(wk.pipe) && inner[0] != wk.pipe:
+	case tail && !inner.Has(wk.pipe) && inner[0] != wk.pipe:
 		// The worker becomes this command, which does not have the pipe:
 		// the reader gets EOF at the exec (`cat <(server >log 2>&1)`).
 	case bounded:

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -63,7 +64,7 @@ type shell struct {
 	// kept is the copy of a caller's descriptor that mksh's exec left on
 	// fd 10 (see dialect.execKeepsFirstSaved), by the fd it was saved
 	// from; keptTen: fd 10 is taken by such a copy. Subshells inherit both.
-	kept    fdTable
+	kept    fdtable.Table
 	keptTen bool
 	// ignored are the signals a `trap '' SIG` made the shell ignore, which
 	// its jobs inherit (see dialect.jobsKeepIgnored).
@@ -209,10 +210,10 @@ func (w *walker) endShell() {
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
 		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
-			w.callFunc(name, nil, fdTable{}) // zsh: TRAPEXIT() { kill $pid; }
+			w.callFunc(name, nil, fdtable.Table{}) // zsh: TRAPEXIT() { kill $pid; }
 		}
 		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
-			w.callFunc(name, nil, fdTable{}) // zshexit() { kill $pid; }, unless the tail was exec'd
+			w.callFunc(name, nil, fdtable.Table{}) // zshexit() { kill $pid; }, unless the tail was exec'd
 		}
 		if sh.kind == shTop && len(w.exitHooks) > 0 && !w.execsProgramInPlace() {
 			w.runExitHooks() // zshexit_functions+=(cleanup)
@@ -258,7 +259,7 @@ func (w *walker) runTraps(traps []trapBody) {
 		restore := sh.bindTrapVars(t.vars)
 		savedLists, savedTrap := w.trapLists, w.endTrap
 		w.trapLists, w.endTrap = w.trapListsOf(f.Stmts), &t
-		w.stmts(f.Stmts, fdTable{})
+		w.stmts(f.Stmts, fdtable.Table{})
 		w.trapLists, w.endTrap = savedLists, savedTrap
 		restore()
 		sh.last = savedLast
@@ -366,7 +367,7 @@ func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
 		sh.d = d
 	}
 	sh.kind, sh.async, sh.monitor, sh.held, sh.maxNum, sh.leads, sh.inherited = kind, async, false, 0, 0, false, 0
-	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdTable{}, false, 0, false
+	sh.kept, sh.keptTen, sh.ignored, sh.replaced = fdtable.Table{}, false, 0, false
 	sh.keep, sh.nounset, sh.errexit, sh.skipTraps, sh.execsElem, sh.ended = false, false, false, false, false, false
 	sh.pipefail, sh.ownFuncs, sh.wordSplit, sh.kshArrays, sh.posixTraps, sh.localTraps = false, false, false, false, false, false
 	zeroSlice(&sh.inPlace)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -44,7 +45,7 @@ func (w *walker) countTail(s *syntax.Stmt, d time.Duration, bounded bool) {
 // shellTails returns the commands the shell d execs in place of itself
 // at the end of its -c string list (with the descriptors each runs with),
 // or nil when it ends by forking and waiting.
-func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tailExec {
+func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) []tailExec {
 	n := len(list)
 	if n == 0 {
 		return nil
@@ -73,7 +74,7 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdTable) []tail
 
 // watchJobShell starts watching the tails of the script f that the job j's
 // own shell runs (see shellJob); jobShellDone applies what was seen to j.
-func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdTable) tailWatchEnd {
+func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdtable.Table) tailWatchEnd {
 	return w.watchTails(j, w.shellTails(f.Stmts, d, env))
 }
 
@@ -125,16 +126,16 @@ func (w *walker) tailsApplied(e tailWatchEnd) bool {
 	if w.slow-e.slow > e.tw.slow || w.bounded-e.bounded-e.tw.bounded >= knowledge.BriefJob {
 		return false // the process holds the job's descriptors a while first
 	}
-	e.j.fds = fdTable{}
+	e.j.fds = fdtable.Table{}
 	for _, t := range e.ts {
-		e.j.fds = e.j.fds.union(t.fds)
+		e.j.fds = e.j.fds.Union(t.fds)
 	}
 	return true
 }
 
 // parenTails returns the commands bash execs in place of an explicit ( )
 // subshell whose body is list (see dialect.parenTail), or nil.
-func (w *walker) parenTails(list []*syntax.Stmt, d *dialect, env fdTable) []tailExec {
+func (w *walker) parenTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) []tailExec {
 	n := len(list)
 	if d.parenTail == 0 || n == 0 || n > 1 && list[n-2].Background || trapsSet(list, d) {
 		return nil

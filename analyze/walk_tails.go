@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -98,7 +99,7 @@ func tailOfBinary(c *syntax.BinaryCmd) *syntax.Stmt {
 // job when the subshell gets to it, with the descriptors it runs with.
 type tailExec struct {
 	stmt *syntax.Stmt
-	fds  fdTable
+	fds  fdtable.Table
 }
 
 // execdTails follows the tail positions of a background job's command c
@@ -108,7 +109,7 @@ type tailExec struct {
 // group, an if… ok is false when some way through c ends in something
 // the subshell forks and waits for. implicit: every compound passed so
 // far execs its tail in d.
-func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+func (w *walker) execdTails(c syntax.Command, via tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
 	through := func(t tails) bool { return implicit && via&t != 0 }
 	last := func(list []*syntax.Stmt, t tails) bool {
 		if len(list) == 0 {
@@ -161,7 +162,7 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdTable, implicit b
 // >log; } &` is the job `{ server; } >log &`, whose redirections its
 // process makes before it runs the group with its tail exec'd (see
 // tailRedirected).
-func jobBody(c syntax.Command, fds fdTable) (syntax.Command, fdTable) {
+func jobBody(c syntax.Command, fds fdtable.Table) (syntax.Command, fdtable.Table) {
 	for {
 		b, ok := c.(*syntax.Block)
 		if !ok || len(b.Stmts) != 1 {
@@ -171,15 +172,15 @@ func jobBody(c syntax.Command, fds fdTable) (syntax.Command, fdTable) {
 		if _, call := s.Cmd.(*syntax.CallExpr); call || s.Background || s.Coprocess || s.Disown || s.Negated {
 			return c, fds
 		}
-		c, fds = s.Cmd, fds.apply(s.Redirs)
+		c, fds = s.Cmd, fds.Apply(s.Redirs)
 	}
 }
 
-func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdTable, implicit bool, out []tailExec) ([]tailExec, bool) {
+func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
 	if s.Background || s.Coprocess || s.Negated && via&tailNegated == 0 {
 		return out, false
 	}
-	fds = fds.apply(s.Redirs)
+	fds = fds.Apply(s.Redirs)
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
 		if _, sub := s.Cmd.(*syntax.Subshell); len(s.Redirs) > 0 && !sub && via&tailRedirected == 0 {

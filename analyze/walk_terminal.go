@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,13 +62,13 @@ func scriptCommand(args []*syntax.Word) *syntax.Word {
 // terminalShell walks the command string of `script -c` as a bash script
 // (the user's $SHELL: unknown, bash the likeliest) on a terminal of its
 // own, and hangs that terminal up when it ends (see hangUp).
-func (w *walker) terminalShell(r knowledge.Resolved, env fdTable) {
+func (w *walker) terminalShell(r knowledge.Resolved, env fdtable.Table) {
 	cmd := scriptCommand(r.Args)
 	if cmd == nil || w.depth >= maxNested {
 		return
 	}
 	pty := env
-	pty[0], pty[1], pty[2] = tFile, tFile, tFile
+	pty[0], pty[1], pty[2] = fdtable.TFile, fdtable.TFile, fdtable.TFile
 	n := len(w.p.jobs)
 	w.starting.leads = true // script makes it a session leader
 	w.nested(cmd, dialectBash, pty, shNested)

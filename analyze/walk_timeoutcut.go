@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -31,7 +32,7 @@ type timeoutCut struct {
 	bounded time.Duration      //
 	job     *job               // the job the timeout runs in, if any
 	sh      *shell             // the shell timeout runs, once its walk starts
-	env     fdTable            // the descriptors it started with
+	env     fdtable.Table      // the descriptors it started with
 	// forks are the foreground subshells of that shell being walked, a
 	// `( )` or `$(…)`: the shell dies, they wait on for their program.
 	forks []*shell
@@ -53,7 +54,7 @@ type timeoutLeft struct {
 	stmt          *syntax.Stmt
 	src           *source
 	prog          knowledge.Resolved
-	fds           fdTable
+	fds           fdtable.Table
 	scope, region int
 	inJob         bool
 	rest          time.Duration // how long it runs on, when known
@@ -73,7 +74,7 @@ func (w *walker) watchTimeoutCut(r knowledge.Resolved) *timeoutCut {
 
 // cutShellStarts gives the watch cut the shell whose script f is about to
 // be walked.
-func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env fdTable) {
+func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env fdtable.Table) {
 	cut.sh, cut.env = w.sh, env
 	cut.tails = w.shellTails(f.Stmts, d, env)
 }
@@ -102,7 +103,7 @@ func (cut *timeoutCut) owns(sh *shell) bool {
 // the signal finds. It is left running when it is the watched shell's own
 // child, not exec'd in place, and the signal misses it while ending the
 // shell.
-func (w *walker) cutCandidate(s *syntax.Stmt, r knowledge.Resolved, inner fdTable, d time.Duration, ok bool) {
+func (w *walker) cutCandidate(s *syntax.Stmt, r knowledge.Resolved, inner fdtable.Table, d time.Duration, ok bool) {
 	cut := w.cut
 	if cut == nil || cut.sh == nil {
 		return
@@ -184,8 +185,8 @@ func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
 	}
 	for _, f := range cut.found {
 		for fd, t := range f.fds {
-			if t == tBlock && cut.env[fd] != tBlock {
-				f.fds[fd] = tNone // a pipe the dead shell read (`x=$(./server)`)
+			if t == fdtable.TBlock && cut.env[fd] != fdtable.TBlock {
+				f.fds[fd] = fdtable.TNone // a pipe the dead shell read (`x=$(./server)`)
 			}
 		}
 		j := w.p.newJob(job{stmt: f.stmt, src: f.src, fds: f.fds, kind: jobForked, nohup: f.prog.Nohup, setsid: f.prog.Setsid, prog: f.prog.All, inJob: f.inJob, cutLeft: true})

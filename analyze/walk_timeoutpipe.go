@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -61,7 +62,7 @@ func (w *walker) cutFilter(s *syntax.Stmt, upstream bool) func() {
 
 // cutPipeElem adds the program r of another element of the pipeline in
 // which the limit found its program: it runs on as that one does.
-func (w *walker) cutPipeElem(cut *timeoutCut, s *syntax.Stmt, r knowledge.Resolved, inner fdTable) {
+func (w *walker) cutPipeElem(cut *timeoutCut, s *syntax.Stmt, r knowledge.Resolved, inner fdtable.Table) {
 	if !cut.pipe.hit || len(cut.found) == 0 || !cut.owns(w.sh) || w.job != cut.job || w.cutReaches(cut, r) {
 		return
 	}

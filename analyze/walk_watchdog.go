@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -37,7 +38,7 @@ import (
 // watchdogStarts watches the rest of the script for the watchdog job j
 // the script just started with the descriptors env, as a timeout of its
 // delay with --foreground's signal to the shell alone.
-func (w *walker) watchdogStarts(j *job, env fdTable) {
+func (w *walker) watchdogStarts(j *job, env fdtable.Table) {
 	sig := j.selfKillSig
 	if !j.selfKill || !j.topLevel || !j.selfKillTimed || j.selfKillAt <= 0 || w.cut != nil || w.sh.kind != shTop || w.job != nil || w.depth != 0 {
 		return

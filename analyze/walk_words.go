@@ -1,12 +1,13 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // words walks the command and process substitutions inside words.
-func (w *walker) words(ws []*syntax.Word, env fdTable) {
+func (w *walker) words(ws []*syntax.Word, env fdtable.Table) {
 	for _, word := range ws {
 		if word != nil {
 			w.nodeSubsts(word, env)
@@ -14,7 +15,7 @@ func (w *walker) words(ws []*syntax.Word, env fdTable) {
 	}
 }
 
-func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
+func (w *walker) nodeSubsts(n syntax.Node, env fdtable.Table) {
 	if word, ok := n.(*syntax.Word); ok && knowledge.PlainWord(word) {
 		return // the common case, without a walk
 	}
@@ -26,12 +27,12 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdTable) {
 			// shell is itself (part of) a background job, it is that job
 			// that waits, not the caller.
 			sub := env
-			sub[1] = tBlock
+			sub[1] = fdtable.TBlock
 			if w.sh.async {
-				sub[1] = tJobRead
+				sub[1] = fdtable.TJobRead
 			}
 			njobs, quits := len(w.p.jobs), w.quits
-			w.quits = tNone // (its pipe is not the pipeline's)
+			w.quits = fdtable.TNone // (its pipe is not the pipeline's)
 			w.subshell(n.Stmts, sub, formSubst)
 			w.quits = quits
 			// A job left running with the pipe open keeps the reader

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -95,7 +96,7 @@ func (w *walker) hooksSure() bool {
 func (w *walker) runExitHooks() {
 	for _, name := range w.exitHooks {
 		if w.funcs[name] != nil {
-			w.callFunc(name, nil, fdTable{})
+			w.callFunc(name, nil, fdtable.Table{})
 		}
 	}
 }

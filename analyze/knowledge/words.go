@@ -34,3 +34,23 @@ func PlainWord(w *syntax.Word) bool {
 	}
 	return true
 }
+
+// SolePart is the one part of a word, inside double quotes or not
+// (`$!`, `"$!"`, `"$(pgrep x)"`), or nil.
+func SolePart(word *syntax.Word) syntax.WordPart {
+	if parts := UnquotedParts(word); len(parts) == 1 {
+		return parts[0]
+	}
+	return nil
+}
+
+// UnquotedParts are the parts of a word, or of the double-quoted string
+// that is the whole word (`"/proc/$P"` as /proc/$P).
+func UnquotedParts(word *syntax.Word) []syntax.WordPart {
+	if len(word.Parts) == 1 {
+		if dq, ok := word.Parts[0].(*syntax.DblQuoted); ok {
+			return dq.Parts
+		}
+	}
+	return word.Parts
+}

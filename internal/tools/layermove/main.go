@@ -189,6 +189,13 @@ func main() {
 			fail(fmt.Sprintf("embedded field %s used across the cut", o.Name()))
 		}
 	}
+	// A name the package that stays declares would hide the new
+	// package's name where a use gets qualified.
+	for id, o := range pkg.TypesInfo.Defs {
+		if o != nil && id.Name == destName && !isMoved(id.Pos()) {
+			fail(fmt.Sprintf("%s declares %s, the new package's name: pick another name", fset.Position(id.Pos()), destName))
+		}
+	}
 	names := []string{}
 	for o, n := range rename {
 		names = append(names, o.Name()+"->"+n)

@@ -1,4 +1,4 @@
-package analyze
+package fdtable
 
 import (
 	"strconv"
@@ -7,58 +7,58 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// target is what a file descriptor points at, as far as hangs are concerned.
-type target uint8
+// Target is what a file descriptor points at, as far as hangs are concerned.
+type Target uint8
 
 const (
-	tNone   target = iota // closed, or nothing we know of
-	tFile                 // a file, /dev/null, a terminal: nobody waits for EOF on it
-	tPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
-	tCaller               // the caller's stdout or stderr: the caller reads it to EOF
-	tBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
-	// tJobRead is the pipe of a $(…) that the shell of a background job
+	TNone   Target = iota // closed, or nothing we know of
+	TFile                 // a file, /dev/null, a terminal: nobody waits for EOF on it
+	TPipe                 // a pipe inside the same asynchronous job: nobody outside waits on it
+	TCaller               // the caller's stdout or stderr: the caller reads it to EOF
+	TBlock                // a pipe the shell itself reads to EOF: $(…), <(…), a pipe to a reader
+	// TJobRead is the pipe of a $(…) that the shell of a background job
 	// reads to EOF: nobody outside waits on it, but the job does, as long
 	// as a job inside holds it. It is not a pipe between a pipeline's
 	// elements (tPipe): `x=$(server | true &) &` does not wait for the
 	// server.
-	tJobRead
-	// tWorker is the pipe between a process substitution's worker and the
+	TJobRead
+	// TWorker is the pipe between a process substitution's worker and the
 	// command that uses it. A worker nested in another's gets tWorker+1
 	// (and so on): the inner pipe is not the outer one, and a job holding
 	// the inner pipe does not keep the outer reader waiting.
-	tWorker
+	TWorker
 )
 
-// fdTable models descriptors 0-9 of one process, and in its slot fdNamed
+// Table models descriptors 0-9 of one process, and in its slot Named
 // those that `{var}>` redirections allocate. Only what they point at
 // matters: a background process that keeps a tCaller or tBlock descriptor
 // open keeps someone waiting for EOF.
-type fdTable [11]target
+type Table [11]Target
 
-// fdNamed is the one slot for every descriptor a `{var}>` redirection
+// Named is the one slot for every descriptor a `{var}>` redirection
 // allocates (bash, zsh: the lowest free one from 10 up). They are not
 // close-on-exec: a job started while `exec {out}>&1` holds a copy of the
 // caller's stdout keeps it, whatever its own redirections.
-const fdNamed = 10
+const Named = 10
 
-// callerFDs is the table bash -c starts with: stdout and stderr are the
+// CallerFDs is the table bash -c starts with: stdout and stderr are the
 // caller's pipe (agent tools usually give both the same pipe), stdin is not
 // something anyone waits on.
-var callerFDs = fdTable{0: tFile, 1: tCaller, 2: tCaller}
+var CallerFDs = Table{0: TFile, 1: TCaller, 2: TCaller}
 
-// holds reports whether any descriptor keeps the caller (or the shell)
+// Holds reports whether any descriptor keeps the caller (or the shell)
 // waiting for EOF.
-func (t *fdTable) holds() bool {
+func (t *Table) Holds() bool {
 	for fd := 1; fd < len(t); fd++ {
-		if t[fd] == tCaller || t[fd] == tBlock {
+		if t[fd] == TCaller || t[fd] == TBlock {
 			return true
 		}
 	}
 	return false
 }
 
-// has reports whether one of descriptors 1-9 is v.
-func (t *fdTable) has(v target) bool {
+// Has reports whether one of descriptors 1-9 is v.
+func (t *Table) Has(v Target) bool {
 	for fd := 1; fd < len(t); fd++ {
 		if t[fd] == v {
 			return true
@@ -67,19 +67,19 @@ func (t *fdTable) has(v target) bool {
 	return false
 }
 
-// blocks reports whether a descriptor is a pipe the shell itself reads.
-func (t *fdTable) blocks() bool { return t.has(tBlock) }
+// Blocks reports whether a descriptor is a pipe the shell itself reads.
+func (t *Table) Blocks() bool { return t.Has(TBlock) }
 
-// apply returns the table after the redirections, applied left to right as
+// Apply returns the table after the redirections, applied left to right as
 // bash does (so `2>&1 >f` leaves 2 on the caller).
-func (t fdTable) apply(rs []*syntax.Redirect) fdTable {
+func (t Table) Apply(rs []*syntax.Redirect) Table {
 	for _, r := range rs {
 		t.redirect(r)
 	}
 	return t
 }
 
-func (t *fdTable) redirect(r *syntax.Redirect) {
+func (t *Table) redirect(r *syntax.Redirect) {
 	fd := -1
 	if r.N != nil {
 		n, err := strconv.Atoi(r.N.Value)
@@ -87,7 +87,7 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		case err != nil:
 			t.named(r)
 			return
-		case n >= fdNamed:
+		case n >= Named:
 			return // `12>&1`: bash only, not followed
 		}
 		fd = n
@@ -111,7 +111,7 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		}
 		switch {
 		case word == "-":
-			t.set(fd, tNone)
+			t.set(fd, TNone)
 		case knowledge.IsDigits(word):
 			src, _ := strconv.Atoi(word)
 			t.set(fd, t.get(src))
@@ -119,10 +119,10 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 			// n>&m- moves m to n and closes m.
 			src, _ := strconv.Atoi(word[:len(word)-1])
 			t.set(fd, t.get(src))
-			t.set(src, tNone)
-		case t[fdNamed] != tNone && isParam(r.Word):
+			t.set(src, TNone)
+		case t[Named] != TNone && isParam(r.Word):
 			// >&$out: the descriptor a {out}> redirection allocated.
-			t.set(fd, t[fdNamed])
+			t.set(fd, t[Named])
 		case r.Op == syntax.DplOut && r.N == nil:
 			// `>& file` is bash's spelling of `&> file`.
 			v := t.fileTarget(word)
@@ -131,13 +131,13 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 		default:
 			// A descriptor number we cannot read statically (>&$fd): assume
 			// it is not the caller's pipe.
-			t.set(fd, tFile)
+			t.set(fd, TFile)
 		}
 	case syntax.RdrIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
 		if fd < 0 {
 			fd = 0
 		}
-		t.set(fd, tFile)
+		t.set(fd, TFile)
 	case syntax.RdrInOut:
 		if fd < 0 {
 			fd = 0
@@ -154,8 +154,8 @@ func (t *fdTable) redirect(r *syntax.Redirect) {
 // named makes a {varname}> redirection, which allocates a new descriptor
 // above 9 (see fdNamed): one more beside any there already, so a copy of
 // the caller's pipe there stays until one of them is closed (`{out}>&-`).
-func (t *fdTable) named(r *syntax.Redirect) {
-	prev := t[fdNamed]
+func (t *Table) named(r *syntax.Redirect) {
+	prev := t[Named]
 	plain := *r
 	plain.N = nil
 	u := *t
@@ -166,9 +166,9 @@ func (t *fdTable) named(r *syntax.Redirect) {
 	}
 	switch {
 	case plain.Word != nil && knowledge.WordLit(plain.Word) == "-":
-		t[fdNamed] = tNone
-	case prev != tCaller && prev != tBlock:
-		t[fdNamed] = v
+		t[Named] = TNone
+	case prev != TCaller && prev != TBlock:
+		t[Named] = v
 	}
 }
 
@@ -178,7 +178,7 @@ func isParam(w *syntax.Word) bool {
 	if w == nil {
 		return false
 	}
-	parts := unquotedParts(w)
+	parts := knowledge.UnquotedParts(w)
 	if len(parts) != 1 {
 		return false
 	}
@@ -192,7 +192,7 @@ func isParam(w *syntax.Word) bool {
 // is made and reads the pipe until every writer has closed it, so a writer
 // that outlives the shell (`server > >(tee log) &`) keeps the list, and
 // what it writes to, alive: bash confirms the caller never gets EOF.
-func (t *fdTable) wordTarget(w *syntax.Word, lit string) target {
+func (t *Table) wordTarget(w *syntax.Word, lit string) Target {
 	if w == nil || len(w.Parts) != 1 {
 		return t.fileTarget(lit)
 	}
@@ -200,11 +200,11 @@ func (t *fdTable) wordTarget(w *syntax.Word, lit string) target {
 	if !ok || ps.Op != syntax.CmdOut {
 		return t.fileTarget(lit)
 	}
-	v := tPipe
+	v := TPipe
 	for _, s := range ps.Stmts {
-		sub := t.apply(s.Redirs)
+		sub := t.Apply(s.Redirs)
 		for _, fd := range []int{1, 2} {
-			if sub[fd] == tBlock || (sub[fd] == tCaller && v != tBlock) {
+			if sub[fd] == TBlock || (sub[fd] == TCaller && v != TBlock) {
 				v = sub[fd]
 			}
 		}
@@ -214,7 +214,7 @@ func (t *fdTable) wordTarget(w *syntax.Word, lit string) target {
 
 // fileTarget is what opening the named file gives: /dev/stdout and friends
 // are the descriptors themselves, anything else is a file.
-func (t *fdTable) fileTarget(name string) target {
+func (t *Table) fileTarget(name string) Target {
 	switch name {
 	case "/dev/stdout", "/proc/self/fd/1", "/dev/fd/1":
 		return t[1]
@@ -225,52 +225,52 @@ func (t *fdTable) fileTarget(name string) target {
 		n, _ := strconv.Atoi(name[len("/dev/fd/"):])
 		return t.get(n)
 	}
-	return tFile
+	return TFile
 }
 
-func (t *fdTable) get(fd int) target {
+func (t *Table) get(fd int) Target {
 	if fd < 0 || fd >= len(t) {
-		return tNone
+		return TNone
 	}
 	return t[fd]
 }
 
-func (t *fdTable) set(fd int, v target) {
+func (t *Table) set(fd int, v Target) {
 	if fd >= 0 && fd < len(t) {
 		t[fd] = v
 	}
 }
 
-// union is what either of two processes holds: per descriptor, the one
+// Union is what either of two processes holds: per descriptor, the one
 // that can hang the caller wins.
-func (t fdTable) union(u fdTable) fdTable {
+func (t Table) Union(u Table) Table {
 	for fd := range t {
 		switch {
-		case u[fd] == tBlock || t[fd] == tBlock:
-			t[fd] = tBlock
-		case u[fd] == tCaller || t[fd] == tCaller:
-			t[fd] = tCaller
-		case t[fd] == tNone:
+		case u[fd] == TBlock || t[fd] == TBlock:
+			t[fd] = TBlock
+		case u[fd] == TCaller || t[fd] == TCaller:
+			t[fd] = TCaller
+		case t[fd] == TNone:
 			t[fd] = u[fd]
 		}
 	}
 	return t
 }
 
-// hold adds to t what a process with the descriptors own holds: a pipe
+// Hold adds to t what a process with the descriptors own holds: a pipe
 // someone waits on wins over what t has for that descriptor.
-func (t *fdTable) hold(own fdTable) {
+func (t *Table) Hold(own Table) {
 	for fd, v := range own {
-		if v == tCaller || v == tBlock || t[fd] == tNone {
+		if v == TCaller || v == TBlock || t[fd] == TNone {
 			t[fd] = v
 		}
 	}
 }
 
-// redirFD is the descriptor r replaces first (-1 for {varname}>, which
+// RedirFD is the descriptor r replaces first (-1 for {varname}>, which
 // allocates one above 9): its number, or 0 for input and 1 for output
 // (and for &>, which replaces 1 and then 2).
-func redirFD(r *syntax.Redirect) int {
+func RedirFD(r *syntax.Redirect) int {
 	if r.N != nil {
 		n, err := strconv.Atoi(r.N.Value)
 		if err != nil {
@@ -285,24 +285,24 @@ func redirFD(r *syntax.Redirect) int {
 	return 1
 }
 
-// closeExecFds closes what exec opened above fd 2 in the table of a
+// CloseExecFds closes what exec opened above fd 2 in the table of a
 // program the shell starts (mksh, whose exec makes them close-on-exec:
 // see dialect.execCloexec); the descriptors in keep stay, those that the
 // program's own redirections or an enclosing compound's opened (`3>&1`,
 // `{ …; } 3>&1`, a dup of the caller's pipe: see walker.redirOpen).
-func (t *fdTable) closeExecFds(keep uint16) {
+func (t *Table) CloseExecFds(keep uint16) {
 	for fd := 3; fd < len(t); fd++ {
 		if keep&(1<<fd) == 0 {
-			t[fd] = tNone
+			t[fd] = TNone
 		}
 	}
 }
 
-// redirMask has a bit for each descriptor above 2 that rs open, dup or
+// RedirMask has a bit for each descriptor above 2 that rs open, dup or
 // close.
-func redirMask(rs []*syntax.Redirect) (m uint16) {
+func RedirMask(rs []*syntax.Redirect) (m uint16) {
 	for _, r := range rs {
-		if fd := redirFD(r); fd > 2 && fd < len(fdTable{}) {
+		if fd := RedirFD(r); fd > 2 && fd < len(Table{}) {
 			m |= 1 << fd
 		}
 	}
