@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -115,24 +116,24 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	for _, o := range opts {
 		o(&p.cfg)
 	}
-	d := p.cfg.lang.dialect()
+	d := p.cfg.lang.Dialect()
 	// The rereads below parse the text as the shell reads it where
 	// mvdan.cc/sh's parser refuses it; what the shell itself refuses
 	// (refused) is checked on the tree of that text.
-	f, err := parse(src, d.variant)
+	f, err := dialect.Parse(src, d.Variant)
 	var bad []int // (see badSubstsRead)
 	if err != nil {
 		var moved []int
-		f, moved, err = reread(src, d, err)
+		f, moved, err = dialect.Reread(src, d, err)
 		p.reread = err == nil
-		if d.ampGtBackgrounds {
+		if d.AmpGtBackgrounds {
 			p.ampGt = moved
 		} else {
 			p.always = moved
 		}
 	}
 	if err == nil {
-		if pe := d.refused(f, src); pe != nil {
+		if pe := d.Refused(f, src); pe != nil {
 			f, err = nil, pe
 		}
 	}
@@ -142,17 +143,17 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 			f, bad, err = ef, ebad, nil
 		}
 	}
-	if err != nil && d.variant == syntax.LangPOSIX {
+	if err != nil && d.Variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
 		// models sh) and say so, as ShellCheck does, rather than stop.
-		if bf, berr := parse(src, syntax.LangBash); berr == nil {
+		if bf, berr := dialect.Parse(src, syntax.LangBash); berr == nil {
 			p.notPOSIX, f = err.(*diag.ParseError), bf
-			if d.bashSyntaxStops {
+			if d.BashSyntaxStops {
 				// dash runs the lines before the error, and stops; it
 				// ends where it expands what it refuses (badSubstsRead)
 				if f, bad = badSubstsRead(p, src, bf, d); f == nil {
-					if f = parsedLines(p, string(src), d.variant, err); f == nil {
-						f, _ = parse(nil, d.variant)
+					if f = parsedLines(p, string(src), d.Variant, err); f == nil {
+						f, _ = dialect.Parse(nil, d.Variant)
 					}
 				}
 			}
@@ -160,13 +161,13 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 		}
 	}
 	if err != nil {
-		return Result{}, explainParseError(err, d)
+		return Result{}, dialect.ExplainParseError(err, d)
 	}
 	p.file = f
 	p.root.src = source{text: src, bad: bad}
 	rs := &p.root.sh // its tables are kept for the next pass, cleared
 	rs.reset(shTop, false, d)
-	rs.leads = p.cfg.caller == CallerGroupLeader
+	rs.leads = p.cfg.caller == dialect.CallerGroupLeader
 
 	// The walker is run's own (it does not escape): a pooled one paid a
 	// write barrier for each of its pointer fields at every reset while
@@ -290,10 +291,10 @@ func (p *pass) define(name string) {
 
 func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
 	p.forgetResolved()
-	pp := parserPool(lang)
-	pr := pp.Get().(*pooledParser)
+	pp := dialect.ParserPool(lang)
+	pr := pp.Get().(*dialect.PooledParser)
 	defer pp.Put(pr)
-	return pr.p.Parse(strings.NewReader(code), "")
+	return pr.P.Parse(strings.NewReader(code), "")
 }
 
 // report adds a finding; positions are outer byte offsets, turned into

@@ -3,36 +3,16 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
-)
-
-// badDupEffect is what a shell does with `>&word` or `<&word` whose word
-// names no descriptor: `npm run dev >&/dev/null &`, bash's and zsh's
-// short form of `>/dev/null 2>&1`, written for dash or mksh.
-type badDupEffect uint8
-
-const (
-	// dupOpensFile: `>&file` is `>file 2>&1` (bash, zsh).
-	dupOpensFile badDupEffect = iota
-	// dupFailsCommand: the redirection fails, the command does not run
-	// and its status is 1; with a special builtin (`exec >&log`, `:
-	// >&log`) the error ends the shell (mksh: "illegal file descriptor
-	// name", then "redirection failure").
-	dupFailsCommand
-	// dupEndsShell: the redirection raises a syntax error when it is
-	// made, which ends the shell it is made in: the shell, a subshell, or
-	// the process of a background job (dash: "Syntax error: Bad fd
-	// number"; `server >&/dev/null &` starts no server, and `cmd
-	// >&/dev/null; kill $!` never reaches the kill).
-	dupEndsShell
 )
 
 // badDup reports whether a redirection dups from a literal word that names
 // no descriptor for dash and mksh: anything but one digit or `-` (`>&10`
 // and `>&01` fail there too), and mksh's coprocess `p`.
-func badDup(rs []*syntax.Redirect, d *dialect) bool {
-	if d.badDup == dupOpensFile {
+func badDup(rs []*syntax.Redirect, d *dialect.Dialect) bool {
+	if d.BadDup == dialect.DupOpensFile {
 		return false
 	}
 	for _, r := range rs {
@@ -41,7 +21,7 @@ func badDup(rs []*syntax.Redirect, d *dialect) bool {
 		}
 		switch v := r.Word.Lit(); {
 		case v == "", v == "-", len(v) == 1 && v[0] >= '0' && v[0] <= '9':
-		case v == "p" && d.coprocDup:
+		case v == "p" && d.CoprocDup:
 		default:
 			return true // (a word with an expansion is not followed)
 		}
@@ -84,7 +64,7 @@ func (w *walker) dupEnds(s *syntax.Stmt) bool {
 	if s.Coprocess || !badDup(s.Redirs, w.sh.d) {
 		return false
 	}
-	if w.sh.d.badDup == dupEndsShell {
+	if w.sh.d.BadDup == dialect.DupEndsShell {
 		if !s.Background {
 			return true
 		}

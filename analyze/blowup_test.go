@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/dialect"
 )
 
 // nestings are shapes the walk visits more than once (a loop's rounds, a
@@ -45,7 +47,7 @@ var nestings = map[string]func(n int) string{
 // they do not depend on the machine's load.
 func TestWorkGrowsPolynomially(t *testing.T) {
 	for name, shape := range nestings {
-		for _, lang := range []Lang{LangBash, LangZsh, LangDash, LangMksh} {
+		for _, lang := range []dialect.Lang{dialect.LangBash, dialect.LangZsh, dialect.LangDash, dialect.LangMksh} {
 			t.Run(name+"/"+lang.String(), func(t *testing.T) {
 				allocs := func(n int) float64 {
 					src := []byte(shape(n))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -15,15 +16,6 @@ import (
 // (eval.c's alt_expand looks for commas only). The for walk takes the
 // words a loop's list expands to (see braceItems).
 
-// braceKind is what brace expansion a shell does.
-type braceKind uint8
-
-const (
-	bracesNone  braceKind = iota // dash: `{a,b}` and `{1..3}` are text
-	bracesLists                  // mksh: `{a,b}`; `{1..3}` is text
-	bracesAll                    // bash, zsh: `{a,b}`, `{1..3}`, `{a..c}`, `{1..9..2}`
-)
-
 // braceLimit bounds the words a list is expanded to: a loop's rounds are
 // counted up to two, and a case branch a round takes is matched against
 // each word, so a longer list is taken as it is written.
@@ -32,8 +24,8 @@ const braceLimit = 1000
 // braceItems is a for loop's list after brace expansion in the shell's
 // dialect: the items themselves when none of them expands.
 func (w *walker) braceItems(items []*syntax.Word) []*syntax.Word {
-	kind := w.sh.d.braces
-	if kind == bracesNone {
+	kind := w.sh.d.Braces
+	if kind == dialect.BracesNone {
 		return items
 	}
 	var out []*syntax.Word
@@ -61,7 +53,7 @@ func (w *walker) braceItems(items []*syntax.Word) []*syntax.Word {
 
 // braceWords expands one unquoted literal word with braces the dialect
 // expands; ok is false for a word that stays as it is.
-func braceWords(word *syntax.Word, kind braceKind) ([]*syntax.Word, bool) {
+func braceWords(word *syntax.Word, kind dialect.BraceKind) ([]*syntax.Word, bool) {
 	if len(word.Parts) != 1 {
 		return nil, false
 	}
@@ -73,7 +65,7 @@ func braceWords(word *syntax.Word, kind braceKind) ([]*syntax.Word, bool) {
 	if !syntax.SplitBraces(split) {
 		return nil, false
 	}
-	if kind == bracesLists && !seqsAsText(split) {
+	if kind == dialect.BracesLists && !seqsAsText(split) {
 		return nil, false // only sequences: mksh keeps the word
 	}
 	texts, ok := braceTexts(split.Parts)

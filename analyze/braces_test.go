@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -14,21 +15,21 @@ import (
 func TestBraceWords(t *testing.T) {
 	for _, c := range []struct {
 		word string
-		kind braceKind
+		kind dialect.BraceKind
 		want []string // nil: the word stays as it is
 	}{
-		{"{1..3}", bracesAll, []string{"1", "2", "3"}},
-		{"{3..1}", bracesAll, []string{"3", "2", "1"}},
-		{"{01..03}", bracesAll, []string{"01", "02", "03"}},
-		{"{1..7..3}", bracesAll, []string{"1", "4", "7"}},
-		{"{a..c}", bracesAll, []string{"a", "b", "c"}},
-		{"x{a,b{1,2}}y", bracesAll, []string{"xay", "xb1y", "xb2y"}},
-		{"{api,web}", bracesLists, []string{"api", "web"}},
-		{"{1..3}", bracesLists, nil},
-		{"{a,b}{1..2}", bracesLists, []string{"a{1..2}", "b{1..2}"}},
-		{"{x}", bracesAll, nil},
-		{"{1..100000}", bracesAll, nil},
-		{"{-9000000000000000000..9000000000000000000}", bracesAll, nil}, // (no overflow, no endless loop)
+		{"{1..3}", dialect.BracesAll, []string{"1", "2", "3"}},
+		{"{3..1}", dialect.BracesAll, []string{"3", "2", "1"}},
+		{"{01..03}", dialect.BracesAll, []string{"01", "02", "03"}},
+		{"{1..7..3}", dialect.BracesAll, []string{"1", "4", "7"}},
+		{"{a..c}", dialect.BracesAll, []string{"a", "b", "c"}},
+		{"x{a,b{1,2}}y", dialect.BracesAll, []string{"xay", "xb1y", "xb2y"}},
+		{"{api,web}", dialect.BracesLists, []string{"api", "web"}},
+		{"{1..3}", dialect.BracesLists, nil},
+		{"{a,b}{1..2}", dialect.BracesLists, []string{"a{1..2}", "b{1..2}"}},
+		{"{x}", dialect.BracesAll, nil},
+		{"{1..100000}", dialect.BracesAll, nil},
+		{"{-9000000000000000000..9000000000000000000}", dialect.BracesAll, nil}, // (no overflow, no endless loop)
 	} {
 		f, err := syntax.NewParser().Parse(strings.NewReader("for i in "+c.word+"; do :; done"), "")
 		if err != nil {

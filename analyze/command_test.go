@@ -3,6 +3,7 @@ package analyze
 import (
 	"testing"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,7 +51,7 @@ func TestResolveExecWrappers(t *testing.T) {
 // resolveText resolves the first command of cmd, parsed as bash.
 func resolveText(t *testing.T, cmd string) knowledge.Resolved {
 	t.Helper()
-	f, err := parse([]byte(cmd), syntax.LangBash)
+	f, err := dialect.Parse([]byte(cmd), syntax.LangBash)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -26,13 +27,13 @@ import (
 // The text is then parsed as POSIX sh up to the line of what dash refuses
 // when it parses, if anything. nil when no expansion was replaced (the
 // caller cuts the text at its error), or when one spans lines.
-func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect) (*syntax.File, []int) {
+func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect.Dialect) (*syntax.File, []int) {
 	var bad []int
 	var patched []byte
 	ok := true
 	knowledge.Inspect(bf, func(n syntax.Node) bool {
 		pe, isPe := n.(*syntax.ParamExp)
-		if !ok || !isPe || !d.expansionRefused(pe) {
+		if !ok || !isPe || !d.ExpansionRefused(pe) {
 			return ok
 		}
 		start, end := int(pe.Pos().Offset()), int(pe.End().Offset())
@@ -54,14 +55,14 @@ func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect) (*syntax.F
 		return nil, nil
 	}
 	slices.Sort(bad)
-	f, err := p.parseNested(string(patched), d.variant)
+	f, err := p.parseNested(string(patched), d.Variant)
 	switch {
 	case err == nil:
-	case !d.bashSyntaxStops:
+	case !d.BashSyntaxStops:
 		return nil, nil // zsh, mksh: only the expansions were bash's
 	default:
-		if f = parsedLines(p, string(patched), d.variant, err); f == nil {
-			f, _ = p.parseNested("", d.variant)
+		if f = parsedLines(p, string(patched), d.Variant, err); f == nil {
+			f, _ = p.parseNested("", d.Variant)
 		}
 	}
 	return f, bad
@@ -72,8 +73,8 @@ func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect) (*syntax.F
 // and the shell (zsh, mksh) parses them as words and refuses them where
 // it expands them (see dialect.refusesExpansion): as badSubstsRead. nil
 // when anything else is in the way.
-func expansionsRead(p *pass, code []byte, d *dialect) (*syntax.File, []int) {
-	if d.refusesExpansion == nil || d.bashSyntaxStops {
+func expansionsRead(p *pass, code []byte, d *dialect.Dialect) (*syntax.File, []int) {
+	if d.RefusesExpansion == nil || d.BashSyntaxStops {
 		return nil, nil
 	}
 	bf, err := p.parseNested(string(code), syntax.LangBash)
@@ -81,45 +82,6 @@ func expansionsRead(p *pass, code []byte, d *dialect) (*syntax.File, []int) {
 		return nil, nil
 	}
 	return badSubstsRead(p, code, bf, d)
-}
-
-// expansionRefused reports whether the shell refuses pe where it expands
-// it ("bad substitution"): never in bash.
-func (d *dialect) expansionRefused(pe *syntax.ParamExp) bool {
-	return d.refusesExpansion != nil && d.refusesExpansion(pe)
-}
-
-// dashRefuses reports whether dash refuses a parameter expansion when it
-// expands it: anything but a name with POSIX's operators (- = ? + % #,
-// with or without the colon) and ${#name}.
-// zshRefuses and mkshRefuses are the same for zsh (bash's ${!name},
-// ${!name[@]}, ${x^^}, ${x,,}, ${x@Q}) and mksh (${x^^}, ${x,,}), each
-// of which ends the shell with "bad substitution" after the commands
-// before it (zsh 5.9, mksh R59: `x=ab; echo before; echo ${!x}; echo
-// after` prints before). mvdan.cc/sh refuses them when it parses as zsh
-// or mksh, so such a source is read as bash's (see expansionsRead).
-func dashRefuses(pe *syntax.ParamExp) bool {
-	if pe.Short {
-		return false
-	}
-	if pe.Excl || pe.Width || pe.IsSet || pe.Flags != nil || pe.NestedParam != nil ||
-		pe.Index != nil || pe.Slice != nil || pe.Repl != nil || pe.Names != 0 {
-		return true
-	}
-	return pe.Exp != nil && pe.Exp.Op > syntax.RemLargePrefix
-}
-
-func zshRefuses(pe *syntax.ParamExp) bool {
-	return !pe.Short && pe.Excl || caseOrQuoteOp(pe)
-}
-
-func mkshRefuses(pe *syntax.ParamExp) bool {
-	return pe.Exp != nil && pe.Exp.Op >= syntax.UpperFirst && pe.Exp.Op <= syntax.LowerAll
-}
-
-// caseOrQuoteOp: ${x^}, ${x^^}, ${x,}, ${x,,} and ${x@OP}.
-func caseOrQuoteOp(pe *syntax.ParamExp) bool {
-	return pe.Exp != nil && pe.Exp.Op >= syntax.UpperFirst && pe.Exp.Op <= syntax.OtherParamOps
 }
 
 // badSubst reports whether one of the words, as the shell expands them

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -51,14 +52,14 @@ func (p *pass) inPlaceStmts() []*syntax.Stmt {
 
 // markInPlace records the statements of a -c string (or of a nested shell
 // that replaced it) that the shell d execs in place of itself.
-func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
-	if len(list) == 0 || d.cTail == 0 || trapsSet(list, d) {
+func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect.Dialect) {
+	if len(list) == 0 || d.CTail == 0 || dialect.TrapsSet(list, d) {
 		return
 	}
-	if n := len(list); d.ampEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
+	if n := len(list); d.AmpEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
 		return
 	}
-	if d.cTail&tailLone != 0 {
+	if d.CTail&dialect.TailLone != 0 {
 		if len(list) == 1 {
 			if ce, ok := list[0].Cmd.(*syntax.CallExpr); ok && len(ce.Assigns) == 0 && len(list[0].Redirs) == 0 && !list[0].Background {
 				p.setInPlace(list[0])
@@ -66,54 +67,54 @@ func (p *pass) markInPlace(list []*syntax.Stmt, d *dialect) {
 		}
 		return
 	}
-	p.inPlaceTail(list[len(list)-1], d, lastLineTails(list, d.cTail))
+	p.inPlaceTail(list[len(list)-1], d, lastLineTails(list, d.CTail))
 }
 
 // lastLineTails is via without tailAndOrAlone when the last statement of
 // the -c string list shares its line with the one before: then it is not
 // the whole last command.
-func lastLineTails(list []*syntax.Stmt, via tails) tails {
+func lastLineTails(list []*syntax.Stmt, via dialect.Tails) dialect.Tails {
 	if n := len(list); n > 1 && list[n-2].End().Line() == list[n-1].Pos().Line() {
-		return via &^ tailAndOrAlone
+		return via &^ dialect.TailAndOrAlone
 	}
 	return via
 }
 
 // inPlaceTail marks s, or the commands in its tail positions through the
 // compounds of via, as exec'd in place.
-func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect, via tails) {
+func (p *pass) inPlaceTail(s *syntax.Stmt, d *dialect.Dialect, via dialect.Tails) {
 	if s.Background || s.Coprocess || s.Negated {
 		return
 	}
-	last := func(list []*syntax.Stmt, t tails) {
+	last := func(list []*syntax.Stmt, t dialect.Tails) {
 		if len(list) > 0 && via&t != 0 {
 			p.inPlaceTail(list[len(list)-1], d, via)
 		}
 	}
-	if len(s.Redirs) > 0 && !d.tailKeepsRedirs {
+	if len(s.Redirs) > 0 && !d.TailKeepsRedirs {
 		return
 	}
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		p.setInPlace(s)
 	case *syntax.BinaryCmd:
-		if (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) && via&(tailAndOr|tailAndOrAlone) != 0 {
+		if (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) && via&(dialect.TailAndOr|dialect.TailAndOrAlone) != 0 {
 			p.inPlaceTail(c.Y, d, via)
 		}
 	case *syntax.Block:
-		last(c.Stmts, tailBlock)
+		last(c.Stmts, dialect.TailBlock)
 	case *syntax.Subshell:
-		last(c.Stmts, tailSubshell)
+		last(c.Stmts, dialect.TailSubshell)
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
-			last(ic.Then, tailIf)
+			last(ic.Then, dialect.TailIf)
 		}
 	case *syntax.CaseClause:
 		for _, it := range c.Items {
-			last(it.Stmts, tailCase)
+			last(it.Stmts, dialect.TailCase)
 		}
 	case *syntax.ForClause:
-		last(c.Do, tailFor) // in the last round (zsh: `for i in 1 2; do …; done`)
+		last(c.Do, dialect.TailFor) // in the last round (zsh: `for i in 1 2; do …; done`)
 	}
 }
 

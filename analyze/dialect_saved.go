@@ -14,19 +14,19 @@ import (
 // or function call in the current shell), for the forked subshells started
 // meanwhile to inherit (see dialect.childrenKeepSaved).
 func (w *walker) saving(rs []*syntax.Redirect, env, inner fdtable.Table, walk func()) {
-	if w.sh.d.execCloexec {
+	if w.sh.d.ExecCloexec {
 		// mksh: what these redirections open is not close-on-exec, as
 		// exec's are (funcs.c c_exec sets FD_CLOEXEC, iosetup does not).
 		prevOpen := w.redirOpen
 		w.redirOpen |= fdtable.RedirMask(rs)
 		defer func() { w.redirOpen = prevOpen }()
 	}
-	if !w.sh.d.childrenKeepSaved || inner == env {
+	if !w.sh.d.ChildrenKeepSaved || inner == env {
 		walk()
 		return
 	}
 	prev, prevTen := w.saved, w.savedTen
-	if w.sh.d.childrenKeepFirstSaved {
+	if w.sh.d.ChildrenKeepFirstSaved {
 		w.saveFirst(rs, env)
 	} else {
 		for fd := range env {
@@ -73,7 +73,7 @@ func (w *walker) inheritSaved(j *job) {
 	if j.quick || !(j.kind == jobCompound || j.forks) {
 		return
 	}
-	if w.sh.d.savedTailExec && j.kind == jobCompound && j.tail != nil {
+	if w.sh.d.SavedTailExec && j.kind == jobCompound && j.tail != nil {
 		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok && w.execsTail(ce) {
 			return
 		}
@@ -95,7 +95,7 @@ func (w *walker) heldSaved() fdtable.Table {
 // leave on fd 10 for the rest of the shell's life (see
 // dialect.execKeepsFirstSaved); a job whose own shell it is holds it too.
 func (w *walker) execKeeps(rs []*syntax.Redirect, env fdtable.Table) {
-	if !w.sh.d.execKeepsFirstSaved {
+	if !w.sh.d.ExecKeepsFirstSaved {
 		return
 	}
 	fd, ok := w.tenCopy(rs, env)

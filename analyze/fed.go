@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -162,10 +163,10 @@ func (w *walker) runsCode(r knowledge.Resolved, s *syntax.Stmt) bool {
 	if head := knowledge.WordLit(r.Head); strings.Contains(head, "/") && w.p.writtenScript(head) != nil {
 		return true // ./run.sh
 	}
-	if dialectOfProgram(r.Name) == nil {
+	if dialect.DialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, cflag, sflag, operand := shellArgs(r.Args)
+	script, cflag, sflag, operand := dialect.ShellArgs(r.Args)
 	switch {
 	case script != nil || cflag:
 		return false // a -c string that is not a literal
@@ -187,9 +188,9 @@ func readsScript(s *syntax.Stmt) bool {
 		return false
 	}
 	r := knowledge.Resolve(ce.Args)
-	if dialectOfProgram(r.Name) == nil {
+	if dialect.DialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, cflag, sflag, operand := shellArgs(r.Args)
+	script, cflag, sflag, operand := dialect.ShellArgs(r.Args)
 	return script == nil && !cflag && (operand == nil || sflag)
 }

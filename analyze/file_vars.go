@@ -130,7 +130,7 @@ func (w *walker) constVars() map[string]string {
 	if vs, ok := w.p.consts[f]; ok {
 		return vs
 	}
-	vs := scanConsts(f, w.sh.d.missing)
+	vs := scanConsts(f, w.sh.d.Missing)
 	if w.p.consts == nil {
 		w.p.consts = map[*syntax.File]map[string]string{}
 	}

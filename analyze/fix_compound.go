@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -67,7 +68,7 @@ func (p *pass) execFix(j *job) (diag.Fix, bool) {
 		return diag.Fix{}, false
 	}
 	name := knowledge.WordLit(ce.Args[0])
-	if !plainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
+	if !plainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == dialect.LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
 		return diag.Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -307,7 +308,7 @@ func (p *pass) scopes(j *job) []*scope {
 		// The walk parsed the text as the shell that runs it reads it.
 		f, err := j.src.file, error(nil)
 		if f == nil {
-			f, err = p.parseNested(string(j.src.text), p.cfg.lang.variant())
+			f, err = p.parseNested(string(j.src.text), p.cfg.lang.Variant())
 		}
 		if err != nil {
 			f, err = p.parseNested(string(j.src.text), syntax.LangBash)

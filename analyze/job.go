@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -95,7 +96,7 @@ type job struct {
 	exitRaced bool
 	// ignored are the signals the job ignores from the start (see
 	// shell.ignored).
-	ignored sigSet
+	ignored dialect.SigSet
 	// callsFunc: the job's subshell runs a function; bodyFds are the
 	// descriptors its commands run with.
 	callsFunc bool
@@ -139,7 +140,7 @@ type job struct {
 	runner []*syntax.Word
 	// procD is the dialect of the shell that is the job's process, when
 	// that is not a subshell of the current one (see shell.process).
-	procD *dialect
+	procD *dialect.Dialect
 	// execsTail: the job is a bash ( ) subshell that execs its last
 	// command in place (see dialect.parenTail), though it may hold the
 	// job's descriptors a while before: nothing waits for that command.

@@ -30,7 +30,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 				named = append(named, j)
 				break
 			}
-			if !w.sh.d.currentSkipsDone {
+			if !w.sh.d.CurrentSkipsDone {
 				break // zsh, mksh: %% is the finished job, and kill fails
 			}
 		}
@@ -46,7 +46,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		switch {
 		case len(live) == 2:
 			named = append(named, live[1])
-		case len(live) == 1 && w.sh.d.prevIsCurrentAlone:
+		case len(live) == 1 && w.sh.d.PrevIsCurrentAlone:
 			named = append(named, live[0])
 		}
 	case strings.HasPrefix(lit, "%") && knowledge.IsDigits(lit[1:]):
@@ -64,7 +64,7 @@ func (w *walker) jobSpec(lit string) (named []*job) {
 		// bash, dash and mksh refuse the spec when more than one job
 		// matches; zsh takes the one of the highest number.
 		match := w.specMatches(lit)
-		if len(match) > 1 && w.sh.d.specPicksHighest {
+		if len(match) > 1 && w.sh.d.SpecPicksHighest {
 			match = []*job{slices.MaxFunc(match, func(a, b *job) int { return a.num - b.num })}
 		}
 		if len(match) == 1 {
@@ -83,7 +83,7 @@ func (w *walker) specMatches(lit string) (match []*job) {
 			continue
 		}
 		t := j.text()
-		if name, _, _ := strings.Cut(t, " "); w.sh.d.jobTextEscaped && !strings.Contains(name, "/") {
+		if name, _, _ := strings.Cut(t, " "); w.sh.d.JobTextEscaped && !strings.Contains(name, "/") {
 			t = `\` + t
 		}
 		if q, ok := strings.CutPrefix(lit[1:], "?"); ok && strings.Contains(t, q) || !ok && strings.HasPrefix(t, lit[1:]) {
@@ -101,7 +101,7 @@ func (w *walker) nextJobNum() int {
 	if len(sh.jobs) >= maxExactJobs {
 		return sh.maxNum + 1
 	}
-	if sh.d.jobNumAboveHighest {
+	if sh.d.JobNumAboveHighest {
 		n := 0
 		for _, j := range sh.jobs {
 			if j.num > n && w.inTable(j) {
@@ -137,7 +137,7 @@ const reapMargin = 50 * time.Millisecond
 // 0.3; server & kill %sleep` all end the server. A job that ended just
 // before the next one starts may or may not be reaped yet: it stays.
 func (w *walker) inTable(j *job) bool {
-	if w.sh.d.doneJobsStay {
+	if w.sh.d.DoneJobsStay {
 		return !j.disowned && !j.reported
 	}
 	return w.running(j)
@@ -173,5 +173,5 @@ func (w *walker) endedAlone(j *job) bool {
 // dialect.specsKeepReaped): a job waited for is gone from them in every
 // shell (mksh: `a & b & wait %2; kill %-` finds no previous job).
 func (w *walker) specSees(j *job) bool {
-	return w.inTable(j) || w.sh.d.specsKeepReaped && !j.disowned && !j.waited
+	return w.inTable(j) || w.sh.d.SpecsKeepReaped && !j.disowned && !j.waited
 }

@@ -1,5 +1,7 @@
 package analyze
 
+import "github.com/shguard/shguard/analyze/dialect"
+
 // A forked subshell is a copy of its parent, job table included, and
 // each shell decides what of that table it keeps. Where it keeps it
 // (dialect.jobsKeptIn), the subshell's job specs, `jobs -p` and kill
@@ -10,23 +12,12 @@ package analyze
 // children (mksh's `( wait %1 )` returns at once). Jobs it starts get the
 // numbers after them (mksh: `( server & jobs )` lists it as [2]).
 
-// subshellForm is how a subshell was forked.
-type subshellForm uint8
-
-const (
-	formParen     subshellForm = 1 << iota // ( … )
-	formSubst                              // $( … ), `…`
-	formProcSubst                          // <( … ), >( … )
-	formPipe                               // an element of a pipeline
-	formJob                                // the body of a background job
-)
-
 // inheritJobs gives the subshell just entered (w.sh) the job table of
 // parent, where the dialect keeps it for a subshell of this form. They
 // come first in its table; sh.inherited counts them.
-func (w *walker) inheritJobs(parent *shell, form subshellForm) {
+func (w *walker) inheritJobs(parent *shell, form dialect.SubshellForm) {
 	sh := w.sh
-	if parent == nil || sh.d.jobsKeptIn&form == 0 || len(parent.jobs) == 0 {
+	if parent == nil || sh.d.JobsKeptIn&form == 0 || len(parent.jobs) == 0 {
 		return
 	}
 	sh.jobs = append(sh.jobs, parent.jobs...)

@@ -96,16 +96,16 @@ func printsColumnTwo(s *syntax.Stmt) bool {
 func (w *walker) listedJobs(l jobsListing) (js []*job, known bool) {
 	d := w.sh.d
 	switch {
-	case !d.jobsP:
+	case !d.JobsP:
 		return nil, true // zsh, dash: nothing in $( ) or a pipe
-	case strings.Trim(l.opts, d.jobsOptions) != "":
+	case strings.Trim(l.opts, d.JobsOptions) != "":
 		return nil, true // an option it does not take: it fails (mksh's jobs -pr)
 	case strings.ContainsAny(l.opts, "ns"):
 		// -s lists the stopped jobs, which without job control there are
 		// none of; -n those whose state changed since the shell last
 		// told, which a running job's has not (bash, mksh)
 		return nil, true
-	case l.column && d.jobsMarkField && !l.named:
+	case l.column && d.JobsMarkField && !l.named:
 		// `[1] + 12 Running`: of the current and the previous job awk
 		// prints the mark, not the pid
 		marked := append(w.jobSpec("%%"), w.jobSpec("%-")...)

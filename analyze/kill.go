@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -11,7 +12,7 @@ import (
 
 // kill applies `kill ARGS` to the shell's jobs.
 func (w *walker) kill(args []*syntax.Word) {
-	sig, ops, list := killArgs(args)
+	sig, ops, list := dialect.KillArgs(args)
 	if list || !terminates(sig) {
 		return // kill -l, kill -0 (is it alive?), kill -STOP…
 	}
@@ -59,7 +60,7 @@ func (w *walker) kill(args []*syntax.Word) {
 					// every job included; one that starts it in its own
 					// group (a script's $(…), make) leaves none: "No such
 					// process". Both checked under bash.
-					if w.p.cfg.caller == CallerGroupLeader {
+					if w.p.cfg.caller == dialect.CallerGroupLeader {
 						w.killAll(sig)
 						return
 					}
@@ -69,7 +70,7 @@ func (w *walker) kill(args []*syntax.Word) {
 		}
 		rest = append(rest, a)
 	}
-	if w.sh.d.bangZero && w.sh.last == nil && slices.ContainsFunc(rest, isLastPid) {
+	if w.sh.d.BangZero && w.sh.last == nil && slices.ContainsFunc(rest, isLastPid) {
 		w.killAll(sig) // zsh: $! is 0 before the first job: the whole group
 		return
 	}
@@ -80,7 +81,7 @@ func (w *walker) kill(args []*syntax.Word) {
 			// signalled (but see dialect.selfKillDeferred, and the kill
 			// program of `pgrep -f server | xargs kill`, which signals
 			// them all). $$ names no job.
-			if !w.sh.d.selfKillDeferred && !w.killProg && !w.survives(sig) {
+			if !w.sh.d.SelfKillDeferred && !w.killProg && !w.survives(sig) {
 				rest = rest[:i]
 			}
 			break
@@ -93,7 +94,7 @@ func (w *walker) kill(args []*syntax.Word) {
 	named, all, _ := w.jobsNamed(rest)
 	if all {
 		pipe := pipeFirst // $(jobs -p), a pid we did not see saved…
-		if w.sh.d.jobsPLast {
+		if w.sh.d.JobsPLast {
 			pipe = pipeLast
 		}
 		w.killEachJob(pipe)
@@ -150,11 +151,11 @@ func (w *walker) kill(args []*syntax.Word) {
 // killFails reports whether the shell's kill refuses these arguments
 // before it signals anything.
 func (w *walker) killFails(args []*syntax.Word) bool {
-	if w.sh.d.killRefused(args) {
+	if w.sh.d.KillRefused(args) {
 		return true // dash: kill -SIGTERM; dash, mksh: kill -n 9
 	}
 	// dash: `kill -TERM -- $!` fails ("Illegal number: -")
-	return w.sh.d.killSigNoDashDash && len(args) > 1 && knowledge.WordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(knowledge.WordLit(args[0]), "-"))
+	return w.sh.d.KillSigNoDashDash && len(args) > 1 && knowledge.WordLit(args[1]) == "--" && isSignal(strings.TrimPrefix(knowledge.WordLit(args[0]), "-"))
 }
 
 // killLost reports whether a kill of the job j with sig, right after the
@@ -172,7 +173,7 @@ func (w *walker) killFails(args []*syntax.Word) bool {
 // job its time, what mksh does almost always, and the kill right after
 // the & as lost; the race itself stays.
 func (w *walker) killLost(j *job, sig string) bool {
-	return w.sh.d.killRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && w.sh.owns(j)
+	return w.sh.d.KillRaces && j.startSlow == w.slow && j.startBounded == w.bounded && j.startForks == w.forks && !uncatchable(sig) && w.sh.owns(j)
 }
 
 // dropDeadPipeSpecs drops the job specs that signal nothing in bash: a
@@ -182,7 +183,7 @@ func (w *walker) killLost(j *job, sig string) bool {
 // >&2 & cd app ) 2>&1 | tee log & … kill %1` leaves tee and the server
 // (checked under bash 5.2). The other shells signal the rest.
 func (w *walker) dropDeadPipeSpecs(ops []*syntax.Word) []*syntax.Word {
-	if !w.sh.d.specStopsAtDead {
+	if !w.sh.d.SpecStopsAtDead {
 		return ops
 	}
 	return slices.DeleteFunc(slices.Clone(ops), func(a *syntax.Word) bool {

@@ -19,7 +19,7 @@ import (
 // or in dash (dialect.killStopsAtBad) those before the first it cannot
 // parse.
 func (w *walker) parsedOperands(ops []*syntax.Word) []*syntax.Word {
-	if !w.sh.d.killStopsAtBad {
+	if !w.sh.d.KillStopsAtBad {
 		return ops
 	}
 	for i, a := range ops {

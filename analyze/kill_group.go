@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -18,7 +19,7 @@ import (
 // dialect.negPidFindsJob). `set -m; server | tee log & … kill -- -$!`
 // leaves tee holding the caller's output there (found by probe).
 func (w *walker) dropLeaderlessGroups(ops []*syntax.Word) []*syntax.Word {
-	if !w.sh.monitor || w.sh.d.negPidFindsJob {
+	if !w.sh.monitor || w.sh.d.NegPidFindsJob {
 		return ops
 	}
 	return slices.DeleteFunc(slices.Clone(ops), func(a *syntax.Word) bool {
@@ -74,8 +75,8 @@ func (w *walker) killGroups(ops []*syntax.Word, sig string) []*syntax.Word {
 // -9 $!` (the command left, holding the caller's output); timeout.c's
 // cleanup() sends the signal to the command and then to group 0.
 func (w *walker) timeoutKilled(j *job, sig string) {
-	switch s := signalName(sig); s {
-	case "", "TERM", "15", "HUP", "1", "INT", "2", "QUIT", "3", "ALRM", "14", signalName(j.timeoutSig):
+	switch s := dialect.SignalName(sig); s {
+	case "", "TERM", "15", "HUP", "1", "INT", "2", "QUIT", "3", "ALRM", "14", dialect.SignalName(j.timeoutSig):
 		w.killGroup(j, true)
 	}
 }

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -111,8 +112,8 @@ func guardOf(x *syntax.Stmt, and bool) (g guard, ok bool) {
 		a := rx.Args
 		switch rx.Name {
 		case "kill":
-			s, xops, list := killArgs(a)
-			ok := and && !list && signalName(s) == "0" && len(xops) == 1 && operandKey(xops[0]) != ""
+			s, xops, list := dialect.KillArgs(a)
+			ok := and && !list && dialect.SignalName(s) == "0" && len(xops) == 1 && operandKey(xops[0]) != ""
 			if !ok {
 				return g, false
 			}
@@ -186,7 +187,7 @@ func guardedKill(g guard, s *syntax.Stmt) bool {
 	if r.Name != "kill" || r.Wrapped {
 		return false
 	}
-	sig, ops, list := killArgs(r.Args)
+	sig, ops, list := dialect.KillArgs(r.Args)
 	return !list && terminates(sig) && len(ops) == 1 && g.covers(ops[0])
 }
 
@@ -329,8 +330,8 @@ func aliveOperand(s *syntax.Stmt) *syntax.Word {
 	}
 	switch r.Name {
 	case "kill":
-		sig, ops, list := killArgs(r.Args)
-		if list || signalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
+		sig, ops, list := dialect.KillArgs(r.Args)
+		if list || dialect.SignalName(sig) != "0" || len(ops) != 1 || pidOperand(ops[0]) == "" {
 			return nil
 		}
 		return ops[0]

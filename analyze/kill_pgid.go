@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -34,7 +35,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 	own := func(j *job) bool { return j.monitorGroup || (j.setsid || j.timeoutGroup) && j.kind == jobSimple }
 	for _, a := range ops {
 		pid, pad, ok := w.psGroupOf(a)
-		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.cfg.caller == CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
+		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.cfg.caller == dialect.CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
 			pid, ok = &syntax.Word{Parts: a.Parts[1:]}, true // a subshell's -$$: the script leads the group
 		}
 		var js []*job
@@ -46,7 +47,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 			rest = append(rest, a)
 		case pad == padSplit:
 			rest = append(rest, w.splitGroup(pid, js, own)...) // (see kill_pgidsplit.go)
-		case pad == padKept && !w.sh.d.groupBlanks:
+		case pad == padKept && !w.sh.d.GroupBlanks:
 			rest = append(rest, knowledge.LitWord("-")) // `-   123`: refused
 		case isShellPid(pid) || !slices.ContainsFunc(js, own):
 			rest = append(rest, knowledge.LitWord("0"))

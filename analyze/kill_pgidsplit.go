@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -50,7 +51,7 @@ func (w *walker) splitGroup(pid *syntax.Word, js []*job, own func(*job) bool) []
 	switch {
 	case !isShellPid(pid) && len(js) > 0 && !slices.ContainsFunc(js, func(j *job) bool { return !own(j) }):
 		return append(ops, pid) // the group it leads has its pid for number
-	case w.p.cfg.caller != CallerGroupLeader:
+	case w.p.cfg.caller != dialect.CallerGroupLeader:
 		return ops // the caller's leader: nothing of the script's
 	case w.depth == 0:
 		return append(ops, paramWord("$")) // the script, also from its subshells
@@ -70,7 +71,7 @@ func (w *walker) soleSubst(pe *syntax.ParamExp) *syntax.CmdSubst {
 	if f == nil || w.depth == 0 {
 		f = w.p.file
 	}
-	if opaqueAssigns(f, w.sh.d.missing) {
+	if opaqueAssigns(f, w.sh.d.Missing) {
 		return nil
 	}
 	name := pe.Param.Value

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -33,7 +34,7 @@ func (w *walker) selfOperand(a *syntax.Word) bool {
 	switch {
 	case knowledge.WordLit(a) == "0" || isShellPid(a) || w.killsShell(a) || w.readsZero(a):
 		return true
-	case w.sh.d.bangZero && w.sh.last == nil && isLastPid(a):
+	case w.sh.d.BangZero && w.sh.last == nil && isLastPid(a):
 		return true // zsh: kill 0
 	}
 	return w.sh.leads && negatedPid(a) && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]})
@@ -56,7 +57,7 @@ func (w *walker) killsItself(sig string, ops []*syntax.Word) bool {
 // survives reports whether the shell goes on after it sends itself sig:
 // it traps or ignores it.
 func (w *walker) survives(sig string) bool {
-	return !uncatchable(sig) && (w.sh.ignored&sigBit(sig) != 0 || w.shellTraps(sig))
+	return !uncatchable(sig) && (w.sh.ignored&dialect.SigBit(sig) != 0 || w.shellTraps(sig))
 }
 
 // diesOf ends the shell being walked, which sent itself sig, where the
@@ -78,7 +79,7 @@ func (w *walker) diesOf(sig string) {
 	if w.deathTakesGroup(sig) {
 		w.killAll(sig) // (a job it signals too soon lives on, see killLost)
 	}
-	if uncatchable(sig) || !w.sh.d.topSignalRunsExitTrap {
+	if uncatchable(sig) || !w.sh.d.TopSignalRunsExitTrap {
 		w.sh.skipTraps = true
 	}
 }
@@ -90,10 +91,10 @@ func (w *walker) diesOf(sig string) {
 // ends the jobs that do not ignore it: `server & sleep 1; kill $$` stops
 // the server there, `kill -INT $$` leaves it (jobs ignore INT).
 func (w *walker) deathTakesGroup(sig string) bool {
-	if !w.sh.d.selfTermTakesJobs || !w.sh.leads || len(w.sh.traps) > 0 {
+	if !w.sh.d.SelfTermTakesJobs || !w.sh.leads || len(w.sh.traps) > 0 {
 		return false
 	}
-	n := signalName(sig)
+	n := dialect.SignalName(sig)
 	return (n == "" || n == "TERM" || n == "15" || n == "INT" || n == "2") && !w.jobsIgnore(sig)
 }
 
@@ -108,7 +109,7 @@ func (w *walker) killEndsShell(ce *syntax.CallExpr) bool {
 		return false
 	}
 	args := ce.Args[1:]
-	sig, ops, list := killArgs(args)
+	sig, ops, list := dialect.KillArgs(args)
 	if list || w.killFails(args) {
 		return false
 	}

@@ -66,7 +66,7 @@ func (w *walker) runSelfTrap(t sigTrap) {
 // or in the body of a function it calls there (`trap cleanup TERM` with
 // `cleanup() { kill $P; exit 0; }`).
 func actionExits(w *walker, code string) bool {
-	f, err := w.p.parseNested(code, w.sh.d.variant)
+	f, err := w.p.parseNested(code, w.sh.d.Variant)
 	if err != nil {
 		return false
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -55,7 +56,7 @@ func (w *walker) killSubshell(j *job) {
 			}
 		}
 	}
-	if t != nil && !(w.sh.d.tailDropsTraps && w.trapDropped(j, t)) {
+	if t != nil && !(w.sh.d.TailDropsTraps && w.trapDropped(j, t)) {
 		// The trap interrupts the wait and runs; then the subshell goes
 		// on with what follows, which is brief (fg is false), unless it
 		// loops and the trap does not exit.
@@ -94,7 +95,7 @@ func (w *walker) subshellDefers(j *job) bool {
 	} else if j.kind == jobSimple && len(j.prog) > 0 && !j.forks {
 		return false // find -exec, xargs: a program, which dies at once
 	}
-	return d.subshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
+	return d.SubshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
 }
 
 // sigTrap is the trap j's own shell set on sig, or nil. SIGKILL cannot
@@ -108,7 +109,7 @@ func (j *job) sigTrap(sig string) *sigTrap {
 
 // trapFor is the trap the shell has on sig, or nil.
 func (sh *shell) trapFor(sig string) *sigTrap {
-	b := sigBit(sig)
+	b := dialect.SigBit(sig)
 	for i := range sh.sigTraps {
 		if t := &sh.sigTraps[i]; t.sigs&b != 0 {
 			return t
@@ -120,7 +121,7 @@ func (sh *shell) trapFor(sig string) *sigTrap {
 // exitTrapOnSignal is the EXIT trap that j's own shell runs when sig
 // kills it (see dialect.signalRunsExitTrap), or nil.
 func (j *job) exitTrapOnSignal(sig string) *sigTrap {
-	if j.trapSh == nil || uncatchable(sig) || j.trapRan || !j.trapSh.d.signalRunsExitTrap || len(j.trapSh.traps) == 0 {
+	if j.trapSh == nil || uncatchable(sig) || j.trapRan || !j.trapSh.d.SignalRunsExitTrap || len(j.trapSh.traps) == 0 {
 		return nil
 	}
 	return &sigTrap{trapBody: j.trapSh.traps[len(j.trapSh.traps)-1]}
@@ -132,7 +133,7 @@ func (j *job) exitTrapOnSignal(sig string) *sigTrap {
 // kill on to the job's own jobs. It reports whether the action exits.
 func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	j.trapRan = true // once: a kill in it that reaches j again runs nothing
-	f, err := w.p.parseNested(t.code, j.trapSh.d.variant)
+	f, err := w.p.parseNested(t.code, j.trapSh.d.Variant)
 	if err != nil {
 		return false
 	}

@@ -155,7 +155,7 @@ func (w *walker) calledFunc(ce *syntax.CallExpr) *function {
 // to its default, and the subshell dies (one never trapped stays ignored:
 // `( server & wait ) & … kill -INT $!` ends nothing).
 func (w *walker) killTrapped(sig string, ops []*syntax.Word) {
-	if w.sh.d.ignoredStayIgnored { // (kill has ruled out what the shell refuses: killFails)
+	if w.sh.d.IgnoredStayIgnored { // (kill has ruled out what the shell refuses: killFails)
 		return
 	}
 	named, _, _ := w.jobsNamed(ops)

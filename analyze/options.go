@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 )
 
 // Style chooses how compound background statements (`A && B &`) are fixed.
@@ -39,8 +40,8 @@ func (s Style) String() string {
 }
 
 type config struct {
-	lang         Lang
-	caller       Caller
+	lang         dialect.Lang
+	caller       dialect.Caller
 	scriptFile   bool
 	servers      map[string]bool
 	style        Style
@@ -52,7 +53,7 @@ type config struct {
 type Option func(*config)
 
 // WithLang sets the dialect the source is parsed as.
-func WithLang(l Lang) Option { return func(c *config) { c.lang = l } }
+func WithLang(l dialect.Lang) Option { return func(c *config) { c.lang = l } }
 
 // WithStyle sets the style of the fixes attached to findings.
 func WithStyle(s Style) Option { return func(c *config) { c.style = s } }
@@ -77,3 +78,12 @@ func WithServers(names ...string) Option {
 		}
 	}
 }
+
+// WithCaller says how the shell is started (default CallerGroupLeader,
+// what agent tools do).
+func WithCaller(c dialect.Caller) Option { return func(cfg *config) { cfg.caller = c } }
+
+// WithScriptFile says the source is a script file the shell reads (`bash
+// deploy.sh`), not a -c string: a shell execs the last command of a -c
+// string in place of itself, never that of a script file.
+func WithScriptFile() Option { return func(cfg *config) { cfg.scriptFile = true } }

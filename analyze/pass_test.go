@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -66,7 +67,7 @@ func TestPassResetFields(t *testing.T) {
 		"#!/bin/sh\nexec >log; [[ -n x ]] && sleep 9 & kill %1; eval \"$c\"; read -r pid < run.pid",
 		"echo hi",
 	}
-	opts := []Option{WithLang(LangZsh), WithServers("srv"), WithCaller(CallerGroupLeader), WithScriptFile(), WithStyle(StyleBrace), WithDirectives(false), WithFilter(func(diag.Finding) bool { return true })}
+	opts := []Option{WithLang(dialect.LangZsh), WithServers("srv"), WithCaller(dialect.CallerGroupLeader), WithScriptFile(), WithStyle(StyleBrace), WithDirectives(false), WithFilter(func(diag.Finding) bool { return true })}
 	for _, src := range srcs {
 		if _, err := Run([]byte(src), opts...); err != nil {
 			t.Fatal(err)
@@ -95,9 +96,9 @@ func TestShellReset(t *testing.T) {
 	sh := &shell{
 		kind: shNested, async: true, jobs: []*job{j}, inherited: 1, last: j, alt: []*job{j},
 		pidVars: map[string][]*job{"p": {j}}, arrays: map[string]bool{"a": true}, joined: map[string]bool{"j": true},
-		empty: map[string]bool{"e": true}, statusVars: map[string]*syntax.Stmt{"s": {}}, traps: []trapBody{{code: "x"}}, errTraps: []trapBody{{code: "x"}}, monitor: true, d: dialectBash, held: 1,
+		empty: map[string]bool{"e": true}, statusVars: map[string]*syntax.Stmt{"s": {}}, traps: []trapBody{{code: "x"}}, errTraps: []trapBody{{code: "x"}}, monitor: true, d: dialect.DialectBash, held: 1,
 		maxNum: 2, leads: true, kept: fdtable.Table{1: fdtable.TCaller}, keptTen: true, ignored: 1, replaced: true,
-		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, wordSplit: true, kshArrays: true, posixTraps: true, localTraps: true, skipTraps: true, execsElem: true, inPlace: []*syntax.Stmt{{}}, scriptChild: true, inPlaceKnown: true, fgBody: []*syntax.Stmt{{}}, fgElem: &syntax.Stmt{}, fgForm: formParen, ended: true, maybes: maybes{cond: 1},
+		sigTraps: []sigTrap{{sigs: 1}}, keep: true, process: j, nounset: true, errexit: true, pipefail: true, wordSplit: true, kshArrays: true, posixTraps: true, localTraps: true, skipTraps: true, execsElem: true, inPlace: []*syntax.Stmt{{}}, scriptChild: true, inPlaceKnown: true, fgBody: []*syntax.Stmt{{}}, fgElem: &syntax.Stmt{}, fgForm: dialect.FormParen, ended: true, maybes: maybes{cond: 1},
 		aliases: map[string]aliasDef{"a": {ok: true}}, expandAliases: aliasDef{ok: true},
 		outerFuncs: map[string]*function{"f": {}}, ownFuncs: true,
 	}

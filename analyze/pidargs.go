@@ -171,7 +171,7 @@ func (w *walker) pidElement(pe *syntax.ParamExp, js []*job) (named []*job, ok bo
 		} else if w.arraysFromOne() && n == 0 {
 			return nil, true
 		}
-		if n < 0 && w.sh.d.noNegativeIndex {
+		if n < 0 && w.sh.d.NoNegativeIndex {
 			return nil, true // mksh: ${pids[-1]} is empty
 		} else if n < 0 {
 			i = len(js) + n
@@ -277,7 +277,7 @@ func (w *walker) substJobs(cs *syntax.CmdSubst) (js []*job, ok, empty bool) {
 		return js, known, known && len(js) == 0
 	}
 	if name, isRead := w.readsFile(s); isRead {
-		if s.Cmd == nil && !w.sh.d.substReadsFile {
+		if s.Cmd == nil && !w.sh.d.SubstReadsFile {
 			return nil, true, true // dash: $(< f) prints nothing
 		}
 		js, ok = w.pidFileJobs(name)

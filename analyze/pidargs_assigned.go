@@ -21,7 +21,7 @@ import (
 func (w *walker) mayBeAssigned(name string) bool {
 	p := w.p
 	if p.assigned == nil {
-		lacks := p.cfg.lang.dialect().missing
+		lacks := p.cfg.lang.Dialect().Missing
 		p.assigned = scanAssigned(p.src, lacks)
 		p.assigned.opaque = p.assigned.opaque || opaqueAssigns(p.file, lacks) || p.assigned.evals > 0 && evalsOpaque(p.file, p.assigned.evals, lacks)
 	}
@@ -34,7 +34,7 @@ func (w *walker) mayBeAssigned(name string) bool {
 			if p.opaqueFiles == nil {
 				p.opaqueFiles = map[*syntax.File]bool{}
 			}
-			p.opaqueFiles[f] = opaqueAssigns(f, w.sh.d.missing)
+			p.opaqueFiles[f] = opaqueAssigns(f, w.sh.d.Missing)
 		}
 		return p.opaqueFiles[f]
 	}

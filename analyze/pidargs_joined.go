@@ -42,7 +42,7 @@ func (w *walker) joinsPids(a *syntax.Word) bool {
 		return true
 	case in.pids == 1:
 		d := w.sh.d
-		return in.text || in.lead != "" && !d.pidLead || strings.Trim(in.trail, d.pidTrail) != ""
+		return in.text || in.lead != "" && !d.PidLead || strings.Trim(in.trail, d.PidTrail) != ""
 	}
 	return false
 }

@@ -115,7 +115,7 @@ func (w *walker) writePids(s *syntax.Stmt, r knowledge.Resolved, inner fdtable.T
 		if knowledge.WordLit(a) != "" {
 			continue // text, options, a format
 		}
-		if w.sh.d.bangZero && w.sh.last == nil && isLastPid(a) {
+		if w.sh.d.BangZero && w.sh.last == nil && isLastPid(a) {
 			f.zero = true
 			continue
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 )
 
 // Hostile inputs end in a verdict or a *ParseError with a real position,
@@ -34,7 +35,7 @@ func TestHostileInputs(t *testing.T) {
 		"trap kills its shell again": `trap "true && kill -- -$$" TERM EXIT; ./server &`,
 	}
 	for name, src := range cases {
-		for _, lang := range []Lang{LangBash, LangZsh, LangDash, LangMksh} {
+		for _, lang := range []dialect.Lang{dialect.LangBash, dialect.LangZsh, dialect.LangDash, dialect.LangMksh} {
 			t.Run(name+"/"+lang.String(), func(t *testing.T) {
 				_, err := Analyze([]byte(src), WithLang(lang))
 				var pe *diag.ParseError
@@ -56,7 +57,7 @@ func TestSameFindingsEveryRun(t *testing.T) {
 		"( g() { f() { srv & }; }; h() { f; }; f() { true; }; )",
 		"( a() { b() { srv & }; }; b() { true; }; c() { b; }; d() { a; }; )",
 	} {
-		for _, lang := range []Lang{LangBash, LangZsh, LangDash, LangMksh} {
+		for _, lang := range []dialect.Lang{dialect.LangBash, dialect.LangZsh, dialect.LangDash, dialect.LangMksh} {
 			first, err := Analyze([]byte(src), WithLang(lang))
 			if err != nil {
 				t.Fatal(err)

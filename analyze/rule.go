@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 )
 
 // Rule is one check, declared as a value in its own file (like an
@@ -28,7 +29,7 @@ type Rule struct {
 	Wrong, Right string
 	// Shell is the shell the examples are for (default bash), for a rule
 	// about what one shell does.
-	Shell Lang
+	Shell dialect.Lang
 
 	check func(*pass)
 	url   string // URL, made once
@@ -50,7 +51,7 @@ func (r *Rule) Markdown() string {
 	var b strings.Builder
 	b.WriteString("# " + r.ID + " " + r.Name + "\n\n")
 	b.WriteString("Severity: " + r.Severity.String())
-	if r.Shell != LangBash {
+	if r.Shell != dialect.LangBash {
 		b.WriteString(" · shell: " + r.Shell.String())
 	}
 	b.WriteString("\n\n" + r.Summary + ".\n\n")

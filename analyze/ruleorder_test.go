@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/corpus"
 )
 
@@ -18,9 +19,9 @@ func TestRuleOrderIrrelevant(t *testing.T) {
 	reversed := slices.Clone(saved)
 	slices.Reverse(reversed)
 	for _, e := range corpus.Load() {
-		lang, err := ParseLang(e.Shell)
+		lang, err := dialect.ParseLang(e.Shell)
 		if e.Shell == "" {
-			lang, err = LangBash, nil
+			lang, err = dialect.LangBash, nil
 		}
 		if err != nil {
 			t.Fatal(err)

@@ -7,90 +7,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// zshOptions are the option names of zsh 5.9 as `set -o` lists them (an
-// option on by default with "no" in front).
-var zshOptions = knowledge.SetOf(`noaliases aliasfuncdef allexport noalwayslastprompt alwaystoend
-appendcreate noappendhistory autocd autocontinue noautolist noautomenu
-autonamedirs noautoparamkeys noautoparamslash autopushd noautoremoveslash
-autoresume nobadpattern nobanghist nobareglobqual bashautolist bashrematch
-nobeep nobgnice braceccl bsdecho nocaseglob nocasematch casepaths cbases
-cdablevars cdsilent chasedots chaselinks nocheckjobs nocheckrunningjobs
-noclobber clobberempty combiningchars completealiases completeinword
-continueonerror correct correctall cprecedences cshjunkiehistory
-cshjunkieloops cshjunkiequotes cshnullcmd cshnullglob nodebugbeforecmd
-dvorak emacs noequals errexit errreturn noevallineno noexec extendedglob
-extendedhistory noflowcontrol forcefloat nofunctionargzero noglob
-noglobalexport noglobalrcs globassign globcomplete globdots globstarshort
-globsubst nohashcmds nohashdirs hashexecutablesonly nohashlistall
-histallowclobber nohistbeep histexpiredupsfirst histfcntllock
-histfindnodups histignorealldups histignoredups histignorespace
-histlexwords histnofunctions histnostore histreduceblanks nohistsavebycopy
-histsavenodups histsubstpattern histverify nohup ignorebraces
-ignoreclosebraces ignoreeof incappendhistory incappendhistorytime
-interactive interactivecomments ksharrays kshautoload kshglob
-kshoptionprint kshtypeset kshzerosubscript nolistambiguous nolistbeep
-listpacked listrowsfirst nolisttypes localloops localoptions localpatterns
-localtraps login longlistjobs magicequalsubst mailwarning markdirs
-menucomplete monitor nomultibyte nomultifuncdef nomultios nonomatch
-nonotify nullglob numericglobsort octalzeroes overstrike pathdirs
-pathscript pipefail posixaliases posixargzero posixbuiltins posixcd
-posixidentifiers posixjobs posixstrings posixtraps printeightbit
-printexitvalue privileged promptbang nopromptcr nopromptpercent nopromptsp
-promptsubst pushdignoredups pushdminus pushdsilent pushdtohome
-rcexpandparam rcquotes norcs recexact rematchpcre restricted rmstarsilent
-rmstarwait sharehistory shfileexpansion shglob shinstdin shnullcmd
-shoptionletters noshortloops shortrepeat shwordsplit singlecommand
-singlelinezle sourcetrace sunkeyboardhack transientrprompt trapsasync
-typesetsilent typesettounset nounset verbose vi warncreateglobal
-warnnestedvar xtrace zle`)
-
-// setFails reports whether `set ARGS` fails in this shell: an option
-// letter or name it does not know (see dialect.setLetters). Parsing stops
-// at the first operand or at `--`; a bare `-o`/`+o` lists the options.
-func (d *dialect) setFails(args []*syntax.Word) bool {
-	if d.setLetters == "" {
-		return false
-	}
-	for i := 0; i < len(args); i++ {
-		a, _, ok := knowledge.Literal(args[i])
-		if !ok {
-			return false // not known before it runs
-		}
-		if a == "--" || a == "-" || a == "+" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
-			return false
-		}
-		for _, c := range a[1:] {
-			if c != 'o' {
-				if !strings.ContainsRune(d.setLetters, c) && (a[0] == '-' || !strings.ContainsRune(d.setOffLetters, c)) {
-					return true
-				}
-				continue
-			}
-			if i+1 >= len(args) {
-				break // set -o: lists the options
-			}
-			i++
-			name, _, ok := knowledge.Literal(args[i])
-			if !ok {
-				return false
-			}
-			if !d.setName(name) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// setName reports whether NAME is an option `set -o NAME` knows.
-func (d *dialect) setName(name string) bool {
-	if d.setNamesLoose {
-		name = strings.ToLower(strings.ReplaceAll(name, "_", ""))
-		return d.setNames.Has(name) || d.setNames.Has("no"+name) || strings.HasPrefix(name, "no") && d.setNames.Has(name[2:])
-	}
-	return d.setNames.Has(name)
-}
-
 // setsNounset reports how `set ARGS` changes the nounset option: on is
 // true when it turns it on (-u, -o nounset), off when it turns it off.
 func setsNounset(args []*syntax.Word) (on, off bool) {
@@ -188,7 +104,7 @@ func (w *walker) unsetRead(p *syntax.ParamExp) bool {
 	}
 	name := p.Param.Value
 	if name == "!" {
-		return !w.sh.d.bangZero && w.sh.last == nil && len(w.p.jobs) == 0
+		return !w.sh.d.BangZero && w.sh.last == nil && len(w.p.jobs) == 0
 	}
 	if !isVarName(name) {
 		return false // $@ $* $# $? $$ $- $0 and the positional parameters
@@ -231,27 +147,6 @@ no_proxy all_proxy ALL_PROXY EPOCHREALTIME EPOCHSECONDS FUNCNAME PIPESTATUS REPL
 COMP_WORDS DIRSTACK status pipestatus path cdpath fpath manpath mailpath argv
 psvar prompt PROMPT RPROMPT USERNAME HOST VENDOR CPUTYPE OSTYPE TTY TTYIDLE ERRNO
 LINENO KEYTIMEOUT WORDCHARS FCEDIT HISTSIZE SAVEHIST KSH_VERSION PATHSEP`)
-
-// exportFails reports whether export or readonly with the option words
-// opts fails for an option the shell does not know (see
-// dialect.exportLetters): the special builtin's error ends the shell.
-func (d *dialect) exportFails(opts []*syntax.Word) bool {
-	if d.exportLetters == "" {
-		return false
-	}
-	for _, o := range opts {
-		a, _, ok := knowledge.Literal(o)
-		if !ok || a == "--" || len(a) < 2 || a[0] != '-' && a[0] != '+' {
-			return false
-		}
-		for _, c := range a[1:] {
-			if !strings.ContainsRune(d.exportLetters, c) {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // declOptions returns the option words of a declaration (`export -f f`
 // parses as one in mksh and bash).

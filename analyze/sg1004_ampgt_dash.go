@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/shguard/shguard/analyze/diag"
+import (
+	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
+)
 
 // AmpGtDash reports `&>` in a script run by dash, which reads it as `&`
 // followed by `>` (see parseAmpGt).
@@ -15,7 +18,7 @@ var AmpGtDash = register(&Rule{
 server runs in the background with the caller's stdout and stderr, so an agent
 tool that reads them waits for it; the redirection only truncates the file.
 Write the portable form, >file 2>&1.`,
-	Shell: LangDash,
+	Shell: dialect.LangDash,
 	Wrong: `./server &>/dev/null &`,
 	Right: `./server >/dev/null 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *pass) {

@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/shguard/shguard/analyze/diag"
+import (
+	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
+)
 
 // NotPOSIX reports a script for sh that uses syntax sh does not have.
 var NotPOSIX = register(&Rule{
@@ -17,14 +20,14 @@ after the commands before them on their line).
 Where sh is bash, shguard analyses the rest as bash syntax, still modelling
 what sh does with processes. It reports this once, at the first such place. Say #!/bin/bash if
 it is a bash script, or write it in POSIX sh.`,
-	Shell: LangPOSIX,
+	Shell: dialect.LangPOSIX,
 	Wrong: `x=(a b); echo "${x[0]}"`,
 	Right: `set -- a b; echo "$1"`,
 	check: func(p *pass) {
 		if e := p.notPOSIX; e != nil {
 			off := max(e.Offset, 0)
 			how := "analysed as bash"
-			if p.cfg.lang.dialect().bashSyntaxStops {
+			if p.cfg.lang.Dialect().BashSyntaxStops {
 				how = "sh stops here and runs nothing after it"
 				if bad := p.root.src.bad; len(bad) > 0 && bad[0] <= off {
 					how = "sh ends the script where it expands this (the commands before it run)"

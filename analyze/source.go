@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -35,7 +36,7 @@ type source struct {
 // mentionsExit reports whether the source has an exit or an exec anywhere
 // in it, looked up once: most have none, and then no statement of theirs
 // needs a look (see walker.afterExit).
-func (s *source) mentionsExit(d *dialect) bool {
+func (s *source) mentionsExit(d *dialect.Dialect) bool {
 	if s.exits == 0 {
 		s.exits = -1
 		if hasExitWord(s.text, d) {

@@ -39,7 +39,7 @@ func (w *walker) trapVars(word *syntax.Word) []trapVar {
 		v := trapVar{name: name, jobs: slices.Clone(js), had: had, empty: w.sh.empty[name]}
 		if !had && plainParam(pe) && !w.sh.arrays[name] && !shellSet.Has(name) {
 			if pos := int(word.Pos().Offset()); before == nil && pos <= len(w.src.text) {
-				before = scanAssigned(w.src.text[:pos], w.sh.d.missing)
+				before = scanAssigned(w.src.text[:pos], w.sh.d.Missing)
 			}
 			v.empty = v.empty || before != nil && !before.opaque && before.evals == 0 && !before.names[name]
 		}

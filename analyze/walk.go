@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -206,7 +207,7 @@ type walker struct {
 	localOpts bool
 	// localTrapSigs are the signals whose traps the function call being
 	// walked set under zsh's LOCAL_TRAPS (see zsh_functraps.go).
-	localTrapSigs sigSet
+	localTrapSigs dialect.SigSet
 	// exitHooks are the functions zsh's zshexit_functions names
 	// (hooksArray: it is an array), hookLoaded: add-zsh-hook was
 	// autoloaded (see zsh_exithooks.go)
@@ -220,10 +221,10 @@ type walker struct {
 // zero), and the command clears it when it is done, so that nothing of it
 // reaches a later nested shell whose script was never walked.
 type nestedStart struct {
-	leads    bool       // it leads its process group (see shell.leads)
-	jobShell *job       // it is this background job's process (see walk_shelljob.go)
-	set      shellFlags // what its arguments set for its script (see shellopts.go)
-	args     *argFrame  // its positional parameters (see walk_shellargs.go)
+	leads    bool               // it leads its process group (see shell.leads)
+	jobShell *job               // it is this background job's process (see walk_shelljob.go)
+	set      dialect.ShellFlags // what its arguments set for its script (see shellopts.go)
+	args     *argFrame          // its positional parameters (see walk_shellargs.go)
 	// childOfScript: its parent is the script (see walk_ppidkill.go).
 	childOfScript bool
 	// cut is the watch of the timeout that runs it (see walk_timeoutcut.go).
@@ -236,7 +237,7 @@ const maxNested = 8
 // call of a command named coproc, as the coprocess it is (a simple
 // command only: zsh's `coproc { … }` does not parse as zsh there).
 func (w *walker) coprocWord(s *syntax.Stmt) *syntax.CoprocClause {
-	if !w.sh.d.coprocWord || s.Background {
+	if !w.sh.d.CoprocWord || s.Background {
 		return nil
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
@@ -270,7 +271,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 		return w.failedDup(s, env) // dash, mksh: `cmd >&/dev/null` never runs cmd
 	}
 	if s.Background || s.Coprocess || s.Disown {
-		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.bgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
+		if c, ok := s.Cmd.(*syntax.BinaryCmd); ok && w.sh.d.BgLastPipeline && !s.Coprocess && (c.Op == syntax.AndStmt || c.Op == syntax.OrStmt) {
 			return w.andOrLastInBackground(s, c, env)
 		}
 		if inner := w.bareBraces(s); inner != nil {
@@ -298,14 +299,14 @@ func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 	if (w.assignsReadonly(s) || w.equalsFails(s) || w.assignsIndexZero(s)) && w.fatal() {
 		// status=$?, [ "$1" == ci ], pids[0]=$! in zsh: the shell ends there (zsh
 		// without its EXIT traps)
-		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		w.sh.skipTraps = w.sh.d.NounsetSkipsTraps
 		return env
 	}
 	ce, isCall := s.Cmd.(*syntax.CallExpr)
 	if isCall && w.sh.nounset && w.expandsUnset(s, ce) && w.fatal() {
 		// set -u: the command never runs, the shell ends (zsh without
 		// its EXIT traps)
-		w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+		w.sh.skipTraps = w.sh.d.NounsetSkipsTraps
 		return env
 	}
 	inner := env.Apply(s.Redirs)
@@ -331,7 +332,7 @@ func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 	switch {
 	case isCall:
 		out = w.simpleStmt(s, ce, env, inner)
-	case w.sh.d.compoundHoldsJob && holdsJob(s.Cmd):
+	case w.sh.d.CompoundHoldsJob && holdsJob(s.Cmd):
 		restore := w.enterCompound()
 		out = w.compoundStmt(s, env, inner)
 		w.leaveCompound(restore)
@@ -358,7 +359,7 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdta
 	if name, sc := writtenScript(s); sc != nil {
 		w.p.write(name, sc)
 	}
-	if r.Exec && len(r.All) > 0 && w.sureCond() == 0 && !(w.sh.d.execBuiltinRuns && knowledge.Builtins.Has(r.Name) && !strings.Contains(knowledge.WordLit(r.Head), "/")) {
+	if r.Exec && len(r.All) > 0 && w.sureCond() == 0 && !(w.sh.d.ExecBuiltinRuns && knowledge.Builtins.Has(r.Name) && !strings.Contains(knowledge.WordLit(r.Head), "/")) {
 		w.sh.replaced = true
 	}
 	if len(r.All) == 0 && w.execs(ce) {
@@ -400,7 +401,7 @@ func (w *walker) compoundStmt(s *syntax.Stmt, env, inner fdtable.Table) fdtable.
 		// shell for good (a subshell's stays in the subshell).
 		return w.command(s.Cmd, env)
 	}
-	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.keepsSaved&savedCompound == 0 {
+	if _, sub := s.Cmd.(*syntax.Subshell); sub && w.sh.d.KeepsSaved&dialect.SavedCompound == 0 {
 		// Forked first: the redirections are the child's own (mksh's
 		// child saves them all the same).
 		w.command(s.Cmd, inner)

@@ -85,7 +85,7 @@ func (w *walker) applies(a aliasDef, s *syntax.Stmt) bool {
 	if a.src != w.src {
 		return true // code parsed later: an eval's string, a written script
 	}
-	return !w.sh.d.parsesWholeC && s.Pos().Line() > a.line
+	return !w.sh.d.ParsesWholeC && s.Pos().Line() > a.line
 }
 
 // alias records the definitions `alias name=value` makes, where the walk
@@ -154,7 +154,7 @@ func (w *walker) expandAlias(s *syntax.Stmt, env fdtable.Table) bool {
 		return false // a quoted or escaped word is no alias
 	}
 	a, ok := w.sh.aliases[lit.Value]
-	if !ok || !w.applies(a, s) || w.sh.d.aliasesOff && !w.applies(w.sh.expandAliases, s) {
+	if !ok || !w.applies(a, s) || w.sh.d.AliasesOff && !w.applies(w.sh.expandAliases, s) {
 		return false
 	}
 	for _, rd := range s.Redirs {

@@ -54,7 +54,7 @@ func countsItself(word *syntax.Word, name string) bool {
 // expand; checked under zsh 5.9, also `pids[$i]=$!`): see
 // dialect.indexKeepsBang.
 func (w *walker) indexBindsNoPid(a *syntax.Assign) bool {
-	if a.Index == nil || a.Name == nil || a.Value == nil || !w.sh.d.indexKeepsBang || !bareBang(a.Value) {
+	if a.Index == nil || a.Name == nil || a.Value == nil || !w.sh.d.IndexKeepsBang || !bareBang(a.Value) {
 		return false
 	}
 	if w.sh.pidVars == nil {
@@ -81,7 +81,7 @@ func bareBang(word *syntax.Word) bool {
 // is not found ("pids[0]=123: not found"), so unless the script assigns
 // pids otherwise it holds nothing, and `kill $pids` stops nothing.
 func (w *walker) elementWord(ce *syntax.CallExpr) {
-	if !w.sh.d.noArrays || len(ce.Args) == 0 || len(ce.Args[0].Parts) == 0 {
+	if !w.sh.d.NoArrays || len(ce.Args) == 0 || len(ce.Args[0].Parts) == 0 {
 		return
 	}
 	l, ok := ce.Args[0].Parts[0].(*syntax.Lit)

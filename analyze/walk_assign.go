@@ -55,7 +55,7 @@ func (w *walker) bindAssign(a *syntax.Assign) {
 		return
 	}
 	if w.sh.last == nil {
-		if a.Value != nil && isLastPid(a.Value) && a.Index == nil && a.Array == nil && !a.Append && !w.sh.d.bangZero {
+		if a.Value != nil && isLastPid(a.Value) && a.Index == nil && a.Array == nil && !a.Append && !w.sh.d.BangZero {
 			// $! before any job is empty (zsh's is 0): `XVFB_PID=$!;
 			// Xvfb :99 & …; kill $XVFB_PID` (conda-forge's
 			// diffpy.fourigui run_test.sh) kills nothing, as `kill`

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -69,7 +70,7 @@ func (w *walker) breakKills(s *syntax.Stmt, follow []*syntax.Stmt) []*job {
 // keptNames is the jobs that the kill operands args name now, leaving
 // out variables set since (set) and $! once a job may have started.
 func (w *walker) keptNames(args []*syntax.Word, set map[string]bool) []*job {
-	sig, ops, list := killArgs(args)
+	sig, ops, list := dialect.KillArgs(args)
 	if list || !terminates(sig) {
 		return nil
 	}

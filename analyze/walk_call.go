@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -58,7 +59,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		// dash: kill "${pids[@]}" says "Bad substitution"; zsh's
 		// "bad substitution" ends it without its EXIT traps
 		if w.fatal() {
-			w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+			w.sh.skipTraps = w.sh.d.NounsetSkipsTraps
 		}
 		return knowledge.Resolved{}
 	}
@@ -77,7 +78,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		w.declaredValues(ce) // dash: local pid=$!
 	}
 	r := w.p.resolveCall(ce)
-	if how := w.missingCommand(ce, r); how != present {
+	if how := w.missingCommand(ce, r); how != dialect.Present {
 		w.missingRuns(r, how) // dash: source: not found
 		return knowledge.Resolved{}
 	}
@@ -151,7 +152,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 	}
 	switch r.Name {
 	case "echo", "printf", "print":
-		if r.Name == "print" && !w.sh.d.printBuiltin {
+		if r.Name == "print" && !w.sh.d.PrintBuiltin {
 			// bash, dash: no such command; it prints nothing, and
 			// `print $! > app.pid` leaves the file empty
 			r.Args = nil
@@ -208,19 +209,19 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 	case "autoload", "add-zsh-hook":
 		w.addZshHook(r.Name, r.Args)
 	case "unfunction":
-		if w.sh.d.unfunction {
+		if w.sh.d.Unfunction {
 			w.unsetFuncs(r.Args, true) // zsh: unset -f
 		}
 	case "export", "readonly":
-		if w.sh.d.exportFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == r.Name {
+		if w.sh.d.ExportFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == r.Name {
 			w.fatal() // dash: export -f f
 		}
 	case "set":
-		if w.sh.d.setFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == "set" {
+		if w.sh.d.SetFails(r.Args) && !r.Wrapped && knowledge.WordLit(r.Head) == "set" {
 			// dash: set -o pipefail; zsh: set -m, set -b, which ends it
 			// without its EXIT traps
 			if w.fatal() {
-				w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+				w.sh.skipTraps = w.sh.d.NounsetSkipsTraps
 			}
 			break
 		}
@@ -243,17 +244,17 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		// set -m or -o monitor turns job control on; set +m, +o monitor
 		// (quieting job reports before a kill) turns it off.
 		if on, off := setsOption(r.Args, 'm', "monitor"); on {
-			if w.sh.d.monitorExits {
+			if w.sh.d.MonitorExits {
 				if w.fatal() {
 					// zsh without its EXIT traps, as on its other
 					// fatal errors: `trap 'kill $P' EXIT; set -o
 					// monitor` leaves the server
-					w.sh.skipTraps = w.sh.d.nounsetSkipsTraps
+					w.sh.skipTraps = w.sh.d.NounsetSkipsTraps
 				}
 				break
 			}
 			w.mark(mark{rule: "SG2007", start: c.start, end: c.end, what: "set -m", sh: w.sh, from: len(w.sh.jobs)})
-			w.sh.monitor = !w.sh.d.monitorNeedsTty
+			w.sh.monitor = !w.sh.d.MonitorNeedsTty
 		} else if off {
 			w.sh.monitor = false
 		}
@@ -289,7 +290,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 			}
 		}
 	default:
-		if d := dialectOfProgram(r.Name); d != nil {
+		if d := dialect.DialectOfProgram(r.Name); d != nil {
 			n, slow, bounded := len(w.p.jobs), w.slow, w.bounded
 			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
@@ -385,7 +386,7 @@ func (w *walker) timeoutKills(jobs []*job, sig string) {
 // shell's builtin: named by a path, run by a program wrapper, or by zsh's
 // command.
 func (w *walker) killProgram(r knowledge.Resolved) bool {
-	return strings.Contains(knowledge.WordLit(r.Head), "/") || r.ViaProgram || r.ViaCommand && w.sh.d.commandSkipsBuiltins
+	return strings.Contains(knowledge.WordLit(r.Head), "/") || r.ViaProgram || r.ViaCommand && w.sh.d.CommandSkipsBuiltins
 }
 
 // timeoutCuts undoes the waits of the shell a timeout ends (`timeout 60

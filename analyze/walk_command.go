@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -16,7 +17,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 		return w.stmts(c.Stmts, env)
 	case *syntax.Subshell:
 		w.forks++
-		w.subshell(c.Stmts, env, formParen)
+		w.subshell(c.Stmts, env, dialect.FormParen)
 	case *syntax.BinaryCmd:
 		if c.Op == syntax.AndStmt || c.Op == syntax.OrStmt {
 			return w.andOr(c, env)
@@ -144,7 +145,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 		// The body runs when the function is called; walking it where it is
 		// declared reports what it starts once, at the place to fix it.
 		if c.Name == nil { // zsh's anonymous function, run where it stands
-			if b, ok := c.Body.Cmd.(*syntax.Block); ok && len(c.Body.Redirs) == 0 && w.sh.d.compoundHoldsJob {
+			if b, ok := c.Body.Cmd.(*syntax.Block); ok && len(c.Body.Redirs) == 0 && w.sh.d.CompoundHoldsJob {
 				// zsh runs `() { … }` without arguments or
 				// redirections as a simple command: its braces hold no
 				// job number, and `() { server & }; kill %1` stops
@@ -167,7 +168,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 			w.stmt(c.Stmt, env)
 		}
 	case *syntax.DeclClause:
-		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.exportFails(declOptions(c)) && w.fatal() {
+		if v := c.Variant.Value; (v == "export" || v == "readonly") && w.sh.d.ExportFails(declOptions(c)) && w.fatal() {
 			break // mksh: export -f f
 		}
 		w.declareLocal(c)
@@ -183,15 +184,15 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 
 // subshell walks statements in a child shell forked as form: jobs it does
 // not wait for are orphaned when it exits.
-func (w *walker) subshell(list []*syntax.Stmt, env fdtable.Table, form subshellForm) {
+func (w *walker) subshell(list []*syntax.Stmt, env fdtable.Table, form dialect.SubshellForm) {
 	saved, out, args := w.sh, w.outFile, w.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)
 	w.inheritJobs(saved, form)
-	if form != formProcSubst {
+	if form != dialect.FormProcSubst {
 		w.fgSubshell(saved, list, nil, form) // (see walk_fgtails.go)
 	}
-	if form == formSubst && w.sh.d.substDropsErrexit {
+	if form == dialect.FormSubst && w.sh.d.SubstDropsErrexit {
 		w.sh.errexit = false
 	}
 	w.stmts(list, env)

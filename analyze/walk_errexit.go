@@ -107,7 +107,7 @@ func (w *walker) errexitExits(s *syntax.Stmt, depth int) exitKind {
 // where exits finds it), or under set -o pipefail any element is (`false
 // | tee log`, in bash, zsh and mksh; dash has no pipefail).
 func (w *walker) pipeFails(c *syntax.BinaryCmd) bool {
-	if !w.sh.d.lastPipeHere && w.status(lastPipeElem(c)) < 0 {
+	if !w.sh.d.LastPipeHere && w.status(lastPipeElem(c)) < 0 {
 		return true
 	}
 	return w.sh.pipefail && (w.elemFails(c.X) || w.elemFails(c.Y))

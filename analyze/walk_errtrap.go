@@ -22,7 +22,7 @@ import (
 // errTrap records `trap ACTION ERR` (reset: `trap - ERR`, `trap "" ERR`)
 // in the current shell, for sig one of the names it may be given.
 func (w *walker) errTrap(args []*syntax.Word, sig string, single, reset bool) {
-	if strings.ToUpper(sig) == "ZERR" && !w.sh.d.trapFuncs || !w.trapSure() {
+	if strings.ToUpper(sig) == "ZERR" && !w.sh.d.TrapFuncs || !w.trapSure() {
 		return // ZERR: zsh's name only
 	}
 	w.sh.errTraps = w.sh.errTraps[:0]
@@ -46,7 +46,7 @@ func (w *walker) errTrapExits(s *syntax.Stmt) bool {
 	default:
 		return false
 	}
-	fn := w.sh.d.trapFuncs && w.funcs["TRAPZERR"] != nil
+	fn := w.sh.d.TrapFuncs && w.funcs["TRAPZERR"] != nil
 	if len(w.sh.errTraps) == 0 && !fn || w.status(s) >= 0 {
 		return false
 	}

@@ -244,7 +244,7 @@ func (w *walker) jobFunc(r knowledge.Resolved) *function {
 	if !ok {
 		return nil
 	}
-	f, err := w.p.parseNested(code, w.sh.d.variant)
+	f, err := w.p.parseNested(code, w.sh.d.Variant)
 	if err != nil {
 		return nil
 	}

@@ -54,7 +54,7 @@ func (w *walker) evalSource(c *syntax.CallExpr) *source {
 	var src *source
 	if r := w.p.resolveCall(c); r.Name == "eval" && !r.NoProgram && w.depth < maxNested {
 		if code, offs, _, ok := w.evalCode(r.Args); ok {
-			if f, err := w.p.parseNested(code, w.sh.d.variant); err == nil {
+			if f, err := w.p.parseNested(code, w.sh.d.Variant); err == nil {
 				src = &source{offs: w.mapOffs(offs), text: []byte(code), file: f}
 			}
 		}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -183,7 +184,7 @@ func (w *walker) plainKill(s *syntax.Stmt) []*job {
 	if !ok || s.Background || s.Coprocess || s.Negated || !knowledge.IsCallOf(ce, "kill") || w.funcs["kill"] != nil {
 		return nil
 	}
-	sig, ops, list := killArgs(ce.Args[1:])
+	sig, ops, list := dialect.KillArgs(ce.Args[1:])
 	if list || !terminates(sig) || w.jobsIgnore(sig) {
 		return nil
 	}

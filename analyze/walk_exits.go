@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -32,7 +33,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 	if badDup(s.Redirs, w.sh.d) {
 		// dash, mksh: the command never runs (see badDupEffect); mksh's
 		// error in a function only returns from it.
-		if w.dupEnds(s) && (depth == 0 || !w.sh.d.funcErrorReturns) {
+		if w.dupEnds(s) && (depth == 0 || !w.sh.d.FuncErrorReturns) {
 			return endsSurely
 		}
 		return endsNever
@@ -83,7 +84,7 @@ func (w *walker) exits(s *syntax.Stmt, depth int) exitKind {
 		return w.listExits(c.Stmts, depth)
 	case *syntax.BinaryCmd:
 		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
-			if w.sh.d.lastPipeHere {
+			if w.sh.d.LastPipeHere {
 				return w.exits(lastPipeElem(c), depth) // zsh runs it itself
 			}
 			return endsNever // a pipeline: its elements are subshells
@@ -241,7 +242,7 @@ func (w *walker) status(s *syntax.Stmt) int {
 			st = -1
 		}
 	}
-	if st != 0 || w.sh.d.waitOptions || s.Background {
+	if st != 0 || w.sh.d.WaitOptions || s.Background {
 		return st
 	}
 	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 1 && knowledge.WordLit(ce.Args[0]) == "wait" {
@@ -327,7 +328,7 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 	if !ok || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" {
 		return false
 	}
-	_, ops, list := killArgs(ce.Args[1:])
+	_, ops, list := dialect.KillArgs(ce.Args[1:])
 	if list || len(ops) == 0 {
 		return false
 	}
@@ -340,7 +341,7 @@ func (w *walker) groupKillFails(s *syntax.Stmt) bool {
 			return false
 		}
 		for _, j := range named {
-			if j.setsid || j.timeoutGroup || j.leadsGroup || w.sh.monitor && (j.kind != jobPipeline || w.sh.d.negPidFindsJob) {
+			if j.setsid || j.timeoutGroup || j.leadsGroup || w.sh.monitor && (j.kind != jobPipeline || w.sh.d.NegPidFindsJob) {
 				return false // (under set -m, see dropLeaderlessGroups)
 			}
 		}
@@ -360,7 +361,7 @@ func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
 	if r := w.p.resolveCall(ce); r.Name != "kill" || r.Wrapped || w.callsFunc(r) {
 		return false
 	}
-	_, ops, list := killArgs(ce.Args[1:])
+	_, ops, list := dialect.KillArgs(ce.Args[1:])
 	if list || len(ops) == 0 {
 		return false
 	}
@@ -376,14 +377,14 @@ func (w *walker) killGetsNoPid(s *syntax.Stmt) bool {
 // signal the shell refuses (see dialect.trapRefuses).
 func (w *walker) trapRefused(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background || w.sh.d.trapRefuses == 0 || len(ce.Args) < 3 || knowledge.WordLit(ce.Args[0]) != "trap" {
+	if !ok || s.Background || w.sh.d.TrapRefuses == 0 || len(ce.Args) < 3 || knowledge.WordLit(ce.Args[0]) != "trap" {
 		return false
 	}
 	args := ce.Args[1:]
 	if knowledge.WordLit(args[0]) == "--" {
 		args = args[1:]
 	}
-	return len(args) > 1 && len(w.sh.d.trapSets(args[1:])) < len(args)-1
+	return len(args) > 1 && len(w.sh.d.TrapSets(args[1:])) < len(args)-1
 }
 
 // testRefused reports whether s is a test the shell cannot run and so
@@ -398,9 +399,9 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 	a, d := ce.Args, w.sh.d
 	switch knowledge.WordLit(a[0]) {
 	case "[":
-		return d.testNoDoubleEquals && len(a) == 5 && knowledge.WordLit(a[2]) == "==" && knowledge.WordLit(a[4]) == "]"
+		return d.TestNoDoubleEquals && len(a) == 5 && knowledge.WordLit(a[2]) == "==" && knowledge.WordLit(a[4]) == "]"
 	case "test":
-		return d.testNoDoubleEquals && len(a) == 4 && knowledge.WordLit(a[2]) == "=="
+		return d.TestNoDoubleEquals && len(a) == 4 && knowledge.WordLit(a[2]) == "=="
 	}
 	return false
 }
@@ -419,7 +420,7 @@ func (w *walker) specKillFails(s *syntax.Stmt) bool {
 	if !ok || w.sh.monitor || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" || w.funcs["kill"] != nil {
 		return false
 	}
-	_, ops, list := killArgs(ce.Args[1:])
+	_, ops, list := dialect.KillArgs(ce.Args[1:])
 	if list || len(ops) == 0 {
 		return false
 	}
@@ -431,7 +432,7 @@ func (w *walker) specKillFails(s *syntax.Stmt) bool {
 		if !found {
 			return false
 		}
-		if d.specsSignalGroup {
+		if d.SpecsSignalGroup {
 			if groups {
 				return false
 			}
@@ -442,7 +443,7 @@ func (w *walker) specKillFails(s *syntax.Stmt) bool {
 		} else if knowledge.IsDigits(name) || name == "" || name == "%" || name == "+" || name == "-" {
 			return false // %1, %%: which job holds the number is the table's
 		}
-		if match := w.specMatches(lit); len(match) == 1 || len(match) > 1 && d.specPicksHighest {
+		if match := w.specMatches(lit); len(match) == 1 || len(match) > 1 && d.SpecPicksHighest {
 			return false
 		}
 	}

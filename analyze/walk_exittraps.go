@@ -31,7 +31,7 @@ func (w *walker) trapReaches(j *job, t *trapBody) bool {
 // they had the time to set up their signals (mksh: see killLost): the
 // EXIT trap that exit runs at once loses its kill of them.
 func (w *walker) noteExitRaces() {
-	if !w.sh.d.killRaces {
+	if !w.sh.d.KillRaces {
 		return
 	}
 	for _, j := range w.sh.jobs {
@@ -50,7 +50,7 @@ func (w *walker) exitTrapKills() []*job {
 	}
 	var ended []*job
 	for _, t := range sh.traps {
-		f, err := w.p.parseNested(t.code, sh.d.variant)
+		f, err := w.p.parseNested(t.code, sh.d.Variant)
 		if err != nil {
 			continue
 		}

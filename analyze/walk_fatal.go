@@ -16,7 +16,7 @@ import (
 // too, and `||` after it does not help).
 func (w *walker) assignsReadonly(s *syntax.Stmt) bool {
 	d := w.sh.d
-	if d.readonlyParams == nil || s.Background {
+	if d.ReadonlyParams == nil || s.Background {
 		return false
 	}
 	var assigns []*syntax.Assign
@@ -27,10 +27,10 @@ func (w *walker) assignsReadonly(s *syntax.Stmt) bool {
 		assigns = c.Args
 	case *syntax.ForClause:
 		wi, ok := c.Loop.(*syntax.WordIter)
-		return ok && len(wi.Items) > 0 && d.readonlyParams.Has(wi.Name.Value)
+		return ok && len(wi.Items) > 0 && d.ReadonlyParams.Has(wi.Name.Value)
 	}
 	for _, a := range assigns {
-		if a.Name != nil && d.readonlyParams.Has(a.Name.Value) {
+		if a.Name != nil && d.ReadonlyParams.Has(a.Name.Value) {
 			return true
 		}
 	}
@@ -46,7 +46,7 @@ func (w *walker) assignsReadonly(s *syntax.Stmt) bool {
 // `[[ $1 == ci ]]` and a quoted "==" are not expanded).
 func (w *walker) equalsFails(s *syntax.Stmt) bool {
 	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || !w.sh.d.equalsExpands || s.Background {
+	if !ok || !w.sh.d.EqualsExpands || s.Background {
 		return false
 	}
 	for _, a := range c.Args {
@@ -65,7 +65,7 @@ func (w *walker) equalsFails(s *syntax.Stmt) bool {
 // script there and leaves the server.
 func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || !w.sh.d.zeroIndexFatal || w.sh.kshArrays || s.Background {
+	if !ok || !w.sh.d.ZeroIndexFatal || w.sh.kshArrays || s.Background {
 		return false
 	}
 	for _, a := range ce.Assigns {
@@ -86,7 +86,7 @@ func (w *walker) shellEnds() bool {
 	if !w.surelyRuns() || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
 		return false
 	}
-	if w.sh.d.funcErrorReturns && len(w.calling) > 0 {
+	if w.sh.d.FuncErrorReturns && len(w.calling) > 0 {
 		return false
 	}
 	w.p.ended = true
@@ -103,7 +103,7 @@ func (w *walker) fatal() bool {
 	if w.sh.kind == shTop {
 		return w.shellEnds()
 	}
-	if !w.surelyRuns() || w.sh.d.funcErrorReturns && len(w.calling) > 0 {
+	if !w.surelyRuns() || w.sh.d.FuncErrorReturns && len(w.calling) > 0 {
 		return false
 	}
 	w.sh.ended = true

@@ -3,42 +3,9 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
-)
-
-// What a foreground subshell of the script execs in place of itself. A
-// `( )`, a `$(…)` or a pipeline element is a fork of the script, and the
-// program it runs is that fork's child, unless the fork execs it: then
-// it is the script's own child, and a nested shell there has the script
-// for its $PPID. `(sh -c 'kill $PPID')`, `x=$(sh -c 'kill $PPID')` and
-// `echo | sh -c 'kill $PPID'` kill the script in all four shells, as a
-// nested shell the script runs itself does (see walk_ppidkill.go), while
-// `(sh -c 'kill $PPID'; echo)` kills the subshell only and the script
-// goes on. Which commands each shell execs was measured by comparing a
-// nested sh's $PPID with the script's $$ in 68 shapes (bash 5.2, zsh 5.9,
-// dash 0.5.12, mksh R59):
-//
-//   - bash: a lone program of a `( )` (redirected too) or of a `$(…)`
-//     (not redirected); the last of a list and the right of an && or ||
-//     that is the whole last command, unredirected, not after a `&`, with
-//     no trap with an action set before it (parenTails); a pipeline
-//     element that is one program, and a `( )` element, as a `( )`; never
-//     inside { }, if or case.
-//   - zsh and dash: what they exec in the subshell of a background job
-//     (dialect.bgTail: through lists, && and ||, { }, if, case and `( )`,
-//     redirected or not; zsh also a one-word for loop), unless a trap with
-//     an action was set before it.
-//   - mksh: a lone program (redirected too), and a lone `( )`.
-//
-// A function's body is not followed (bash's `x=$(f)` execs the last
-// command of f, its `(f)` does not; zsh and dash neither).
-type fgTailRule uint8
-
-const (
-	fgTailBash fgTailRule = iota // see above
-	fgTailBg                     // zsh, dash
-	fgTailLone                   // mksh
 )
 
 // fgSubshell notes, for the foreground subshell w.sh that parent just
@@ -46,7 +13,7 @@ const (
 // process is the script's own child; which of its commands it execs in
 // place of itself is worked out when asked (see inPlaceOf): most
 // subshells run no nested shell.
-func (w *walker) fgSubshell(parent *shell, list []*syntax.Stmt, elem *syntax.Stmt, form subshellForm) {
+func (w *walker) fgSubshell(parent *shell, list []*syntax.Stmt, elem *syntax.Stmt, form dialect.SubshellForm) {
 	if w.job != nil || w.depth != 0 || parent.async {
 		return
 	}
@@ -102,25 +69,25 @@ func bodyOf(s *syntax.Stmt, list []*syntax.Stmt) bool {
 
 // fgTails returns the statements of list that a foreground subshell of
 // this form execs in place of itself (see above).
-func (w *walker) fgTails(list []*syntax.Stmt, form subshellForm, d *dialect) []*syntax.Stmt {
+func (w *walker) fgTails(list []*syntax.Stmt, form dialect.SubshellForm, d *dialect.Dialect) []*syntax.Stmt {
 	var env fdtable.Table // (the commands only)
 	n := len(list)
 	if n == 0 {
 		return nil
 	}
 	var ts []tailExec
-	switch d.fgTail {
-	case fgTailBg:
-		if trapsSetBy(list, d, trapsZsh) {
+	switch d.FgTail {
+	case dialect.FgTailBg:
+		if dialect.TrapsSetBy(list, d, dialect.TrapsZsh) {
 			return nil
 		}
-		ts, _ = w.execdTail(list[n-1], d.bgTail, env, true, nil)
-	case fgTailBash:
-		if n == 1 && form != formSubst && w.loneInPlace(list[0]) {
+		ts, _ = w.execdTail(list[n-1], d.BgTail, env, true, nil)
+	case dialect.FgTailBash:
+		if n == 1 && form != dialect.FormSubst && w.loneInPlace(list[0]) {
 			return list
 		}
 		ts = w.parenTails(list, d, env)
-	case fgTailLone:
+	case dialect.FgTailLone:
 		if n == 1 && w.loneInPlace(list[0]) {
 			return list
 		}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -72,7 +73,7 @@ func holdsFgKill(n syntax.Node, named func(*syntax.Word) bool) (found bool, sig 
 			return !found && !n.Background && !n.Coprocess
 		case *syntax.CallExpr:
 			if knowledge.IsCallOf(n, "kill") {
-				s, ops, list := killArgs(n.Args[1:])
+				s, ops, list := dialect.KillArgs(n.Args[1:])
 				found = !list && terminates(s) && slices.ContainsFunc(ops, named)
 				sig = s
 			}

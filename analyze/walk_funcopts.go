@@ -38,7 +38,7 @@ func (sh *shell) setOpts(o shellOpts) {
 // in its body (see noteLocalOpts).
 func (w *walker) callOpts(kshStyle bool, walk func()) {
 	sh, before, outer := w.sh, w.sh.opts(), w.localOpts
-	w.localOpts = kshStyle && sh.d.kshFuncOptsLocal
+	w.localOpts = kshStyle && sh.d.KshFuncOptsLocal
 	walk()
 	if w.localOpts && w.sh == sh {
 		sh.setOpts(before)
@@ -71,15 +71,15 @@ func (w *walker) noteLocalOpts(c syntax.Command) {
 	d := w.sh.d
 	switch knowledge.WordLit(args[0]) {
 	case "local":
-		w.localOpts = w.localOpts || d.localDashOpts && hasWord(args[1:], "-")
+		w.localOpts = w.localOpts || d.LocalDashOpts && hasWord(args[1:], "-")
 	case "setopt", "set":
-		if d.setoptBuiltins {
+		if d.SetoptBuiltins {
 			on, _ := setoptChanges(args[1:], false, "localoptions")
 			w.localOpts = w.localOpts || on
 		}
 	case "emulate":
 		for _, a := range args[1:] {
-			if o := knowledge.WordLit(a); d.setoptBuiltins && strings.HasPrefix(o, "-") && strings.Contains(o, "L") {
+			if o := knowledge.WordLit(a); d.SetoptBuiltins && strings.HasPrefix(o, "-") && strings.Contains(o, "L") {
 				w.localOpts = true
 			}
 		}

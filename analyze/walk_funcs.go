@@ -18,7 +18,7 @@ import (
 // builtins where the dialect finds those first; through a wrapper
 // (command, builtin, exec, env, nohup…) the name is never a function.
 func (w *walker) callsFunc(r knowledge.Resolved) bool {
-	return !r.Wrapped && w.funcs[r.Name] != nil && !(w.sh.d.specialBuiltinsFirst && specialBuiltins.Has(r.Name))
+	return !r.Wrapped && w.funcs[r.Name] != nil && !(w.sh.d.SpecialBuiltinsFirst && specialBuiltins.Has(r.Name))
 }
 
 // specialBuiltins are POSIX's special builtins.

@@ -82,7 +82,7 @@ func (w *walker) unsetFuncs(args []*syntax.Word, onlyFuncs bool) (vars bool) {
 			funcs, vars, either = strings.Contains(name, "f"), !strings.Contains(name, "f"), false
 			continue
 		}
-		fallsTo := either && w.sh.d.unsetFallsToFunc && w.noVariable(name)
+		fallsTo := either && w.sh.d.UnsetFallsToFunc && w.noVariable(name)
 		if isName(name) && (funcs || fallsTo) && w.surelyRuns() {
 			w.undefineFunc(name)
 			w.untrapFunc(name) // zsh: unfunction TRAPTERM

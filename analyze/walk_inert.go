@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -108,7 +109,7 @@ func (w *walker) inertCall(args []*syntax.Word) bool {
 		w.inertVisiting[fn] = true
 		defer delete(w.inertVisiting, fn)
 		return w.inertFunc(fn)
-	case inertBreakers.Has(name) || w.p.cfg.servers[name] || dialectOfProgram(name) != nil:
+	case inertBreakers.Has(name) || w.p.cfg.servers[name] || dialect.DialectOfProgram(name) != nil:
 		return false
 	}
 	return knowledge.ProgKinds()[name]&(knowledge.KWrapper|knowledge.KServer|knowledge.KDaemon) == 0

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -22,11 +23,11 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	j.parent = savedJob
 	j.startSlow, j.startBounded = slow, bounded
-	if saved.d.jobsKeepIgnored {
+	if saved.d.JobsKeepIgnored {
 		j.ignored = saved.ignored
 	}
 	w.sh = w.newShell(shSubshell, true)
-	w.inheritJobs(saved, formJob)
+	w.inheritJobs(saved, dialect.FormJob)
 	w.job, j.sh = j, w.sh
 	// The job's subshell makes its redirections: a $( ) in a here-document
 	// or a file name runs there, with the job's descriptors.
@@ -40,7 +41,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 	} else {
 		w.jobBody(j, s, env, saved.d)
 	}
-	if len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && saved.d.signalRunsExitTrap {
+	if len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && saved.d.SignalRunsExitTrap {
 		j.trapSh, w.sh.keep = w.sh, true
 	}
 	// `( trap '' TERM; … ) &`: the job's own shell ignores it too.
@@ -63,7 +64,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 		// becomes B once A is done, so the job holds what B holds and $!
 		// reaches B.
 		cmd, fds := jobBody(s.Cmd, j.fds)
-		ts, ok := w.execdTails(cmd, saved.d.bgTail, fds, !j.trap, nil)
+		ts, ok := w.execdTails(cmd, saved.d.BgTail, fds, !j.trap, nil)
 		if ok && len(ts) > 0 && j.tailLate(ts) {
 			// It execs its tail all the same, later: it does not wait
 			// for it (SG1002), it holds what it holds until then.
@@ -79,7 +80,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 	}
 	w.keepSaved(j, s, env, saved.d)
 	w.inheritSaved(j)
-	if saved.d.execCloexec && j.kind == jobSimple && !j.forks {
+	if saved.d.ExecCloexec && j.kind == jobSimple && !j.forks {
 		j.fds.CloseExecFds(w.redirOpen | fdtable.RedirMask(s.Redirs))
 	}
 	if s.Coprocess {
@@ -93,7 +94,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 			j.quick = true
 		}
 	}
-	if s.Negated && (j.kind == jobSimple || j.kind == jobPipeline) && saved.d.negatedWaits {
+	if s.Negated && (j.kind == jobSimple || j.kind == jobPipeline) && saved.d.NegatedWaits {
 		// dash, mksh: a subshell runs the program (or pipeline) and
 		// waits to negate its status; the redirections are the
 		// program's, the subshell keeps the descriptors it was started
@@ -115,12 +116,12 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *job {
 
 // jobBody walks the command of a background job in the job's subshell, and
 // records what kind of job it is and what it holds.
-func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) {
+func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect.Dialect) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		j.kind = jobSimple
 		var r knowledge.Resolved
-		if name := w.p.resolveCall(c).Name; d.jobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
+		if name := w.p.resolveCall(c).Name; d.JobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
 			// dash, mksh: the job's subshell saves what the function
 			// call's (or eval's) redirections replace, and what it forks
 			// inherits the copies.
@@ -145,7 +146,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) 
 		if fn := w.jobFunc(r); fn != nil {
 			j.forks = true
 			body := j.fds.Apply(fn.body.Redirs)
-			if d.funcRedirsApplied {
+			if d.FuncRedirsApplied {
 				j.fds = body
 			}
 			// What the body's last command runs with: a kill of the
@@ -158,7 +159,7 @@ func (w *walker) jobBody(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) 
 			}
 			// A body that ends in exec makes the subshell that program,
 			// with the descriptors the exec gives it.
-			if ts, ok := w.execdTails(fn.body.Cmd, dialectBash.bgTail, j.fds, false, nil); ok && len(ts) > 0 {
+			if ts, ok := w.execdTails(fn.body.Cmd, dialect.DialectBash.BgTail, j.fds, false, nil); ok && len(ts) > 0 {
 				j.forks = false
 				j.fds = fdtable.Table{}
 				for _, t := range ts {
@@ -244,7 +245,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdtabl
 	}
 	saved, savedJob, slow, bounded, forks := w.sh, w.job, w.slow, w.bounded, w.forks
 	w.sh = w.newShell(shSubshell, true)
-	w.inheritJobs(saved, formJob)
+	w.inheritJobs(saved, dialect.FormJob)
 	w.job, j.sh = j, w.sh
 	j.startSlow, j.startBounded, j.startForks = slow, bounded, forks
 	w.stmt(&syntax.Stmt{Cmd: cc.Stmt.Cmd, Position: cc.Stmt.Position}, j.fds)
@@ -270,7 +271,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdtabl
 	if cc.Name != nil {
 		name = knowledge.WordLit(cc.Name)
 	}
-	if !w.sh.d.coprocPidVar {
+	if !w.sh.d.CoprocPidVar {
 		// zsh: only $! names it; $COPROC_PID is empty and a kill of it
 		// reaches nothing.
 		if _, ok := w.sh.pidVars[name+"_PID"]; !ok {
@@ -346,7 +347,7 @@ func (w *walker) pidVar(name string, j *job) {
 // the body forks inherit the copies: `{ (server; x) & } >/dev/null 2>&1 &`
 // hangs the caller in mksh.
 func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdtable.Table, walk func()) {
-	if w.sh.d.keepsSaved&savedCompound == 0 || len(s.Redirs) == 0 {
+	if w.sh.d.KeepsSaved&dialect.SavedCompound == 0 || len(s.Redirs) == 0 {
 		walk()
 		return
 	}
@@ -357,12 +358,12 @@ func (w *walker) jobSaving(s *syntax.Stmt, env, inner fdtable.Table, walk func()
 // replaced, in the dialects whose job process keeps the saved copies
 // (mksh for compounds, dash and mksh for function calls), for as long as
 // the job runs: `{ server; } >/dev/null 2>&1 &` holds the caller in mksh.
-func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect) {
-	if d.keepsSaved == 0 || len(s.Redirs) == 0 || j.quick || j.kind == jobSimple && !j.forks {
+func (w *walker) keepSaved(j *job, s *syntax.Stmt, env fdtable.Table, d *dialect.Dialect) {
+	if d.KeepsSaved == 0 || len(s.Redirs) == 0 || j.quick || j.kind == jobSimple && !j.forks {
 		return
 	}
 	_, call := s.Cmd.(*syntax.CallExpr)
-	if call && (d.keepsSaved&savedFuncCall == 0 || !j.forks) || !call && d.keepsSaved&savedCompound == 0 {
+	if call && (d.KeepsSaved&dialect.SavedFuncCall == 0 || !j.forks) || !call && d.KeepsSaved&dialect.SavedCompound == 0 {
 		return
 	}
 	after := env.Apply(s.Redirs)
@@ -403,7 +404,7 @@ func readsToEnd(ce *syntax.CallExpr) bool {
 // pipeline job `a | b &`, whose $! is b. nil when s is no such job.
 func (w *walker) bareBraces(s *syntax.Stmt) *syntax.Stmt {
 	b, ok := s.Cmd.(*syntax.Block)
-	if !ok || !w.sh.d.bracesTransparent || !s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 || len(b.Stmts) != 1 {
+	if !ok || !w.sh.d.BracesTransparent || !s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 || len(b.Stmts) != 1 {
 		return nil
 	}
 	in := b.Stmts[0]

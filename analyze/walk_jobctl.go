@@ -31,7 +31,7 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 		}
 		if lit == "" {
 			js, known, empty := w.argJobs(a)
-			if empty && (!hasQuotes(a) || w.sh.d.emptyArgIgnored) {
+			if empty && (!hasQuotes(a) || w.sh.d.EmptyArgIgnored) {
 				continue // expands to nothing: no argument at all
 			}
 			any = true
@@ -44,7 +44,7 @@ func (w *walker) jobsNamed(args []*syntax.Word) (named []*job, all bool, any boo
 		any = true
 		if strings.HasPrefix(lit, "%") {
 			js := w.jobSpec(lit)
-			if w.sh.d.specsSignalGroup {
+			if w.sh.d.SpecsSignalGroup {
 				// dash: kill %N signals the job's process group, which only
 				// a job that made itself a group leader (setsid, GNU timeout
 				// without --foreground) has, or a pipeline whose first
@@ -68,7 +68,7 @@ func (w *walker) currentJob() []*job {
 		if !w.specSees(j) {
 			continue
 		}
-		if !w.sh.d.currentSkipsDone || w.running(j) || i == 0 {
+		if !w.sh.d.CurrentSkipsDone || w.running(j) || i == 0 {
 			return []*job{j}
 		}
 	}
@@ -92,7 +92,7 @@ func (w *walker) wait(args []*syntax.Word) {
 	named, all, any := w.jobsNamed(args)
 	nflag := false
 	for _, a := range args {
-		if o := knowledge.WordLit(a); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.waitOptions {
+		if o := knowledge.WordLit(a); strings.HasPrefix(o, "-") && o != "--" && !w.sh.d.WaitOptions {
 			return // zsh, dash, mksh: `wait -n` is an error, and waits for nothing
 		}
 		if knowledge.WordLit(a) == "-n" {
@@ -130,7 +130,7 @@ func (w *walker) wait(args []*syntax.Word) {
 		}
 	default:
 		var bySpec []*job // named by a job spec (%1), not a pid
-		if w.sh.d.waitPidOnly {
+		if w.sh.d.WaitPidOnly {
 			for _, a := range args {
 				if strings.HasPrefix(argText(a), "%") {
 					js, _, _ := w.jobsNamed([]*syntax.Word{a})
@@ -139,7 +139,7 @@ func (w *walker) wait(args []*syntax.Word) {
 			}
 		}
 		for _, j := range named {
-			if j.kind == jobPipeline && w.sh.d.waitPidOnly && !slices.Contains(bySpec, j) {
+			if j.kind == jobPipeline && w.sh.d.WaitPidOnly && !slices.Contains(bySpec, j) {
 				continue // only its last process is waited for
 			}
 			if !j.disowned && j.kind != jobForked && w.sh.owns(j) {
@@ -212,7 +212,7 @@ func (w *walker) disown(args []*syntax.Word, c call) {
 		if len(o) < 2 || o[0] != '-' {
 			continue
 		}
-		if strings.Trim(o[1:], w.sh.d.disownOptions) != "" {
+		if strings.Trim(o[1:], w.sh.d.DisownOptions) != "" {
 			// zsh: `disown -a` names a job it does not find, and
 			// disown stops there
 			args, bad = args[:i], true
@@ -267,7 +267,7 @@ func quotedIn(word *syntax.Word, pe *syntax.ParamExp) bool {
 // stay in the table (dialect.doneJobsStay), it reports those that ended
 // and takes them out.
 func (w *walker) listJobs() {
-	if !w.sh.d.doneJobsStay || w.sureCond() > 0 || w.branching > 0 {
+	if !w.sh.d.DoneJobsStay || w.sureCond() > 0 || w.branching > 0 {
 		return
 	}
 	for _, j := range w.sh.jobs {

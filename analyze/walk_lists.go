@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -14,7 +15,7 @@ import (
 // mentionsExit reports whether the text of s in src has an exit or an
 // exec in it: without one (and without a function that has one), s
 // cannot end the shell (see exits).
-func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
+func mentionsExit(src []byte, s *syntax.Stmt, d *dialect.Dialect) bool {
 	start, end := int(s.Pos().Offset()), int(s.End().Offset())
 	if start < 0 || end > len(src) || start > end {
 		return true
@@ -27,16 +28,16 @@ func mentionsExit(src []byte, s *syntax.Stmt, d *dialect) bool {
 // return where one outside a function ends the shell (see
 // walk_return.go), a kill that may reach the shell itself, or in dash
 // and mksh a dup that may fail (see badDupEffect).
-func hasExitWord(text []byte, d *dialect) bool {
+func hasExitWord(text []byte, d *dialect.Dialect) bool {
 	return bytes.Contains(text, []byte("exit")) || bytes.Contains(text, []byte("exec")) || bytes.Contains(text, []byte("eval")) ||
-		!d.returnOutsideFails && bytes.Contains(text, []byte("return")) ||
-		d.badDup != dupOpensFile && hasBadDupText(text) || hasSelfKillText(text, d)
+		!d.ReturnOutsideFails && bytes.Contains(text, []byte("return")) ||
+		d.BadDup != dialect.DupOpensFile && hasBadDupText(text) || hasSelfKillText(text, d)
 }
 
 // hasSelfKillText reports whether text has a kill with an operand that
 // may name the shell's own process (see kill_self.go): $$, 0, a pgrep, or
 // in zsh $!, on the kill's own line, up to the end of its command.
-func hasSelfKillText(text []byte, d *dialect) bool {
+func hasSelfKillText(text []byte, d *dialect.Dialect) bool {
 	for {
 		i := bytes.Index(text, []byte("kill"))
 		if i < 0 {
@@ -49,7 +50,7 @@ func hasSelfKillText(text []byte, d *dialect) bool {
 		}
 		args := text[:end]
 		if bytes.Contains(args, []byte("$$")) || bytes.Contains(args, []byte("{$}")) || bytes.Contains(args, []byte("pgrep")) || bytes.Contains(args, []byte("$(ps ")) || bytes.Contains(args, []byte("PPID")) ||
-			bytes.HasSuffix(args, []byte(" 0")) || bytes.Contains(args, []byte(" 0 ")) || d.bangZero && bytes.Contains(args, []byte("$!")) {
+			bytes.HasSuffix(args, []byte(" 0")) || bytes.Contains(args, []byte(" 0 ")) || d.BangZero && bytes.Contains(args, []byte("$!")) {
 			return true
 		}
 	}

@@ -3,22 +3,9 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
-)
-
-// absence is how a simple command names a builtin the shell does not
-// have (see dialect.missing).
-type absence uint8
-
-const (
-	present absence = iota
-	// absentFails: "not found" (127), or zsh's `builtin mapfile` ("no
-	// such builtin", 1): the command fails and does nothing else.
-	absentFails
-	// absentFatal: mksh's `builtin mapfile`, a special builtin that
-	// fails, which ends the shell (in a function, the call).
-	absentFatal
 )
 
 // missingCommand tells whether the simple command ce, resolved to r,
@@ -30,13 +17,13 @@ const (
 // or alias the script defines by that name exists; `.` exists everywhere.
 // `exec source` ends the shell as an exec of any program does: that is
 // not this.
-func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) absence {
+func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) dialect.Absence {
 	d := w.sh.d
 	switch {
 	case r.NoProgram && !r.Exec:
-		return absentFails
-	case d.missing == nil || r.Name == "" || r.Exec || r.ViaProgram || w.p.defined[r.Name] && !r.Wrapped:
-		return present // (bash has all its builtins)
+		return dialect.AbsentFails
+	case d.Missing == nil || r.Name == "" || r.Exec || r.ViaProgram || w.p.defined[r.Name] && !r.Wrapped:
+		return dialect.Present // (bash has all its builtins)
 	}
 	viaBuiltin := false
 	for _, a := range ce.Args {
@@ -48,17 +35,17 @@ func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) absen
 		}
 	}
 	switch {
-	case viaBuiltin && d.missing.Has("builtin"):
-		return absentFails // dash: builtin: not found
-	case d.missing.Has(r.Name):
+	case viaBuiltin && d.Missing.Has("builtin"):
+		return dialect.AbsentFails // dash: builtin: not found
+	case d.Missing.Has(r.Name):
 		if viaBuiltin {
-			return d.missingBuiltin
+			return d.MissingBuiltin
 		}
-		return absentFails
-	case r.ViaCommand && d.commandSkipsBuiltins && knowledge.Builtins.Has(r.Name) && !knowledge.AlsoPrograms.Has(r.Name):
-		return absentFails // zsh: command source: no such program
+		return dialect.AbsentFails
+	case r.ViaCommand && d.CommandSkipsBuiltins && knowledge.Builtins.Has(r.Name) && !knowledge.AlsoPrograms.Has(r.Name):
+		return dialect.AbsentFails // zsh: command source: no such program
 	}
-	return present
+	return dialect.Present
 }
 
 // missingRuns walks a command that names a builtin the shell does not
@@ -67,8 +54,8 @@ func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) absen
 // still a fork the shell waits for (see dialect.killRaces). mapfile and readarray assign no array
 // then: `mapfile -t P < <(pgrep -P $PID); kill "${P[@]}"` kills nothing
 // in zsh and mksh, unless the script assigned P before.
-func (w *walker) missingRuns(r knowledge.Resolved, how absence) {
-	if how == absentFatal {
+func (w *walker) missingRuns(r knowledge.Resolved, how dialect.Absence) {
+	if how == dialect.AbsentFatal {
 		w.fatal() // mksh: builtin mapfile
 		return
 	}
@@ -98,9 +85,9 @@ func (w *walker) missingStatus(ce *syntax.CallExpr, negated bool) int {
 	fails := false
 	if len(a) == 3 && knowledge.WordLit(a[0]) == "command" && knowledge.WordLit(a[1]) == "-v" {
 		n := knowledge.WordLit(a[2])
-		fails = w.sh.d.missing.Has(n) && !w.p.defined[n]
+		fails = w.sh.d.Missing.Has(n) && !w.p.defined[n]
 	} else if len(a) > 0 {
-		fails = w.missingCommand(ce, w.p.resolveCall(ce)) != present
+		fails = w.missingCommand(ce, w.p.resolveCall(ce)) != dialect.Present
 	}
 	switch {
 	case !fails:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -54,17 +55,17 @@ func (w *walker) remoteShell(r knowledge.Resolved, env fdtable.Table) {
 	if i+2 != len(r.Args) || w.depth >= maxNested {
 		return
 	}
-	w.nested(r.Args[i+1], dialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
+	w.nested(r.Args[i+1], dialect.DialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
 }
 
 // nestedShell walks the string of `bash -c '…'` as the program of a child
 // shell whose descriptors are the command's.
-func (w *walker) nestedShell(r knowledge.Resolved, d *dialect, env fdtable.Table, s *syntax.Stmt) {
-	script, cflag, sflag, operand := shellArgs(r.Args)
+func (w *walker) nestedShell(r knowledge.Resolved, d *dialect.Dialect, env fdtable.Table, s *syntax.Stmt) {
+	script, cflag, sflag, operand := dialect.ShellArgs(r.Args)
 	if w.depth >= maxNested {
 		return
 	}
-	set, refused := shellFlagsOf(r.Args, d)
+	set, refused := dialect.ShellFlagsOf(r.Args, d)
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
@@ -102,7 +103,7 @@ func (w *walker) nestedShell(r knowledge.Resolved, d *dialect, env fdtable.Table
 	fed := w.fed
 	w.fed = nil
 	stdin := *d
-	stdin.cTail = 0
+	stdin.CTail = 0
 	if word := stdinDoc(s.Redirs); word != nil {
 		w.starting.jobShell = w.jobShell(s)
 		w.nested(word, &stdin, env, shNested)
@@ -141,7 +142,7 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdtable.Table) {
 	if !ok {
 		return
 	}
-	if w.sh.d.compoundHoldsJob {
+	if w.sh.d.CompoundHoldsJob {
 		// zsh: eval holds a job number while it runs, as a compound
 		// does: `eval 'server &'; kill %1` names no job.
 		defer w.leaveCompound(w.enterCompound())
@@ -149,7 +150,7 @@ func (w *walker) nestedEval(args []*syntax.Word, env fdtable.Table) {
 	w.nestedCode(code, offs, quote, w.sh.d, env, 0xff)
 }
 
-func (w *walker) nested(word *syntax.Word, d *dialect, env fdtable.Table, kind shellKind) {
+func (w *walker) nested(word *syntax.Word, d *dialect.Dialect, env fdtable.Table, kind shellKind) {
 	code, offs, ok := knowledge.Literal(word)
 	if !ok {
 		return
@@ -173,21 +174,21 @@ func quoteOf(word *syntax.Word) byte {
 
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
-func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env fdtable.Table, kind shellKind) {
+func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dialect, env fdtable.Table, kind shellKind) {
 	start := w.starting
 	w.starting = nestedStart{}
 	jobShell, cut := start.jobShell, start.cut
 	out := w.outFile
 	defer func() { w.outFile = out }()
-	f, err := w.p.parseNested(code, d.variant)
+	f, err := w.p.parseNested(code, d.Variant)
 	var bad []int // (see badSubstsRead)
 	if err != nil {
 		// Read it as that shell does; what the shell refuses is checked
 		// on that.
-		f, _, err = reread([]byte(code), d, err)
+		f, _, err = dialect.Reread([]byte(code), d, err)
 	}
 	if err == nil {
-		if pe := d.refused(f, []byte(code)); pe != nil {
+		if pe := d.Refused(f, []byte(code)); pe != nil {
 			err = pe
 		}
 	}
@@ -198,16 +199,16 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		// runs nothing in dash, `sh -c $'a &\nb <(c)'` runs a. zsh
 		// parses it whole first and runs nothing.
 		f, bad = expansionsRead(w.p, []byte(code), d) // zsh: `zsh -c 'a & echo ${!x}'` runs a
-		if f == nil && d.parsesWholeC {
+		if f == nil && d.ParsesWholeC {
 			return
 		}
-		if d.bashSyntaxStops {
+		if d.BashSyntaxStops {
 			if bf, berr := w.p.parseNested(code, syntax.LangBash); berr == nil {
 				f, bad = badSubstsRead(w.p, []byte(code), bf, d)
 			}
 		}
 		if f == nil {
-			if f = parsedLines(w.p, code, d.variant, err); f == nil {
+			if f = parsedLines(w.p, code, d.Variant, err); f == nil {
 				return
 			}
 		}
@@ -232,7 +233,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 			w.ppidScript = w.sh // (see walk_ppidkill.go)
 		}
 		w.sh.d = d
-		w.sh.errexit, w.sh.nounset = start.set.errexit, start.set.nounset
+		w.sh.errexit, w.sh.nounset = start.set.Errexit, start.set.Nounset
 		src.script = true
 		if w.sh.leads = start.leads; w.sh.leads {
 			w.p.markInPlace(f.Stmts, d)
@@ -248,7 +249,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect, env
 		w.cut = cut
 	}
 	w.stmts(f.Stmts, env)
-	if jobShell != nil && kind != 0xff && (len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && d.signalRunsExitTrap) {
+	if jobShell != nil && kind != 0xff && (len(w.sh.sigTraps) > 0 || len(w.sh.traps) > 0 && d.SignalRunsExitTrap) {
 		jobShell.trapSh, w.sh.keep = w.sh, true
 	}
 	if kind != 0xff {
@@ -332,10 +333,10 @@ func runsLiteral(r knowledge.Resolved) bool {
 	if r.Name == "eval" {
 		return evalSpelled(r.Args)
 	}
-	if dialectOfProgram(r.Name) == nil {
+	if dialect.DialectOfProgram(r.Name) == nil {
 		return false
 	}
-	script, _, _, _ := shellArgs(r.Args)
+	script, _, _, _ := dialect.ShellArgs(r.Args)
 	if script == nil {
 		return false
 	}
@@ -347,12 +348,12 @@ func runsLiteral(r knowledge.Resolved) bool {
 // run by the shell d (`sh run.sh`, or `./run.sh` with its shebang). A
 // shell that reads a file execs none of its commands in place: that is
 // done for -c strings only.
-func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect, env fdtable.Table) {
+func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect.Dialect, env fdtable.Table) {
 	if w.depth >= maxNested {
 		return
 	}
 	file := *d
-	file.cTail = 0
+	file.CTail = 0
 	w.starting.jobShell = w.jobShell(s)
 	w.nestedCode(sc.code, sc.offs, sc.quote, &file, env, shNested)
 	w.starting = nestedStart{}
@@ -380,8 +381,8 @@ func (w *walker) runWrittenFile(s *syntax.Stmt, r knowledge.Resolved, env fdtabl
 		return false
 	}
 	d := w.sh.d
-	if l, ok := ShebangLang([]byte(sc.code)); ok {
-		d = l.dialect()
+	if l, ok := dialect.ShebangLang([]byte(sc.code)); ok {
+		d = l.Dialect()
 	}
 	w.runWritten(s, sc, d, env)
 	return true

@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -88,13 +89,13 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 		fgLong, fgFds = j.fgLong, j.fgFds
 	}
 	defer w.cutFilter(s, upstream)()
-	if last && w.sh.d.lastPipeHere {
+	if last && w.sh.d.LastPipeHere {
 		w.stmt(s, env) // zsh runs it itself: its jobs and variables are the shell's
 	} else {
 		w.sh = w.newShell(shSubshell, saved.async)
 		unfork := w.cutFork(saved, w.sh)
-		w.inheritJobs(saved, formPipe)
-		w.fgSubshell(saved, nil, s, formPipe) // (see walk_fgtails.go)
+		w.inheritJobs(saved, dialect.FormPipe)
+		w.fgSubshell(saved, nil, s, dialect.FormPipe) // (see walk_fgtails.go)
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && !w.callsFunc(w.p.resolveCall(ce)) {
 			w.sh.execsElem = true
 		}
@@ -121,7 +122,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 	}
 	long = long || feeds
 	el := env.Apply(s.Redirs)
-	if w.sh.d.multios && env[1] == outPipe {
+	if w.sh.d.Multios && env[1] == outPipe {
 		// zsh copies what a redirected element writes into the pipe as
 		// well (MULTIOS): `server >log | cat` still feeds cat.
 		el[1] = outPipe
@@ -150,7 +151,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 						own[fd] = t
 					}
 				}
-			} else if w.sh.d.execCloexec {
+			} else if w.sh.d.ExecCloexec {
 				own.CloseExecFds(w.redirOpen | fdtable.RedirMask(s.Redirs)) // mksh: `exec 3>&1; a | b >&3 &`
 			}
 			if len(s.Redirs) > 0 && w.pushesRedirs(s) {
@@ -169,7 +170,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 			// and tee, and the server start runs goes on (bash, zsh;
 			// mksh's subshell waits for it, holding its saved copies).
 			j.pipeForks.Hold(j.fgOwn)
-			if w.sh.d.subshellDefersTerm {
+			if w.sh.d.SubshellDefersTerm {
 				j.pipeForks.Hold(own)
 			}
 		}
@@ -258,9 +259,9 @@ func follows(r knowledge.Resolved) bool {
 func (w *walker) pushesRedirs(s *syntax.Stmt) bool {
 	switch c := s.Cmd.(type) {
 	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause:
-		return w.sh.d.keepsSaved&savedPipeElem != 0
+		return w.sh.d.KeepsSaved&dialect.SavedPipeElem != 0
 	case *syntax.CallExpr:
-		return w.sh.d.keepsSaved&savedFuncCall != 0 && w.callsFunc(w.p.resolveCall(c))
+		return w.sh.d.KeepsSaved&dialect.SavedFuncCall != 0 && w.callsFunc(w.p.resolveCall(c))
 	}
 	return false
 }
@@ -274,8 +275,8 @@ func (w *walker) elemTails(s *syntax.Stmt, fds fdtable.Table) ([]tailExec, bool)
 	if _, call := s.Cmd.(*syntax.CallExpr); call {
 		return nil, false
 	}
-	via := w.sh.d.bgTail
-	implicit := len(s.Redirs) == 0 || via&tailRedirected != 0
+	via := w.sh.d.BgTail
+	implicit := len(s.Redirs) == 0 || via&dialect.TailRedirected != 0
 	cmd, fds := jobBody(s.Cmd, fds)
 	ts, ok := w.execdTails(cmd, via, fds, implicit, nil)
 	return ts, ok && len(ts) > 0

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -81,8 +82,8 @@ func (w *walker) childKillSurvived(sig string) bool {
 // with sig that a foreground child sent it, a program (byProgram: see
 // above, bash and SIGINT) or a subshell: it traps or ignores it.
 func (w *walker) parentKillSurvived(sig string, byProgram bool) bool {
-	n := signalName(sig)
-	return w.survives(sig) || byProgram && w.sh.d.childIntSurvives && (n == "INT" || n == "2")
+	n := dialect.SignalName(sig)
+	return w.survives(sig) || byProgram && w.sh.d.ChildIntSurvives && (n == "INT" || n == "2")
 }
 
 // nestedMayKillParent reports whether the simple command c runs a nested
@@ -121,7 +122,7 @@ func (w *walker) subshellMayKillParent(sub *syntax.Subshell) (found bool, sig st
 	if w.sh.kind != shTop || w.depth != 0 || w.job != nil || w.sh.async {
 		return false, ""
 	}
-	for _, s := range w.fgTails(sub.Stmts, formParen, w.sh.d) {
+	for _, s := range w.fgTails(sub.Stmts, dialect.FormParen, w.sh.d) {
 		if c, ok := s.Cmd.(*syntax.CallExpr); ok && !s.Background {
 			if r := w.p.resolveCall(c); !w.wrappedPastExec(s, r) {
 				if found, sig = w.killsParent(r); found {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -75,7 +76,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 		} else {
 			sub[0] = fdtable.TPipe
 		}
-		w.subshell(ps.Stmts, sub, formProcSubst) // zsh waits for it: a foreground subshell
+		w.subshell(ps.Stmts, sub, dialect.FormProcSubst) // zsh waits for it: a foreground subshell
 		return
 	}
 	s := &syntax.Stmt{Position: ps.OpPos, Cmd: &syntax.Subshell{Lparen: ps.OpPos, Rparen: ps.Rparen, Stmts: ps.Stmts}}
@@ -90,8 +91,8 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 		wk.pipe = w.worker.pipe + 1
 	}
 	j.fds[wk.fd] = wk.pipe
-	if n := len(ps.Stmts); n > 0 && !trapsSet(ps.Stmts, w.sh.d) {
-		if ts, ok := w.execdTail(ps.Stmts[n-1], w.sh.d.substTail, j.fds, true, nil); ok {
+	if n := len(ps.Stmts); n > 0 && !dialect.TrapsSet(ps.Stmts, w.sh.d) {
+		if ts, ok := w.execdTail(ps.Stmts[n-1], w.sh.d.SubstTail, j.fds, true, nil); ok {
 			wk.tails = ts
 		}
 	}
@@ -100,7 +101,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 
 	saved, savedJob, savedWorker, slow, bounded := w.sh, w.job, w.worker, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)
-	w.inheritJobs(saved, formProcSubst)
+	w.inheritJobs(saved, dialect.FormProcSubst)
 	w.job, w.worker, j.sh = j, wk, w.sh
 	njobs := len(w.p.jobs)
 	w.stmts(ps.Stmts, j.fds)
@@ -131,7 +132,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 // (`exec > >(tee -a log) 2>&1`), as does a `{fd}>` target. A worker not
 // waited for runs on as bash's does, and may outlive the shell.
 func (w *walker) substWaited(ps *syntax.ProcSubst) bool {
-	if !w.sh.d.waitsSubst {
+	if !w.sh.d.WaitsSubst {
 		return false
 	}
 	if s := w.redirStmt; s != nil {

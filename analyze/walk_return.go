@@ -35,7 +35,7 @@ func (w *walker) inBody(key string, walk func()) {
 // body of a function the statement calls), and the shell does not
 // refuse it.
 func (w *walker) returnExits(depth int) bool {
-	return depth == 0 && len(w.calling) == 0 && !w.sh.d.returnOutsideFails
+	return depth == 0 && len(w.calling) == 0 && !w.sh.d.ReturnOutsideFails
 }
 
 // returnEnds reports whether exits counts a return walked now as an end:
@@ -105,5 +105,5 @@ func (w *walker) guardBehind(s *syntax.Stmt) {
 // returnFails reports whether s is a return that the shell refuses and
 // goes on after (see returnExits).
 func (w *walker) returnFails(s *syntax.Stmt) bool {
-	return knowledge.IsCallOf(s.Cmd, "return") && len(w.calling) == 0 && w.sh.d.returnOutsideFails
+	return knowledge.IsCallOf(s.Cmd, "return") && len(w.calling) == 0 && w.sh.d.ReturnOutsideFails
 }

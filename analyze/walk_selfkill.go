@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -53,7 +54,7 @@ func (w *walker) selfKilled(named []*job, every bool) bool {
 	}
 	wd := pending[i]
 	sig := wd.selfKillSig
-	if w.sh.ignored&sigBit(sig) != 0 && !uncatchable(sig) || w.shellTraps(sig) {
+	if w.sh.ignored&dialect.SigBit(sig) != 0 && !uncatchable(sig) || w.shellTraps(sig) {
 		return false
 	}
 	// What ends before the watchdog fires is reaped as the wait goes.
@@ -66,7 +67,7 @@ func (w *walker) selfKilled(named []*job, every bool) bool {
 	if w.deathTakesGroup(sig) {
 		w.killEachJob(pipeEvery) // mksh leading its group: they die with it
 	}
-	if uncatchable(sig) || !w.sh.d.topSignalRunsExitTrap {
+	if uncatchable(sig) || !w.sh.d.TopSignalRunsExitTrap {
 		w.sh.skipTraps = true
 	}
 	w.p.ended = true
@@ -79,6 +80,6 @@ func (w *walker) shellTraps(sig string) bool {
 	if uncatchable(sig) {
 		return false
 	}
-	b := sigBit(sig)
+	b := dialect.SigBit(sig)
 	return slices.ContainsFunc(w.sh.sigTraps, func(t sigTrap) bool { return t.sigs&b != 0 && !t.ends })
 }

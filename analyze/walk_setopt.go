@@ -16,7 +16,7 @@ import (
 // it exits; checked under zsh 5.9). Only a shell with those builtins (dialect.setoptBuiltins)
 // changes anything; elsewhere setopt is a program that is not found.
 func (w *walker) setopt(args []*syntax.Word, unset bool) {
-	if !w.sh.d.setoptBuiltins {
+	if !w.sh.d.SetoptBuiltins {
 		return
 	}
 	for _, o := range []struct {
@@ -37,7 +37,7 @@ func (w *walker) setopt(args []*syntax.Word, unset bool) {
 // <K> <S>), so after `emulate sh` an unquoted `kill $pids` splits the
 // pids a string holds and `${pids[0]}` is the first pid.
 func (w *walker) emulate(args []*syntax.Word) {
-	if !w.sh.d.setoptBuiltins {
+	if !w.sh.d.SetoptBuiltins {
 		return
 	}
 	for _, a := range args {
@@ -58,7 +58,7 @@ func (w *walker) emulate(args []*syntax.Word) {
 
 // splitsWords reports whether an unquoted $var is split into words: in
 // every shell but zsh, and in zsh under SH_WORD_SPLIT.
-func (w *walker) splitsWords() bool { return w.sh.d.splitsWords || w.sh.wordSplit }
+func (w *walker) splitsWords() bool { return w.sh.d.SplitsWords || w.sh.wordSplit }
 
 // setoptChanges reports how `setopt ARGS` (unset: `unsetopt ARGS`)
 // changes the option name (lower case, no underscores): on when it turns
@@ -84,8 +84,8 @@ func setoptChanges(args []*syntax.Word, unset bool, name string) (on, off bool) 
 
 // arraysFromOne reports whether arrays count from 1 and a bare $array is
 // every element: zsh without KSH_ARRAYS.
-func (w *walker) arraysFromOne() bool { return w.sh.d.arraysFromOne && !w.sh.kshArrays }
+func (w *walker) arraysFromOne() bool { return w.sh.d.ArraysFromOne && !w.sh.kshArrays }
 
 // funcExitTraps reports whether an EXIT trap set in a function is the
 // function's (dialect.funcExitTraps): zsh without POSIX_TRAPS.
-func (w *walker) funcExitTraps() bool { return w.sh.d.funcExitTraps && !w.sh.posixTraps }
+func (w *walker) funcExitTraps() bool { return w.sh.d.FuncExitTraps && !w.sh.posixTraps }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -51,7 +52,7 @@ type shell struct {
 	monitor bool
 	// d is the program that runs this shell (a subshell is a fork of its
 	// parent: the same program; a nested `zsh -c` is set by nestedCode).
-	d *dialect
+	d *dialect.Dialect
 	// held is the job number a compound command holds while the shell
 	// runs it (dialect.compoundHoldsJob); 0: none.
 	held int
@@ -68,7 +69,7 @@ type shell struct {
 	keptTen bool
 	// ignored are the signals a `trap '' SIG` made the shell ignore, which
 	// its jobs inherit (see dialect.jobsKeepIgnored).
-	ignored sigSet
+	ignored dialect.SigSet
 	// replaced: the shell exec'd a program in place of itself, for sure
 	// (not behind && or ||): its EXIT traps never run.
 	replaced bool
@@ -124,7 +125,7 @@ type shell struct {
 	// a subshell runs, and as what (see inPlaceOf).
 	fgBody []*syntax.Stmt
 	fgElem *syntax.Stmt
-	fgForm subshellForm
+	fgForm dialect.SubshellForm
 	// ended: an error ended this subshell or nested shell for sure (see
 	// walker.fatal); the rest of its code never runs.
 	ended bool
@@ -145,7 +146,7 @@ type maybes struct{ cond, branching, again int }
 
 // sigTrap is a trap on the signals sigs (see sigBit) and its action.
 type sigTrap struct {
-	sigs sigSet
+	sigs dialect.SigSet
 	trapBody
 	// fn: the trap is a function (zsh's TRAPTERM; see zsh_trapfuncs.go),
 	// which a subshell keeps. ends: it returns a status other than 0,
@@ -159,7 +160,7 @@ type sigTrap struct {
 // job number while it runs.
 func (w *walker) enterCompound() (restore int) {
 	restore = w.sh.held
-	if w.sh.d.compoundHoldsJob && restore == 0 {
+	if w.sh.d.CompoundHoldsJob && restore == 0 {
 		w.sh.held = w.nextJobNum()
 	}
 	return restore
@@ -209,10 +210,10 @@ func (w *walker) endShell() {
 	sh := w.sh
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
-		if name := sh.d.exitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
+		if name := sh.d.ExitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
 			w.callFunc(name, nil, fdtable.Table{}) // zsh: TRAPEXIT() { kill $pid; }
 		}
-		if name := sh.d.exitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
+		if name := sh.d.ExitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
 			w.callFunc(name, nil, fdtable.Table{}) // zshexit() { kill $pid; }, unless the tail was exec'd
 		}
 		if sh.kind == shTop && len(w.exitHooks) > 0 && !w.execsProgramInPlace() {
@@ -246,7 +247,7 @@ func (w *walker) runTraps(traps []trapBody) {
 			// server' EXIT`)
 			break
 		}
-		f, err := w.p.parseNested(t.code, sh.d.variant)
+		f, err := w.p.parseNested(t.code, sh.d.Variant)
 		if err != nil {
 			continue
 		}
@@ -287,7 +288,7 @@ func (sh *shell) setArray(name string) {
 func (w *walker) newShell(kind shellKind, async bool) *shell {
 	// A subshell is a fork of the current shell: the same program. A
 	// nested shell's program is set by its caller (nestedCode).
-	d := dialectBash
+	d := dialect.DialectBash
 	if w.sh != nil {
 		d = w.sh.d
 	}
@@ -300,7 +301,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 		sh = &shell{kind: kind, async: async, d: d}
 	}
 	sh.maybes = maybes{w.sureCond(), w.branching, w.again}
-	if kind == shSubshell && d.compoundHoldsJob {
+	if kind == shSubshell && d.CompoundHoldsJob {
 		sh.held = 1 // zsh: `( server & jobs )` lists [2]
 	}
 	if kind == shSubshell && w.sh != nil {
@@ -339,7 +340,7 @@ func (w *walker) newShell(kind shellKind, async bool) *shell {
 // tables. Its fields are cleared one by one, and only those still set (see
 // pass.reset for why); TestShellReset fails for a field added to shell
 // until it is cleared here.
-func (sh *shell) reset(kind shellKind, async bool, d *dialect) {
+func (sh *shell) reset(kind shellKind, async bool, d *dialect.Dialect) {
 	if len(sh.jobs) > 0 {
 		clear(sh.jobs)
 		sh.jobs = sh.jobs[:0]

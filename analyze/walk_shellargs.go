@@ -3,6 +3,7 @@ package analyze
 import (
 	"strconv"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -21,14 +22,14 @@ import (
 // give its -c string (the words after the string and its $0), and
 // whether it has a -c string.
 func scriptParams(args []*syntax.Word) ([]*syntax.Word, bool) {
-	a := readShellArgs(args)
-	if a.script == nil {
+	a := dialect.ReadShellArgs(args)
+	if a.Script == nil {
 		return nil, false
 	}
-	if len(a.after) == 0 {
+	if len(a.After) == 0 {
 		return nil, true
 	}
-	return a.after[1:], true
+	return a.After[1:], true
 }
 
 // shellFrame is the frame of positional parameters the nested shell r,

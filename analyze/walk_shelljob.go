@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -45,17 +46,17 @@ func (w *walker) countTail(s *syntax.Stmt, d time.Duration, bounded bool) {
 // shellTails returns the commands the shell d execs in place of itself
 // at the end of its -c string list (with the descriptors each runs with),
 // or nil when it ends by forking and waiting.
-func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) []tailExec {
+func (w *walker) shellTails(list []*syntax.Stmt, d *dialect.Dialect, env fdtable.Table) []tailExec {
 	n := len(list)
 	if n == 0 {
 		return nil
 	}
-	implicit := d.cTail != 0 && !trapsSet(list, d)
-	if d.ampEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
+	implicit := d.CTail != 0 && !dialect.TrapsSet(list, d)
+	if d.AmpEndsTail && n > 1 && list[n-2].Background && list[n-2].End().Line() == list[n-1].Pos().Line() {
 		implicit = false
 	}
-	via := lastLineTails(list, d.cTail&^tailLone)
-	if d.cTail&tailLone != 0 {
+	via := lastLineTails(list, d.CTail&^dialect.TailLone)
+	if d.CTail&dialect.TailLone != 0 {
 		// mksh: only a string that is one plain simple command.
 		ce, ok := list[0].Cmd.(*syntax.CallExpr)
 		implicit = implicit && n == 1 && ok && len(ce.Assigns) == 0 && len(list[0].Redirs) == 0
@@ -65,7 +66,7 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) 
 		return nil
 	}
 	for _, t := range ts {
-		if len(t.stmt.Redirs) > 0 && !d.tailKeepsRedirs && !knowledge.Resolve(t.stmt.Cmd.(*syntax.CallExpr).Args).Exec {
+		if len(t.stmt.Redirs) > 0 && !d.TailKeepsRedirs && !knowledge.Resolve(t.stmt.Cmd.(*syntax.CallExpr).Args).Exec {
 			return nil // bash forks a redirected last command to restore its descriptors
 		}
 	}
@@ -74,7 +75,7 @@ func (w *walker) shellTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) 
 
 // watchJobShell starts watching the tails of the script f that the job j's
 // own shell runs (see shellJob); jobShellDone applies what was seen to j.
-func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect, env fdtable.Table) tailWatchEnd {
+func (w *walker) watchJobShell(j *job, f *syntax.File, d *dialect.Dialect, env fdtable.Table) tailWatchEnd {
 	return w.watchTails(j, w.shellTails(f.Stmts, d, env))
 }
 
@@ -135,14 +136,14 @@ func (w *walker) tailsApplied(e tailWatchEnd) bool {
 
 // parenTails returns the commands bash execs in place of an explicit ( )
 // subshell whose body is list (see dialect.parenTail), or nil.
-func (w *walker) parenTails(list []*syntax.Stmt, d *dialect, env fdtable.Table) []tailExec {
+func (w *walker) parenTails(list []*syntax.Stmt, d *dialect.Dialect, env fdtable.Table) []tailExec {
 	n := len(list)
-	if d.parenTail == 0 || n == 0 || n > 1 && list[n-2].Background || trapsSet(list, d) {
+	if d.ParenTail == 0 || n == 0 || n > 1 && list[n-2].Background || dialect.TrapsSet(list, d) {
 		return nil
 	}
-	via := d.parenTail
+	via := d.ParenTail
 	if n > 1 {
-		via &^= tailAndOrAlone
+		via &^= dialect.TailAndOrAlone
 	}
 	ts, ok := w.execdTail(list[n-1], via, env, true, nil)
 	if !ok {
@@ -170,17 +171,17 @@ func (w *walker) forksScript(ts []tailExec) bool {
 	if !ok || w.depth >= maxNested {
 		return false
 	}
-	f, err := w.p.parseNested(code, d.variant)
+	f, err := w.p.parseNested(code, d.Variant)
 	return err == nil && len(f.Stmts) > 0 && w.shellTails(f.Stmts, d, ts[0].fds) == nil
 }
 
 // literalScript is the -c string of the shell the resolved command runs,
 // when that string is literal, and the shell's dialect.
-func literalScript(r knowledge.Resolved) (code string, d *dialect, ok bool) {
-	if d = dialectOfProgram(r.Name); d == nil {
+func literalScript(r knowledge.Resolved) (code string, d *dialect.Dialect, ok bool) {
+	if d = dialect.DialectOfProgram(r.Name); d == nil {
 		return "", nil, false
 	}
-	script, _, _, _ := shellArgs(r.Args)
+	script, _, _, _ := dialect.ShellArgs(r.Args)
 	if script == nil {
 		return "", nil, false
 	}

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -109,16 +110,16 @@ type tailExec struct {
 // group, an if… ok is false when some way through c ends in something
 // the subshell forks and waits for. implicit: every compound passed so
 // far execs its tail in d.
-func (w *walker) execdTails(c syntax.Command, via tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
-	through := func(t tails) bool { return implicit && via&t != 0 }
-	last := func(list []*syntax.Stmt, t tails) bool {
+func (w *walker) execdTails(c syntax.Command, via dialect.Tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
+	through := func(t dialect.Tails) bool { return implicit && via&t != 0 }
+	last := func(list []*syntax.Stmt, t dialect.Tails) bool {
 		if len(list) == 0 {
 			return true // nothing runs: the subshell just ends
 		}
 		// A negated command is exec'd only at the top: zsh forks `!
 		// server` inside ( ), { }, if… to negate its status.
 		var ok bool
-		out, ok = w.execdTail(list[len(list)-1], via&^tailNegated, fds, through(t), out)
+		out, ok = w.execdTail(list[len(list)-1], via&^dialect.TailNegated, fds, through(t), out)
 		return ok
 	}
 	switch c := c.(type) {
@@ -126,21 +127,21 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdtable.Table, impl
 		if c.Op != syntax.AndStmt && c.Op != syntax.OrStmt {
 			return out, false
 		}
-		return w.execdTail(c.Y, via, fds, through(tailAndOr|tailAndOrAlone), out)
+		return w.execdTail(c.Y, via, fds, through(dialect.TailAndOr|dialect.TailAndOrAlone), out)
 	case *syntax.Subshell:
-		return out, last(c.Stmts, tailSubshell)
+		return out, last(c.Stmts, dialect.TailSubshell)
 	case *syntax.Block:
-		return out, last(c.Stmts, tailBlock)
+		return out, last(c.Stmts, dialect.TailBlock)
 	case *syntax.IfClause:
 		for ic := c; ic != nil; ic = ic.Else {
-			if !last(ic.Then, tailIf) {
+			if !last(ic.Then, dialect.TailIf) {
 				return out, false
 			}
 		}
 		return out, true
 	case *syntax.CaseClause:
 		for _, it := range c.Items {
-			if !last(it.Stmts, tailCase) {
+			if !last(it.Stmts, dialect.TailCase) {
 				return out, false
 			}
 		}
@@ -151,7 +152,7 @@ func (w *walker) execdTails(c syntax.Command, via tails, fds fdtable.Table, impl
 		if !ok || len(w.braceItems(wi.Items)) != 1 || !knowledge.PlainWord(wi.Items[0]) {
 			implicit = false
 		}
-		return out, last(c.Do, tailFor)
+		return out, last(c.Do, dialect.TailFor)
 	}
 	return out, false
 }
@@ -176,14 +177,14 @@ func jobBody(c syntax.Command, fds fdtable.Table) (syntax.Command, fdtable.Table
 	}
 }
 
-func (w *walker) execdTail(s *syntax.Stmt, via tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
-	if s.Background || s.Coprocess || s.Negated && via&tailNegated == 0 {
+func (w *walker) execdTail(s *syntax.Stmt, via dialect.Tails, fds fdtable.Table, implicit bool, out []tailExec) ([]tailExec, bool) {
+	if s.Background || s.Coprocess || s.Negated && via&dialect.TailNegated == 0 {
 		return out, false
 	}
 	fds = fds.Apply(s.Redirs)
 	ce, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok {
-		if _, sub := s.Cmd.(*syntax.Subshell); len(s.Redirs) > 0 && !sub && via&tailRedirected == 0 {
+		if _, sub := s.Cmd.(*syntax.Subshell); len(s.Redirs) > 0 && !sub && via&dialect.TailRedirected == 0 {
 			implicit = false // an explicit exec still replaces the subshell
 		}
 		return w.execdTails(s.Cmd, via, fds, implicit, out)
@@ -242,7 +243,7 @@ func (j *job) runs(r knowledge.Resolved) {
 // dev' &`, `bash -c 'exec make dev' &`: measured in the four shells, the
 // server runs on): the job is then that program.
 func (j *job) runsRunner(r knowledge.Resolved) {
-	if apart, deep := knowledge.ScriptRunner(r, shDialect().cTail == 0); apart {
+	if apart, deep := knowledge.ScriptRunner(r, dialect.ShDialect().CTail == 0); apart {
 		j.runsChildren, j.childDeep, j.runner = true, deep, r.All
 	}
 }

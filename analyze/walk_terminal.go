@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -71,7 +72,7 @@ func (w *walker) terminalShell(r knowledge.Resolved, env fdtable.Table) {
 	pty[0], pty[1], pty[2] = fdtable.TFile, fdtable.TFile, fdtable.TFile
 	n := len(w.p.jobs)
 	w.starting.leads = true // script makes it a session leader
-	w.nested(cmd, dialectBash, pty, shNested)
+	w.nested(cmd, dialect.DialectBash, pty, shNested)
 	w.starting = nestedStart{}
 	w.hangUp(w.p.jobs[n:])
 }

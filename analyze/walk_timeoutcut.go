@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -74,7 +75,7 @@ func (w *walker) watchTimeoutCut(r knowledge.Resolved) *timeoutCut {
 
 // cutShellStarts gives the watch cut the shell whose script f is about to
 // be walked.
-func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect, env fdtable.Table) {
+func (w *walker) cutShellStarts(cut *timeoutCut, f *syntax.File, d *dialect.Dialect, env fdtable.Table) {
 	cut.sh, cut.env = w.sh, env
 	cut.tails = w.shellTails(f.Stmts, d, env)
 }
@@ -150,7 +151,7 @@ func (cut *timeoutCut) execs(s *syntax.Stmt) bool {
 // left, and not ignored there.
 func (w *walker) cutReaches(cut *timeoutCut, p knowledge.Resolved) bool {
 	sig := cut.r.TimeoutSig
-	return !cut.r.TimeoutFg && !p.Setsid && !(p.Nohup && sigBit(sig) == sigBit("HUP"))
+	return !cut.r.TimeoutFg && !p.Setsid && !(p.Nohup && dialect.SigBit(sig) == dialect.SigBit("HUP"))
 }
 
 // holdsCut reports whether the watched shell, being walked, outlives the
@@ -159,11 +160,11 @@ func (w *walker) cutReaches(cut *timeoutCut, p knowledge.Resolved) bool {
 // follows.
 func (w *walker) holdsCut(cut *timeoutCut) bool {
 	sig := cut.r.TimeoutSig
-	holds := w.sh.d.fgWaitHolds
+	holds := w.sh.d.FgWaitHolds
 	if cut.wd != nil {
-		holds = w.sh.d.jobSigWaits // (see walk_watchdog.go)
+		holds = w.sh.d.JobSigWaits // (see walk_watchdog.go)
 	}
-	return !uncatchable(sig) && !cut.r.TimeoutKill && (holds&sigBit(sig) != 0 || w.survives(sig))
+	return !uncatchable(sig) && !cut.r.TimeoutKill && (holds&dialect.SigBit(sig) != 0 || w.survives(sig))
 }
 
 // timeoutReturns sets the counts, once the shell a timeout ran has been

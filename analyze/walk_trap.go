@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -21,7 +22,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		}
 		return
 	}
-	sigs := w.sh.d.trapSets(args[1:])
+	sigs := w.sh.d.TrapSets(args[1:])
 	if len(args) == 1 {
 		sigs = args // `trap EXIT`: a lone signal is reset
 	}
@@ -30,7 +31,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		return // trap -p, trap -l: they list
 	}
 	exit := false
-	var set sigSet // the signals of sigSet this trap sets or resets
+	var set dialect.SigSet // the signals of sigSet this trap sets or resets
 	for _, a := range sigs {
 		switch strings.ToUpper(knowledge.WordLit(a)) {
 		case "EXIT", "0", "SIGEXIT":
@@ -41,7 +42,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		default:
 			// trap '' SIG ignores it from now on; any other action or
 			// a reset gives the jobs started after the default again.
-			if b := sigBit(knowledge.WordLit(a)); b != 0 && w.trapSure() {
+			if b := dialect.SigBit(knowledge.WordLit(a)); b != 0 && w.trapSure() {
 				set |= b
 				if len(args) > 1 && single && action == "" {
 					w.sh.ignored |= b
@@ -89,11 +90,11 @@ func (w *walker) trapBody(a *syntax.Word, code string, offs []int, single bool) 
 
 // trapRuns reports whether `trap ARGS` sets a command to run (not a
 // listing, a reset to the default, or an empty action, which ignores).
-func trapRuns(args []*syntax.Word, d *dialect) bool {
+func trapRuns(args []*syntax.Word, d *dialect.Dialect) bool {
 	if len(args) > 0 && knowledge.WordLit(args[0]) == "--" {
 		args = args[1:]
 	}
-	if len(args) < 2 || len(d.trapSets(args[1:])) == 0 {
+	if len(args) < 2 || len(d.TrapSets(args[1:])) == 0 {
 		return false
 	}
 	action, _, single := knowledge.Unquote(args[0], false)
@@ -103,7 +104,7 @@ func trapRuns(args []*syntax.Word, d *dialect) bool {
 // sigTrap records a trap on the signals set (reset: it ignores them or
 // gives them the default action) in place of what was set on them before;
 // single: the action is a literal, its $! expanded when it runs.
-func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
+func (w *walker) sigTrap(args []*syntax.Word, set dialect.SigSet, single, reset bool) {
 	w.noteLocalTrap(set) // zsh: setopt localtraps (see zsh_functraps.go)
 	w.dropSigTraps(set)
 	if len(args) == 1 || reset {
@@ -115,7 +116,7 @@ func (w *walker) sigTrap(args []*syntax.Word, set sigSet, single, reset bool) {
 }
 
 // dropSigTraps takes the signals set out of the traps the shell has.
-func (w *walker) dropSigTraps(set sigSet) {
+func (w *walker) dropSigTraps(set dialect.SigSet) {
 	sh := w.sh
 	sh.sigTraps = slices.DeleteFunc(sh.sigTraps, func(t sigTrap) bool {
 		t.sigs &^= set

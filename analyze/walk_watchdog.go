@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -43,7 +44,7 @@ func (w *walker) watchdogStarts(j *job, env fdtable.Table) {
 	if !j.selfKill || !j.topLevel || !j.selfKillTimed || j.selfKillAt <= 0 || w.cut != nil || w.sh.kind != shTop || w.job != nil || w.depth != 0 {
 		return
 	}
-	if !terminates(sig) || signalName(sig) == "QUIT" || w.sh.d.childIntSurvives && sigBit(sig) == sigBit("INT") {
+	if !terminates(sig) || dialect.SignalName(sig) == "QUIT" || w.sh.d.ChildIntSurvives && dialect.SigBit(sig) == dialect.SigBit("INT") {
 		return // (QUIT: bash, zsh and dash ignore it; bash goes on after an INT)
 	}
 	cut := &timeoutCut{r: knowledge.Resolved{Timeout: true, TimeoutFg: true, Limit: j.selfKillAt, TimeoutSig: sig}, slow: w.slow, bounded: w.bounded, sh: w.sh, env: env, wd: j}
@@ -115,7 +116,7 @@ func (w *walker) watchdogWaitDies(j *job) bool {
 		return false // over before the watchdog fires
 	}
 	cut.done = true
-	if w.slow != cut.slow || w.sh.ignored&sigBit(cut.r.TimeoutSig) != 0 {
+	if w.slow != cut.slow || w.sh.ignored&dialect.SigBit(cut.r.TimeoutSig) != 0 {
 		return false // (it may have fired before; an ignored signal does nothing)
 	}
 	w.watchdogKills(cut)

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -33,7 +34,7 @@ func (w *walker) nodeSubsts(n syntax.Node, env fdtable.Table) {
 			}
 			njobs, quits := len(w.p.jobs), w.quits
 			w.quits = fdtable.TNone // (its pipe is not the pipeline's)
-			w.subshell(n.Stmts, sub, formSubst)
+			w.subshell(n.Stmts, sub, dialect.FormSubst)
 			w.quits = quits
 			// A job left running with the pipe open keeps the reader
 			// waiting as long as it runs.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"slices"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -21,12 +22,12 @@ import (
 // server & P=$!; ./e2e; echo done` stops the server (zsh 5.9).
 
 // hookArray is the array of the functions an exit hook runs.
-func hookArray(d *dialect) string { return d.exitHook + "_functions" }
+func hookArray(d *dialect.Dialect) string { return d.ExitHook + "_functions" }
 
 // noteExitHooks follows an assignment to the hook array of the main shell.
 func (w *walker) noteExitHooks(a *syntax.Assign) {
 	d := w.sh.d
-	if d.exitHook == "" || a.Name == nil || a.Name.Value != hookArray(d) || !w.hooksSure() {
+	if d.ExitHook == "" || a.Name == nil || a.Name.Value != hookArray(d) || !w.hooksSure() {
 		return
 	}
 	if !a.Append {
@@ -56,7 +57,7 @@ func (w *walker) noteExitHooks(a *syntax.Assign) {
 func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 	d := w.sh.d
 	switch {
-	case d.exitHook == "":
+	case d.ExitHook == "":
 		return false
 	case name == "autoload":
 		if slices.ContainsFunc(args, func(a *syntax.Word) bool { return knowledge.WordLit(a) == "add-zsh-hook" }) && w.hooksSure() {
@@ -73,7 +74,7 @@ func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 	if del {
 		args = args[1:]
 	}
-	if len(args) != 2 || knowledge.WordLit(args[0]) != d.exitHook {
+	if len(args) != 2 || knowledge.WordLit(args[0]) != d.ExitHook {
 		return true
 	}
 	fn := knowledge.WordLit(args[1])

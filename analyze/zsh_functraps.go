@@ -1,6 +1,10 @@
 package analyze
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/shguard/shguard/analyze/dialect"
+)
 
 // The traps a zsh function sets. zsh runs an EXIT trap a function sets
 // when that function returns, and leaves the shell's own as it was
@@ -22,7 +26,7 @@ import "slices"
 // shell's, and the signal traps it set under LOCAL_TRAPS are put back.
 func (w *walker) funcTraps() func() {
 	sh := w.sh
-	if !sh.d.setoptBuiltins {
+	if !sh.d.SetoptBuiltins {
 		return func() {}
 	}
 	saved, outerSigs := slices.Clone(sh.sigTraps), w.localTrapSigs
@@ -61,7 +65,7 @@ func (w *walker) funcTraps() func() {
 
 // noteLocalTrap notes that a function being called sets or resets the
 // traps on set while LOCAL_TRAPS is on (see funcTraps).
-func (w *walker) noteLocalTrap(set sigSet) {
+func (w *walker) noteLocalTrap(set dialect.SigSet) {
 	if w.sh.localTraps && len(w.calling) > 0 {
 		w.localTrapSigs |= set
 	}

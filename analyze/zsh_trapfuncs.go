@@ -3,6 +3,7 @@ package analyze
 import (
 	"strings"
 
+	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -59,12 +60,12 @@ func (w *walker) untrapFunc(name string) {
 }
 
 // trapFuncSig is the signal a function of this name traps, or 0.
-func trapFuncSig(name string, d *dialect) sigSet {
+func trapFuncSig(name string, d *dialect.Dialect) dialect.SigSet {
 	sig, ok := strings.CutPrefix(name, "TRAP")
-	if !d.trapFuncs || !ok || sig == "" {
+	if !d.TrapFuncs || !ok || sig == "" {
 		return 0
 	}
-	return sigBit(sig)
+	return dialect.SigBit(sig)
 }
 
 // trapFuncEnds reports whether a trap function's body ends the shell it
@@ -90,7 +91,7 @@ func trapFuncEnds(body *syntax.Stmt) bool {
 func keptTraps(dst, parent []sigTrap, async bool) []sigTrap {
 	for _, t := range parent {
 		if async {
-			t.sigs &^= sigBit("INT") | sigBit("QUIT")
+			t.sigs &^= dialect.SigBit("INT") | dialect.SigBit("QUIT")
 		}
 		if t.fn && t.sigs != 0 {
 			dst = append(dst, t)

@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"bytes"
@@ -80,7 +80,7 @@ func (l Lang) String() string {
 // MarshalText writes the shell's name, so that JSON and .shguardrc agree.
 func (l Lang) MarshalText() ([]byte, error) { return []byte(l.String()), nil }
 
-func (l Lang) variant() syntax.LangVariant { return l.dialect().variant }
+func (l Lang) Variant() syntax.LangVariant { return l.Dialect().Variant }
 
 // ShebangLang reads the shell a script names on its first line:
 // `#!/bin/zsh`, `#!/usr/bin/env zsh`, `#!/usr/bin/env -S bash -e`.
@@ -165,29 +165,20 @@ func (c Caller) String() string {
 	return "leader"
 }
 
-// WithCaller says how the shell is started (default CallerGroupLeader,
-// what agent tools do).
-func WithCaller(c Caller) Option { return func(cfg *config) { cfg.caller = c } }
-
-// WithScriptFile says the source is a script file the shell reads (`bash
-// deploy.sh`), not a -c string: a shell execs the last command of a -c
-// string in place of itself, never that of a script file.
-func WithScriptFile() Option { return func(cfg *config) { cfg.scriptFile = true } }
-
-// explainParseError names the shell the source was parsed for and,
+// ExplainParseError names the shell the source was parsed for and,
 // when another shell's syntax accepts it, that shell: a zsh one-liner
 // given to the bash analysis should say "-s zsh", not only "syntax error".
-func explainParseError(err error, d *dialect) error {
+func ExplainParseError(err error, d *Dialect) error {
 	pe, ok := err.(*diag.ParseError)
 	if !ok {
 		return err
 	}
 	pe.Shell = d.lang.String()
 	for _, l := range []Lang{LangBash, LangZsh, LangMksh, LangPOSIX} {
-		if l.dialect().variant == d.variant {
+		if l.Dialect().Variant == d.Variant {
 			continue
 		}
-		if f, _ := parse(pe.Src, l.variant()); f != nil {
+		if f, _ := Parse(pe.Src, l.Variant()); f != nil {
 			pe.ValidIn = l.String()
 			break
 		}

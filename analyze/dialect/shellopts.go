@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"strings"
@@ -7,14 +7,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// shellFlags is what a shell's own arguments turn on for the script it
+// ShellFlags is what a shell's own arguments turn on for the script it
 // runs: set -e and set -u from its first command. make runs its recipes
 // so with `.SHELLFLAGS := -eu -o pipefail -c` (and `-ec` under .POSIX),
 // CI runners with `bash -e {0}`: `bash -e -c 'server & P=$!; false; kill
 // $P'` ends at false, and the server keeps the caller's output.
-type shellFlags struct{ errexit, nounset bool }
+type ShellFlags struct{ Errexit, Nounset bool }
 
-// shellFlagsOf reads the options a shell's arguments give before its -c
+// ShellFlagsOf reads the options a shell's arguments give before its -c
 // string or script operand: -e and -u, alone or in a cluster (`-eu`,
 // `-ec`, `-euo pipefail`), `-o errexit` and `-o nounset` (zsh's names
 // loosely, `-o err_exit`); a + turns one off, and long options (`--norc`)
@@ -22,8 +22,8 @@ type shellFlags struct{ errexit, nounset bool }
 // dash, zsh and mksh refuse before running anything (dash's "Illegal
 // option -o pipefail": `sh -eu -o pipefail -c '…'` runs nothing where
 // /bin/sh is dash); bash's names are not listed (see dialect.setLetters).
-func shellFlagsOf(args []*syntax.Word, d *dialect) (set shellFlags, refused bool) {
-	a := readShellArgs(args)
+func ShellFlagsOf(args []*syntax.Word, d *Dialect) (set ShellFlags, refused bool) {
+	a := ReadShellArgs(args)
 	if d.setLetters != "" {
 		for _, name := range a.options {
 			refused = refused || name != "" && !d.setName(name)
@@ -32,41 +32,41 @@ func shellFlagsOf(args []*syntax.Word, d *dialect) (set shellFlags, refused bool
 	return a.set, refused
 }
 
-// shellArgs reads a shell's arguments as bash (and POSIX sh) do: options
+// ShellArgs reads a shell's arguments as bash (and POSIX sh) do: options
 // first, -c anywhere among them; the first operand (after --, if any) is
 // then the command string, or without -c a script file. sflag: -s, which
 // reads the script from stdin even with operands.
-func shellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
-	a := readShellArgs(args)
-	return a.script, a.cflag, a.sflag, a.operand
+func ShellArgs(args []*syntax.Word) (script *syntax.Word, cflag, sflag bool, operand *syntax.Word) {
+	a := ReadShellArgs(args)
+	return a.Script, a.cflag, a.sflag, a.operand
 }
 
 // shellArgv is a shell's arguments read once (see shellArgs and
 // shellFlagsOf): options is the names its -o options give, in order.
 type shellArgv struct {
-	script, operand *syntax.Word
-	// after are the words after the operand: a -c string's $0 and
+	Script, operand *syntax.Word
+	// After are the words after the operand: a -c string's $0 and
 	// positional parameters (see scriptParams).
-	after        []*syntax.Word
+	After        []*syntax.Word
 	cflag, sflag bool
-	set          shellFlags
+	set          ShellFlags
 	options      []string
 }
 
-// readShellArgs reads the options up to the first operand (or after --).
+// ReadShellArgs reads the options up to the first operand (or after --).
 // Each o or O of a cluster takes the next word as its value: -euo
 // pipefail is -e -u -o pipefail.
-func readShellArgs(args []*syntax.Word) (a shellArgv) {
+func ReadShellArgs(args []*syntax.Word) (a shellArgv) {
 	for i := 0; i < len(args); i++ {
 		v := knowledge.WordLit(args[i])
 		if v == "--" || v == "-" {
 			if i+1 < len(args) {
-				a.operand, a.after = args[i+1], args[i+2:]
+				a.operand, a.After = args[i+1], args[i+2:]
 			}
 			break
 		}
 		if !strings.HasPrefix(v, "-") && !strings.HasPrefix(v, "+") {
-			a.operand, a.after = args[i], args[i+1:]
+			a.operand, a.After = args[i], args[i+1:]
 			break
 		}
 		if strings.HasPrefix(v, "--") {
@@ -83,9 +83,9 @@ func readShellArgs(args []*syntax.Word) (a shellArgv) {
 			case 's':
 				a.sflag = true
 			case 'e':
-				a.set.errexit = on
+				a.set.Errexit = on
 			case 'u':
-				a.set.nounset = on
+				a.set.Nounset = on
 			case 'o', 'O':
 				if i+1 >= len(args) {
 					break
@@ -97,16 +97,16 @@ func readShellArgs(args []*syntax.Word) (a shellArgv) {
 				name := knowledge.WordLit(args[i])
 				switch strings.ToLower(strings.ReplaceAll(name, "_", "")) {
 				case "errexit":
-					a.set.errexit = on
+					a.set.Errexit = on
 				case "nounset":
-					a.set.nounset = on
+					a.set.Nounset = on
 				}
 				a.options = append(a.options, name)
 			}
 		}
 	}
 	if a.cflag {
-		a.script = a.operand
+		a.Script = a.operand
 	}
 	return a
 }

@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"slices"
@@ -23,20 +23,20 @@ type trapRule uint8
 const (
 	trapsNone trapRule = iota
 	trapsBash
-	trapsZsh
+	TrapsZsh
 )
 
-// trapsSet reports whether the statements of list, run in order in the
+// TrapsSet reports whether the statements of list, run in order in the
 // shell itself (through and-or lists, { } and if, not subshells or
 // function bodies), leave a trap set that makes the shell fork its last
 // command. Only traps that certainly apply count: a missed trap makes the
 // analysis assume the fork (and a setsid there does not fork), which can
 // only hide a hang, never invent one, when the trap is in doubt.
-func trapsSet(list []*syntax.Stmt, d *dialect) bool { return trapsSetBy(list, d, d.trapsForkTail) }
+func TrapsSet(list []*syntax.Stmt, d *Dialect) bool { return TrapsSetBy(list, d, d.trapsForkTail) }
 
-// trapsSetBy is trapsSet with the shell's rule given: a subshell of dash
+// TrapsSetBy is trapsSet with the shell's rule given: a subshell of dash
 // keeps itself for a trap as zsh does (see walk_fgtails.go).
-func trapsSetBy(list []*syntax.Stmt, d *dialect, rule trapRule) bool {
+func TrapsSetBy(list []*syntax.Stmt, d *Dialect, rule trapRule) bool {
 	if rule == trapsNone || len(list) < 2 {
 		return false
 	}
@@ -54,7 +54,7 @@ func trapsSetBy(list []*syntax.Stmt, d *dialect, rule trapRule) bool {
 
 // visitTraps records in set the traps s sets in the shell itself, and
 // whether each makes it fork its last command (see trapsSet).
-func visitTraps(s *syntax.Stmt, d *dialect, rule trapRule, set *map[string]bool) {
+func visitTraps(s *syntax.Stmt, d *Dialect, rule trapRule, set *map[string]bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
 		if s.Background || len(c.Args) < 3 || knowledge.WordLit(c.Args[0]) != "trap" {
@@ -64,7 +64,7 @@ func visitTraps(s *syntax.Stmt, d *dialect, rule trapRule, set *map[string]bool)
 		if !ok {
 			action = "?" // an expansion: some action
 		}
-		for _, a := range d.trapSets(c.Args[2:]) {
+		for _, a := range d.TrapSets(c.Args[2:]) {
 			sig := normalSignal(knowledge.WordLit(a))
 			if sig == "" {
 				continue
@@ -104,7 +104,7 @@ func (r trapRule) forks(sig, action string) bool {
 			return false
 		}
 		return action != ""
-	case trapsZsh:
+	case TrapsZsh:
 		return action != ""
 	}
 	return false
@@ -139,18 +139,18 @@ const (
 	trapGoesOn
 )
 
-// trapSets returns the signal words of a trap command that the shell
+// TrapSets returns the signal words of a trap command that the shell
 // sets: all of them, or those before the first it refuses (see
 // dialect.trapRefuses).
-func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
-	if d.trapRefuses == 0 {
+func (d *Dialect) TrapSets(sigs []*syntax.Word) []*syntax.Word {
+	if d.TrapRefuses == 0 {
 		return sigs
 	}
 	for i, a := range sigs {
 		if !d.trapRefused(knowledge.WordLit(a)) {
 			continue
 		}
-		if d.trapRefuses&trapGoesOn == 0 {
+		if d.TrapRefuses&trapGoesOn == 0 {
 			return sigs[:i]
 		}
 		set := slices.Clone(sigs[:i])
@@ -165,8 +165,8 @@ func (d *dialect) trapSets(sigs []*syntax.Word) []*syntax.Word {
 }
 
 // trapRefused reports whether the shell's trap refuses the signal name n.
-func (d *dialect) trapRefused(n string) bool {
-	r := d.trapRefuses
+func (d *Dialect) trapRefused(n string) bool {
+	r := d.TrapRefuses
 	switch {
 	case r&trapNoPseudo != 0 && (strings.EqualFold(n, "ERR") || strings.EqualFold(n, "DEBUG") || strings.EqualFold(n, "RETURN")):
 		return true

@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"bytes"
@@ -10,13 +10,13 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// parse parses src as lang with a pooled parser, and places its errors by
+// Parse parses src as lang with a pooled parser, and places its errors by
 // byte offset (see parseError).
-func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
-	pp := parserPool(lang)
-	pr := pp.Get().(*pooledParser)
+func Parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
+	pp := ParserPool(lang)
+	pr := pp.Get().(*PooledParser)
 	pr.r.Reset(src)
-	f, err := pr.p.Parse(&pr.r, "")
+	f, err := pr.P.Parse(&pr.r, "")
 	pr.r.Reset(nil)
 	pp.Put(pr)
 	if err != nil {
@@ -37,7 +37,7 @@ func parse(src []byte, lang syntax.LangVariant) (*syntax.File, error) {
 // one-liner does.
 var parserPools [4]sync.Pool
 
-func parserPool(lang syntax.LangVariant) *sync.Pool {
+func ParserPool(lang syntax.LangVariant) *sync.Pool {
 	i := 0
 	switch lang {
 	case syntax.LangPOSIX:
@@ -52,7 +52,7 @@ func parserPool(lang syntax.LangVariant) *sync.Pool {
 		parserPoolsInit.Do(func() {
 			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
 				parserPools[i].New = func() any {
-					return &pooledParser{p: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
+					return &PooledParser{P: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
 				}
 			}
 		})
@@ -62,9 +62,9 @@ func parserPool(lang syntax.LangVariant) *sync.Pool {
 
 var parserPoolsInit sync.Once
 
-// pooledParser keeps a reader with its parser, so parsing allocates neither.
-type pooledParser struct {
-	p *syntax.Parser
+// PooledParser keeps a reader with its parser, so parsing allocates neither.
+type PooledParser struct {
+	P *syntax.Parser
 	r bytes.Reader
 }
 

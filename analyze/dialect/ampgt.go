@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"errors"
@@ -19,21 +19,21 @@ import (
 // keeps its offset, so findings keep their positions; fixes that would
 // touch a moved byte are dropped (see dropMovedFixes).
 
-// reread parses src as the shell d reads what mvdan.cc/sh's parser
+// Reread parses src as the shell d reads what mvdan.cc/sh's parser
 // refused with parseErr, where the two differ: dash's `&>` (parseAmpGt),
 // bash's lone `!`, zsh's empty `;` and try/always (parseZsh). Each change
 // keeps every byte's offset. It returns parseErr where the shell has no
 // such reading; moved are the `&>` operators dash read as `&`, or the
 // `always` words zsh read as a try block's end.
-func reread(src []byte, d *dialect, parseErr error) (f *syntax.File, moved []int, err error) {
+func Reread(src []byte, d *Dialect, parseErr error) (f *syntax.File, moved []int, err error) {
 	switch {
-	case d.ampGtBackgrounds:
-		f, _, moved, err = parseAmpGt(src, d.variant)
-	case d.variant == syntax.LangBash:
+	case d.AmpGtBackgrounds:
+		f, _, moved, err = parseAmpGt(src, d.Variant)
+	case d.Variant == syntax.LangBash:
 		// zsh's `cmd &!` written for bash: `cmd &` then `!`, an empty
 		// negation bash accepts; `:` does nothing, as it does.
-		f, err = parseBlanking(src, d.variant, "`!` cannot form a statement alone", '!', ':')
-	case d.variant == syntax.LangZsh:
+		f, err = parseBlanking(src, d.Variant, "`!` cannot form a statement alone", '!', ':')
+	case d.Variant == syntax.LangZsh:
 		f, moved, err = parseZsh(src)
 	default:
 		return nil, nil, parseErr
@@ -46,7 +46,7 @@ func reread(src []byte, d *dialect, parseErr error) (f *syntax.File, moved []int
 func parseBlanking(src []byte, lang syntax.LangVariant, msg string, was, with byte) (*syntax.File, error) {
 	text := src
 	for range 64 {
-		f, err := parse(text, lang)
+		f, err := Parse(text, lang)
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			return f, err
 		}
@@ -67,7 +67,7 @@ func parseBlanking(src []byte, lang syntax.LangVariant, msg string, was, with by
 func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byte, moved []int, err error) {
 	text = src
 	for range 64 {
-		f, err = parse(text, lang)
+		f, err = Parse(text, lang)
 		if err == nil || !strings.Contains(err.Error(), "`&>") {
 			return f, text, moved, err
 		}
@@ -101,31 +101,3 @@ func parseAmpGt(src []byte, lang syntax.LangVariant) (f *syntax.File, text []byt
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
-
-// ampGtAt reports whether the & of a statement (its Semicolon position, in
-// the parsed text) is a `&>` of the source.
-func (p *pass) ampGtAt(amp int) bool {
-	for _, m := range p.ampGt {
-		if amp == m || amp == m-1 {
-			return true
-		}
-	}
-	return false
-}
-
-// dropMovedFixes removes the fixes of findings whose edits would touch a
-// byte parseAmpGt moved: they were computed on the parsed copy.
-func (p *pass) dropMovedFixes() {
-	for i := range p.findings {
-		f := &p.findings[i]
-		for _, fx := range f.Fixes {
-			for _, e := range fx.Edits {
-				for _, m := range p.ampGt {
-					if e.Start <= m+3 && e.End >= m-1 {
-						f.Fixes = nil
-					}
-				}
-			}
-		}
-	}
-}

@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"strconv"
@@ -8,7 +8,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// killRefused reports whether the shell's kill builtin refuses the signal
+// KillRefused reports whether the shell's kill builtin refuses the signal
 // option of args, and so signals nothing (see dialect.killNoSigPrefix,
 // killNoNumOption, killSName, killSAttached and killNameExact). Only the
 // first option names the signal. Checked under bash 5.2, zsh 5.9, dash
@@ -19,7 +19,7 @@ import (
 //	zsh         ok     ok        ok        refused ok          ok
 //	dash        ok     refused   refused   ok      refused     refused
 //	mksh        refused refused  refused   ok      ok          ok
-func (d *dialect) killRefused(args []*syntax.Word) bool {
+func (d *Dialect) KillRefused(args []*syntax.Word) bool {
 	if len(args) == 0 {
 		return false
 	}
@@ -64,7 +64,7 @@ func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 // knownSignal reports whether name, in any case and with or without SIG,
 // is a Linux signal the shells know.
 func knownSignal(name string) bool {
-	return signalNames.Has(signalName(name))
+	return signalNames.Has(SignalName(name))
 }
 
 var signalNames = knowledge.SetOf(`HUP INT QUIT ILL TRAP ABRT IOT BUS FPE KILL USR1 SEGV USR2 PIPE ALRM TERM

@@ -1,4 +1,4 @@
-package analyze
+package dialect
 
 import (
 	"bytes"
@@ -50,9 +50,9 @@ func noCommandWord(s *syntax.Stmt) bool {
 	return false
 }
 
-// refused is the parse error the shell reports for code mvdan.cc/sh
+// Refused is the parse error the shell reports for code mvdan.cc/sh
 // accepted (see dialect.assignBgRefused), or nil.
-func (d *dialect) refused(f *syntax.File, src []byte) *diag.ParseError {
+func (d *Dialect) Refused(f *syntax.File, src []byte) *diag.ParseError {
 	if !d.assignBgRefused || bytes.IndexByte(src, '&') < 0 {
 		return nil // no & to refuse: spares a walk of the whole tree
 	}

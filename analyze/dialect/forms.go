@@ -1,0 +1,4 @@
+package dialect
+
+// SubshellForm is how a subshell was forked.
+type SubshellForm uint8
