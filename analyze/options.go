@@ -39,6 +39,7 @@ type config struct {
 	lang         Lang
 	caller       Caller
 	scriptFile   bool
+	shebangGuess bool // (see WithShebangShell)
 	servers      map[string]bool
 	style        Style
 	noDirectives bool
