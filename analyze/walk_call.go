@@ -22,7 +22,7 @@ type call struct {
 // Only the pipes of its own operands count: a worker nested inside one of
 // them writes into a pipe of its own (`cat <(: <(server))`).
 func readsQuickWorkers(r resolved, started []*job) bool {
-	if !filters.has(r.name) || r.wrapped {
+	if !isFilter(r) || r.wrapped {
 		return false
 	}
 	var read []syntax.Pos

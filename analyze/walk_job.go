@@ -390,7 +390,7 @@ func stmtReadsToEnd(s *syntax.Stmt) bool {
 
 func readsToEnd(ce *syntax.CallExpr) bool {
 	r := resolve(ce.Args)
-	return len(r.all) > 0 && !r.wrapped && filters.has(r.name)
+	return len(r.all) > 0 && !r.wrapped && isFilter(r)
 }
 
 // bareBraces is the statement a background `{ cmd; } &` runs as, in a

@@ -106,7 +106,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdTable, outPipe target, upstream,
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
 	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && filters.has(w.p.resolveCall(ce).name) && !readsProcSubst(ce) {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && isFilter(w.p.resolveCall(ce)) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
 			// it ends at once: nothing of it runs on after a kill of

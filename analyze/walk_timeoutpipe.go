@@ -51,7 +51,7 @@ func (w *walker) cutFilter(s *syntax.Stmt, upstream bool) func() {
 		return func() {}
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || !filters.has(w.p.resolveCall(ce).name) || readsProcSubst(ce) {
+	if !ok || !isFilter(w.p.resolveCall(ce)) || readsProcSubst(ce) {
 		return func() {}
 	}
 	cut.pipe.quick = true

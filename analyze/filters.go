@@ -1,0 +1,31 @@
+package analyze
+
+// isFilter reports whether the command reads its input (or its files) to
+// the end and ends then (see filters): those of the list, and tail
+// without an option that follows (-f, -F, --follow, --retry): `npm run
+// build 2>&1 | tail -2` ends with the build, `tail -f log` never does
+// (serverKind calls it a follower).
+func isFilter(r resolved) bool {
+	if filters.has(r.name) {
+		return true
+	}
+	return r.name == "tail" && !argvOf(r).has("-f", "-F", "--follow", "--retry") && !followCluster(argvOf(r))
+}
+
+// followCluster reports a cluster of tail's short options with f or F in
+// it (`tail -fn 20 log`, `tail -n20 -qF log`).
+func followCluster(args argv) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' {
+			for _, c := range a[1:] {
+				if c == 'f' || c == 'F' {
+					return true
+				}
+				if c >= '0' && c <= '9' {
+					break // -n20f is not a cluster: 20f is n's value
+				}
+			}
+		}
+	}
+	return false
+}
