@@ -32,8 +32,8 @@ const (
 func (w *walker) missingCommand(ce *syntax.CallExpr, r resolved) absence {
 	d := w.sh.d
 	switch {
-	case r.noProgram && !r.exec:
-		return absentFails
+	case r.noProgram && !r.exec, w.unsplitName(ce):
+		return absentFails // (zsh: `cmd='npm run dev'; $cmd &`, see zsh_nosplit.go)
 	case d.missing == nil || r.name == "" || r.exec || r.viaProgram || w.p.defined[r.name] && !r.wrapped:
 		return present // (bash has all its builtins)
 	}
