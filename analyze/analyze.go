@@ -145,8 +145,14 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	}
 	if err != nil && d.Variant == syntax.LangPOSIX {
 		// A sh script with bash syntax: read it as bash (the walk still
-		// models sh) and say so, as ShellCheck does, rather than stop.
-		if bf, berr := dialect.Parse(src, syntax.LangBash); berr == nil {
+		// models sh) and say so, as ShellCheck does, rather than stop;
+		// unless the shell is known to be dash, which refuses it
+		// (knownShellRefuses).
+		bf, berr := dialect.Parse(src, syntax.LangBash)
+		refusal := knownShellRefuses(p, src, bf, d)
+		if refusal != nil {
+			err = refusal
+		} else if berr == nil {
 			p.notPOSIX, f = err.(*diag.ParseError), bf
 			if d.BashSyntaxStops {
 				// dash runs the lines before the error, and stops; it

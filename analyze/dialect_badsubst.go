@@ -28,6 +28,29 @@ import (
 // when it parses, if anything. nil when no expansion was replaced (the
 // caller cuts the text at its error), or when one spans lines.
 func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect.Dialect) (*syntax.File, []int) {
+	patched, bad := patchRefused(code, bf, d)
+	if patched == nil {
+		return nil, nil
+	}
+	f, err := p.parseNested(string(patched), d.Variant)
+	switch {
+	case err == nil:
+	case !d.BashSyntaxStops:
+		return nil, nil // zsh, mksh: only the expansions were bash's
+	default:
+		if f = parsedLines(p, string(patched), d.Variant, err); f == nil {
+			f, _ = p.parseNested("", d.Variant)
+		}
+	}
+	return f, bad
+}
+
+// patchRefused replaces each parameter expansion of bf (code as bash
+// parses it) that the shell refuses where it expands it by a placeholder
+// `${___}` of the same length, and returns the patched text and the
+// offsets of the replaced ones in order; nil when none was replaced or
+// one spans lines.
+func patchRefused(code []byte, bf *syntax.File, d *dialect.Dialect) ([]byte, []int) {
 	var bad []int
 	var patched []byte
 	ok := true
@@ -55,17 +78,7 @@ func badSubstsRead(p *pass, code []byte, bf *syntax.File, d *dialect.Dialect) (*
 		return nil, nil
 	}
 	slices.Sort(bad)
-	f, err := p.parseNested(string(patched), d.Variant)
-	switch {
-	case err == nil:
-	case !d.BashSyntaxStops:
-		return nil, nil // zsh, mksh: only the expansions were bash's
-	default:
-		if f = parsedLines(p, string(patched), d.Variant, err); f == nil {
-			f, _ = p.parseNested("", d.Variant)
-		}
-	}
-	return f, bad
+	return patched, bad
 }
 
 // expansionsRead reads code that does not parse as the shell's syntax

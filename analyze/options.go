@@ -43,6 +43,7 @@ type config struct {
 	lang         dialect.Lang
 	caller       dialect.Caller
 	scriptFile   bool
+	shebangGuess bool // (see WithShebangShell)
 	servers      map[string]bool
 	style        Style
 	noDirectives bool

@@ -3,6 +3,7 @@ package analyze
 import (
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/shguard/shguard/analyze/diag"
@@ -24,7 +25,7 @@ func TestRuleExamples(t *testing.T) {
 			if r.Name == "" || r.Summary == "" || r.Doc == "" || r.Wrong == "" || r.Right == "" {
 				t.Fatalf("%s lacks name, summary, doc or examples", r.ID)
 			}
-			wrong, err := Analyze([]byte(r.Wrong), WithLang(r.Shell))
+			wrong, err := Analyze([]byte(r.Wrong), exampleOpts(r, r.Wrong)...)
 			if r == NotValidShell {
 				// Its WRONG example is one the shell cannot parse.
 				var pe *diag.ParseError
@@ -38,7 +39,7 @@ func TestRuleExamples(t *testing.T) {
 			if !hasRule(wrong, r.ID) {
 				t.Errorf("WRONG example %q is not reported by %s; got %v", r.Wrong, r.ID, wrong)
 			}
-			right, err := Analyze([]byte(r.Right), WithLang(r.Shell))
+			right, err := Analyze([]byte(r.Right), exampleOpts(r, r.Right)...)
 			if err != nil {
 				t.Fatalf("RIGHT example does not parse: %v", err)
 			}
@@ -47,6 +48,16 @@ func TestRuleExamples(t *testing.T) {
 			}
 		})
 	}
+}
+
+// exampleOpts analyses an example for its rule's shell; an example that
+// starts with a shebang is a script file whose shell is read from it, as
+// the linter reads it (WithShebangShell).
+func exampleOpts(r *Rule, src string) []Option {
+	if strings.HasPrefix(src, "#!") {
+		return []Option{WithLang(r.Shell), WithShebangShell()}
+	}
+	return []Option{WithLang(r.Shell)}
 }
 
 func hasRule(fs []diag.Finding, id string) bool {

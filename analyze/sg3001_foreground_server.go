@@ -33,5 +33,10 @@ Start them as managed background jobs and poll their logs.`,
 					p.snippet(c.start, c.end)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}
 		}
+		for _, m := range p.marks {
+			if m.rule == "SG3001" { // loops and waits that never end (walk_endless.go)
+				p.report(m.start, m.end, p.snippet(m.start, m.end)+" "+m.what+": in the foreground it holds the tool call until its timeout")
+			}
+		}
 	},
 })

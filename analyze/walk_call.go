@@ -25,7 +25,7 @@ type call struct {
 // Only the pipes of its own operands count: a worker nested inside one of
 // them writes into a pipe of its own (`cat <(: <(server))`).
 func readsQuickWorkers(r knowledge.Resolved, started []*job) bool {
-	if !knowledge.Filters.Has(r.Name) || r.Wrapped {
+	if !knowledge.IsFilter(r) || r.Wrapped {
 		return false
 	}
 	var read []syntax.Pos

@@ -38,9 +38,10 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 		sh, on := w.errexitOff()   // (see walk_errexit.go)
 		env = w.stmts(c.Cond, env) // (the condition runs at least once)
 		errexitOn(sh, on)
-		if neverLoops(c) || w.stopped() {
+		if neverLoops(c) || w.stopped() || w.skipsLoop(c) {
 			break // while false; do …; done: the body never runs
 		}
+		w.noteEndlessLoop(c) // (see walk_endless.go)
 		w.slow++
 		g, guarded := loopGuard(c)
 		enters := w.entersLoop(c)

@@ -395,7 +395,7 @@ func stmtReadsToEnd(s *syntax.Stmt) bool {
 
 func readsToEnd(ce *syntax.CallExpr) bool {
 	r := knowledge.Resolve(ce.Args)
-	return len(r.All) > 0 && !r.Wrapped && knowledge.Filters.Has(r.Name)
+	return len(r.All) > 0 && !r.Wrapped && knowledge.IsFilter(r)
 }
 
 // bareBraces is the statement a background `{ cmd; } &` runs as, in a

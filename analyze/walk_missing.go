@@ -20,8 +20,8 @@ import (
 func (w *walker) missingCommand(ce *syntax.CallExpr, r knowledge.Resolved) dialect.Absence {
 	d := w.sh.d
 	switch {
-	case r.NoProgram && !r.Exec:
-		return dialect.AbsentFails
+	case r.NoProgram && !r.Exec, w.unsplitName(ce):
+		return dialect.AbsentFails // (zsh: `cmd='npm run dev'; $cmd &`, see zsh_nosplit.go)
 	case d.Missing == nil || r.Name == "" || r.Exec || r.ViaProgram || w.p.defined[r.Name] && !r.Wrapped:
 		return dialect.Present // (bash has all its builtins)
 	}

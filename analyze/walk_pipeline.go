@@ -109,7 +109,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 	// A job the element starts and leaves running with the pipe open
 	// keeps the reader going as long as it runs.
 	feeds = w.keepOpen(w.p.jobs[njobs:], outPipe)
-	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && knowledge.Filters.Has(w.p.resolveCall(ce).Name) && !readsProcSubst(ce) {
+	if ce, ok := s.Cmd.(*syntax.CallExpr); ok && knowledge.IsFilter(w.p.resolveCall(ce)) && !readsProcSubst(ce) {
 		long = upstream
 		if !long {
 			// it ends at once: nothing of it runs on after a kill of

@@ -53,7 +53,7 @@ func (w *walker) cutFilter(s *syntax.Stmt, upstream bool) func() {
 		return func() {}
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || !knowledge.Filters.Has(w.p.resolveCall(ce).Name) || readsProcSubst(ce) {
+	if !ok || !knowledge.IsFilter(w.p.resolveCall(ce)) || readsProcSubst(ce) {
 		return func() {}
 	}
 	cut.pipe.quick = true

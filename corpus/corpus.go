@@ -48,7 +48,13 @@ type Entry struct {
 	Verdict  Verdict  // what bash does (checked by the runtime test)
 	Rules    []string // rule IDs the analyzer reports, info rules included, sorted
 	Note     string   // why the verdict is what it is
-	Line     int      // line of the entry's header in entries.txt
+	// Endless: the shell's foreground never ends (`ends: never`): a loop
+	// dash never leaves, a follower, a wait for a server. TestShells
+	// checks that the shell is still running when Observe gives up on it;
+	// Verdict is then the analyzer's for the rest (a foreground that never
+	// ends holds the tool call until its timeout: SG3001's advice).
+	Endless bool
+	Line    int // line of the entry's header in entries.txt
 }
 
 // Caller says how an entry's shell is started, which decides what a
@@ -99,6 +105,7 @@ func Load() []Entry {
 //	verdict: error
 //	rules: SG1001 SG3001
 //	note: one line of explanation
+//	ends: never             (optional: the foreground never ends)
 //	cmd: npm run dev &
 //	run: sleep 31 &
 //
@@ -178,6 +185,11 @@ func Parse(text string) ([]Entry, error) {
 			}
 		case "note":
 			cur.Note = val
+		case "ends":
+			if val != "never" {
+				return nil, fmt.Errorf("line %d: ends %q is not never", n, val)
+			}
+			cur.Endless = true
 		case "cmd", "run":
 			if val == "" {
 				block = key

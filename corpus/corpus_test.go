@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"regexp"
@@ -74,16 +75,34 @@ func TestShells(t *testing.T) {
 			if missing[e.Shell] {
 				t.Skipf("%s is not installed", e.Shell)
 			}
-			o, err := results[i].Outcome, results[i].Err
-			if err != nil {
-				t.Fatalf("line %d: %v", e.Line, err)
-			}
-			if got := o.Verdict(); got != e.Verdict {
-				t.Errorf("line %d: %s says %s, the corpus says %s\nscript: %s", e.Line, e.Shell, o, e.Verdict, e.Script())
-			} else if f := results[i].first; f != nil {
-				t.Logf("line %d: run among sixteen: %s; run again, two at a time: %s", e.Line, f.Outcome, o)
-			}
+			checkObservation(t, e, results[i])
 		})
+	}
+}
+
+// checkObservation checks what the entry's shell did against the entry:
+// its verdict; for an entry whose foreground never ends, that the shell
+// was still running when Observe gave up on it; for one the shell refuses
+// (SG1000), that the shell said so.
+func checkObservation(t *testing.T, e Entry, r Observation) {
+	t.Helper()
+	o, err := r.Outcome, r.Err
+	if err != nil {
+		t.Fatalf("line %d: %v", e.Line, err)
+	}
+	if slices.Contains(e.Rules, analyze.NotValidShell.ID) && !syntaxError.MatchString(o.Output) {
+		t.Errorf("line %d: %s ran the script without a syntax error, the corpus says it refuses it (SG1000)\noutput: %q", e.Line, e.Shell, o.Output)
+	}
+	if e.Endless {
+		if o.Exited {
+			t.Errorf("line %d: %s ended (%s), the corpus says its foreground never ends", e.Line, e.Shell, o)
+		}
+		return
+	}
+	if got := o.Verdict(); got != e.Verdict {
+		t.Errorf("line %d: %s says %s, the corpus says %s\nscript: %s", e.Line, e.Shell, o, e.Verdict, e.Script())
+	} else if f := r.first; f != nil {
+		t.Logf("line %d: run among sixteen: %s; run again, two at a time: %s", e.Line, f.Outcome, o)
 	}
 }
 
@@ -105,7 +124,7 @@ func observeEntries(es []Entry, prefix string) []Observation {
 	obs := ObserveEach(runs, 16, 20*time.Second)
 	var again []int
 	for i, o := range obs {
-		if o.Err != nil || o.Outcome.Verdict() != es[i].Verdict {
+		if o.Err != nil || !es[i].Endless && o.Outcome.Verdict() != es[i].Verdict || es[i].Endless && o.Outcome.Exited {
 			again = append(again, i)
 		}
 	}
@@ -138,7 +157,12 @@ func analyzeOpts(e Entry) []analyze.Option {
 	if e.Caller == CallerLeader {
 		caller = analyze.CallerGroupLeader
 	}
-	return []analyze.Option{analyze.WithLang(lang), analyze.WithCaller(caller)}
+	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithCaller(caller)}
+	if strings.HasPrefix(e.Cmd, "#!") {
+		// a script file whose shell the linter reads from its shebang
+		opts = append(opts, analyze.WithShebangShell())
+	}
+	return opts
 }
 
 // TestAnalyzer checks that the analyzer gives every entry its recorded
@@ -148,6 +172,10 @@ func TestAnalyzer(t *testing.T) {
 	for _, e := range Load() {
 		t.Run(e.ID, func(t *testing.T) {
 			fs, err := analyze.Analyze([]byte(e.Cmd), analyzeOpts(e)...)
+			if slices.Contains(e.Rules, analyze.NotValidShell.ID) {
+				refused(t, e, err)
+				return
+			}
 			if err != nil {
 				t.Fatalf("line %d: cmd does not parse: %v", e.Line, err)
 			}
@@ -171,6 +199,35 @@ func TestAnalyzer(t *testing.T) {
 		})
 	}
 }
+
+// refused checks an entry whose shell refuses the command (rules: SG1000,
+// and nothing else, since nothing else can be said of it): the analyzer
+// returns a parse error for the command and the stand-in alike, naming a
+// shell that accepts it. The verdict recorded is the shell's (what ran of
+// it before the line it refused), which the analyzer does not give.
+func refused(t *testing.T, e Entry, err error) {
+	t.Helper()
+	if len(e.Rules) != 1 {
+		t.Errorf("line %d: SG1000 comes alone: a script the shell refuses has no other findings", e.Line)
+	}
+	for _, src := range []string{e.Cmd, e.Run} {
+		if src == "" {
+			continue
+		}
+		_, err := analyze.Analyze([]byte(src), analyzeOpts(e)...)
+		var pe *analyze.ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("line %d: the analyzer parses %q for %s (%v), the corpus says %s refuses it", e.Line, src, e.Shell, err, e.Shell)
+		} else if pe.ValidIn == "" {
+			t.Errorf("line %d: the parse error names no shell that accepts it: %v", e.Line, pe)
+		}
+	}
+}
+
+// syntaxError matches what the four shells print when they refuse a
+// script: bash's, mksh's and dash's "syntax error" ("Syntax error"),
+// zsh's "parse error".
+var syntaxError = regexp.MustCompile(`(?i)syntax error|parse error`)
 
 func verdictOf(fs []analyze.Finding) Verdict {
 	switch analyze.Verdict(fs) {

@@ -135,10 +135,13 @@ type Outcome struct {
 // and bash reports it.
 func Decide(cmd string, opt Options) (*Outcome, error) {
 	src := []byte(cmd)
-	findings, err := analyze.Analyze(src, opt.analyzeOpts()...)
+	// One analysis of the command serves the verdict, the plan and the
+	// fixes; what is analysed again below is only what they make.
+	res, err := analyze.Run(src, opt.analyzeOpts()...)
 	if err != nil {
 		return nil, err
 	}
+	findings := res.Findings
 	out := &Outcome{Command: cmd, Findings: findings, Remaining: findings, Hang: analyze.Verdict(findings) == analyze.Error}
 	if analyze.Verdict(findings) == 0 {
 		if len(findings) > 0 {
@@ -147,10 +150,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		return out, nil
 	}
 
-	plan, err := rewrite.Plan(src, opt.analyzeOpts()...)
-	if err != nil {
-		return nil, err
-	}
+	plan := rewrite.PlanResult(src, res, opt.analyzeOpts()...)
 	if opt.Background && out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
 		job := plan.Jobs[0]
 		bg, err := analyze.Analyze([]byte(job.Script()), opt.analyzeOpts()...)
@@ -163,10 +163,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		}
 	}
 
-	fixed, err := rewrite.Fix(src, opt.analyzeOpts()...)
-	if err != nil {
-		return nil, err
-	}
+	fixed := rewrite.FixResult(src, res, opt.analyzeOpts()...)
 	cur := fixed.Out
 	remaining := fixed.Remaining
 	out.Fixed = fixed.Applied

@@ -35,7 +35,7 @@ func lang(shell string) analyze.Lang {
 // will reject it too, and the model should know why.
 func analyzeCommand(cmd, shell string) (fs []Finding, fixed string) {
 	fs = []Finding{}
-	res, err := rewrite.Fix([]byte(cmd), analyze.WithLang(lang(shell)))
+	res, err := analyze.Run([]byte(cmd), analyze.WithLang(lang(shell)))
 	var pe *analyze.ParseError
 	if errors.As(err, &pe) {
 		return append(fs, Finding{Rule: analyze.NotValidShell.ID, Severity: "error", Message: pe.Msg, Line: pe.Line, Column: pe.Col}), cmd
@@ -43,12 +43,11 @@ func analyzeCommand(cmd, shell string) (fs []Finding, fixed string) {
 	if err != nil {
 		return append(fs, Finding{Rule: "internal", Severity: "info", Message: err.Error()}), cmd
 	}
-	findings, err := analyze.Analyze([]byte(cmd), analyze.WithLang(lang(shell)))
-	if err != nil {
-		return fs, string(res.Out)
-	}
-	for _, f := range findings {
+	// One analysis: the findings are the command's, the fix is made from
+	// them (only its output is analysed again).
+	out := rewrite.FixResult([]byte(cmd), res, analyze.WithLang(lang(shell)))
+	for _, f := range res.Findings {
 		fs = append(fs, Finding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Line: f.Start.Line, Column: f.Start.Col})
 	}
-	return fs, string(res.Out)
+	return fs, string(out.Out)
 }

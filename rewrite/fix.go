@@ -39,6 +39,14 @@ func Fix(src []byte, opts ...analyze.Option) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return FixResult(src, res, opts...), nil
+}
+
+// FixResult is Fix for a source already analysed: res is what analyze.Run
+// gave for src with the same options (it is read, not changed). Only
+// what the fixes make is analysed again, to verify it parses and to find
+// what is left.
+func FixResult(src []byte, res *analyze.Result, opts ...analyze.Option) *Result {
 	cur := src
 	var (
 		applied []analyze.Finding // positioned in cur's coordinates of their round
@@ -93,7 +101,7 @@ func Fix(src []byte, opts ...analyze.Option) (*Result, error) {
 	if len(rounds) == 0 {
 		out = append([]byte(nil), src...)
 	}
-	return &Result{Out: out, Applied: applied, Remaining: res.Findings}, nil
+	return &Result{Out: out, Applied: applied, Remaining: res.Findings}
 }
 
 // fkey identifies a finding within one text.

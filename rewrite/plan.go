@@ -80,9 +80,17 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 	if err != nil {
 		return nil, err
 	}
+	return PlanResult(src, res, opts...), nil
+}
+
+// PlanResult is Plan for a source already analysed: res is what
+// analyze.Run gave for src with the same options. A caller that has the
+// Result (hook.Decide) does not analyse the command again; only the
+// foreground left after the jobs are taken out is new, and is analysed.
+func PlanResult(src []byte, res *analyze.Result, opts ...analyze.Option) *Promotion {
 	none := &Promotion{Foreground: string(src)}
 	if res.Reread {
-		return none, nil // its tree is not of src: no cutting at its offsets
+		return none // its tree is not of src: no cutting at its offsets
 	}
 	byStart := map[int]analyze.Job{}
 	for _, j := range res.Jobs {
@@ -122,7 +130,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 		inPrel = append(inPrel, s)
 	}
 	if len(plan.Jobs) == 0 {
-		return none, nil
+		return none
 	}
 
 	var fg []byte
@@ -135,7 +143,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 	fg = append(fg, src[last:]...)
 	rest, err := analyze.Run(fg, opts...)
 	if err != nil {
-		return none, nil // cannot happen: whole statements were taken out
+		return none // cannot happen: whole statements were taken out
 	}
 	// Only the preludes left (they precede the last job): nothing to do.
 	lastJob := plan.Jobs[len(plan.Jobs)-1].Start
@@ -150,7 +158,7 @@ func Plan(src []byte, opts ...analyze.Option) (*Promotion, error) {
 	} else {
 		plan.Foreground = string(fg)
 	}
-	return &plan, nil
+	return &plan
 }
 
 // zshListKeep says whether the job of a zsh background and-or list (the

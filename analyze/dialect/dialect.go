@@ -12,7 +12,7 @@ import (
 // command under the shell with stdout and stderr on a pipe, the way an
 // agent tool does, and each has corpus entries (../corpus) that hold it.
 type Dialect struct {
-	lang    Lang
+	Lang    Lang
 	Variant syntax.LangVariant
 
 	// assignBgRefused: `x=1 &`, a background command of only assignments

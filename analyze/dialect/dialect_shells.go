@@ -54,7 +54,7 @@ const (
 
 var (
 	DialectBash = &Dialect{
-		lang: LangBash, Variant: syntax.LangBash,
+		Lang: LangBash, Variant: syntax.LangBash,
 		SubstTail: TailAndOr, CTail: TailAndOrAlone, ParenTail: TailAndOrAlone, FgTail: FgTailBash, trapsForkTail: trapsBash, AmpEndsTail: true,
 		JobsP: true, SplitsWords: true, PrevIsCurrentAlone: true, SubstReadsFile: true, PidLead: true, PidTrail: " \t",
 		killSAttached:      true,
@@ -67,7 +67,7 @@ var (
 		LocalDashOpts: true, Braces: BracesAll, ChildIntSurvives: true, FgWaitHolds: sigINT | sigQUIT,
 	}
 	dialectDash = &Dialect{
-		lang: LangDash, Variant: syntax.LangPOSIX,
+		Lang: LangDash, Variant: syntax.LangPOSIX,
 		PidLead: true, PidTrail: " \t\n",
 		killSAttached:        true,
 		LocalDashOpts:        true,
@@ -107,7 +107,7 @@ var (
 		setNames:             knowledge.SetOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
 	}
 	dialectZsh = &Dialect{
-		lang: LangZsh, Variant: syntax.LangZsh,
+		Lang: LangZsh, Variant: syntax.LangZsh,
 		RefusesExpansion:     zshRefuses,
 		BgLastPipeline:       true,
 		FgWaitHolds:          sigINT | sigQUIT,
@@ -160,7 +160,7 @@ var (
 		Braces:         BracesAll,
 	}
 	dialectMksh = &Dialect{
-		lang: LangMksh, Variant: syntax.LangMirBSDKorn, Braces: BracesLists,
+		Lang: LangMksh, Variant: syntax.LangMirBSDKorn, Braces: BracesLists,
 		RefusesExpansion: mkshRefuses,
 		FgWaitHolds:      sigTERM | sigHUP | sigINT | sigQUIT,
 		JobSigWaits:      sigTERM | sigHUP | sigINT | sigQUIT,
@@ -228,7 +228,7 @@ var ShDialect = sync.OnceValue(func() *Dialect {
 		}
 	}
 	d := *DialectBash
-	d.lang, d.Variant = LangPOSIX, syntax.LangPOSIX
+	d.Lang, d.Variant = LangPOSIX, syntax.LangPOSIX
 	d.SubstDropsErrexit = false  // (POSIX mode: $(…) keeps set -e)
 	d.ReturnOutsideFails = false // (a special builtin's error ends the shell)
 	return &d

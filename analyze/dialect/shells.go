@@ -173,7 +173,7 @@ func ExplainParseError(err error, d *Dialect) error {
 	if !ok {
 		return err
 	}
-	pe.Shell = d.lang.String()
+	pe.Shell = d.Lang.String()
 	for _, l := range []Lang{LangBash, LangZsh, LangMksh, LangPOSIX} {
 		if l.Dialect().Variant == d.Variant {
 			continue

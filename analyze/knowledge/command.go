@@ -329,9 +329,9 @@ readonly return set shift shopt source suspend test times trap true type typeset
 umask unalias unset wait if then else elif fi case esac for select while until do done in
 function time coproc { } ! [[ ]]`)
 
-// Filters read their input until it ends and write as they go: in a
+// filters read their input until it ends and write as they go: in a
 // pipeline they last as long as what feeds them. (Not tail: -f never ends.)
-var Filters = SetOf(`cat tee grep egrep fgrep sed awk gawk mawk sort uniq wc head tr cut
+var filters = SetOf(`cat tee grep egrep fgrep sed awk gawk mawk sort uniq wc head tr cut
 column jq fold nl paste rev tac expand unexpand fmt base64 xxd od`)
 
 // quick builtins finish at once whatever their arguments; a background job

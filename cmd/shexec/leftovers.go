@@ -102,14 +102,19 @@ func (p *leftoverPolicy) analyse(script string) (ran string, jobs []analyze.Job)
 			jobs = nil
 		}
 	}()
-	if p.promoting && strings.Contains(script, "&") {
-		if plan, err := rewrite.Plan([]byte(script), analyze.WithLang(lang)); err == nil && len(plan.Jobs) > 0 {
-			script = plan.Foreground
-		}
-	}
 	res, err := analyze.Run([]byte(script), analyze.WithLang(lang))
 	if err != nil {
 		return script, nil
+	}
+	if p.promoting && strings.Contains(script, "&") {
+		// The plan is made from this analysis; only the foreground it
+		// leaves is new, and analysed.
+		if plan := rewrite.PlanResult([]byte(script), res, analyze.WithLang(lang)); len(plan.Jobs) > 0 {
+			script = plan.Foreground
+			if res, err = analyze.Run([]byte(script), analyze.WithLang(lang)); err != nil {
+				return script, nil
+			}
+		}
 	}
 	return script, res.Jobs
 }

@@ -105,13 +105,13 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	}
 	// The shell: the flag, a `# shguard shell=` directive, .shguardrc,
 	// the shebang, bash.
-	lang, _ := analyze.ShebangLang(in.src)
+	lang, guessed := analyze.ShebangLang(in.src)
 	if s.lang != nil {
-		lang = *s.lang
+		lang, guessed = *s.lang, false
 	}
 	if l.flags.lang == nil {
 		if dl, ok := analyze.DirectiveLang(in.src); ok {
-			lang = dl
+			lang, guessed = dl, false
 		}
 	}
 	style := analyze.StyleExec
@@ -128,6 +128,9 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	opts := []analyze.Option{analyze.WithLang(lang), analyze.WithStyle(style), analyze.WithFilter(keep), analyze.WithServers(s.servers...)}
 	if s.caller != nil {
 		opts = append(opts, analyze.WithCaller(*s.caller))
+	}
+	if guessed {
+		opts = append(opts, analyze.WithShebangShell()) // (#!/bin/sh scripts run as `bash x.sh`)
 	}
 	if in.path != "" {
 		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
