@@ -39,8 +39,8 @@ func (w *walker) kill(args []*syntax.Word) {
 		w.condOut()
 		defer func() { w.cond++; w.scopes = append(w.scopes, top) }()
 	}
-	w.killSig = sig
-	defer func() { w.killSig = "" }()
+	w.kills.killSig = sig
+	defer func() { w.kills.killSig = "" }()
 	w.killLookedUp(groups, sig)
 	if len(ops) == 0 {
 		return
@@ -81,7 +81,7 @@ func (w *walker) kill(args []*syntax.Word) {
 			// signalled (but see dialect.selfKillDeferred, and the kill
 			// program of `pgrep -f server | xargs kill`, which signals
 			// them all). $$ names no job.
-			if !w.sh.d.SelfKillDeferred && !w.killProg && !w.survives(sig) {
+			if !w.sh.d.SelfKillDeferred && !w.kills.killProg && !w.survives(sig) {
 				rest = rest[:i]
 			}
 			break

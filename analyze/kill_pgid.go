@@ -54,7 +54,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 			switch {
 			case w.sh.kind == shSubshell:
 				rest = append(rest, paramWord("$"))
-			case w.ppidScript != nil:
+			case w.kills.ppidScript != nil:
 				rest = append(rest, paramWord("PPID")) // sh -c '…': and its parent, the script
 			}
 		case !slices.ContainsFunc(js, func(j *job) bool { return !own(j) }):

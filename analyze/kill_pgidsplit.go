@@ -55,7 +55,7 @@ func (w *walker) splitGroup(pid *syntax.Word, js []*job, own func(*job) bool) []
 		return ops // the caller's leader: nothing of the script's
 	case w.depth == 0:
 		return append(ops, paramWord("$")) // the script, also from its subshells
-	case w.ppidScript != nil:
+	case w.kills.ppidScript != nil:
 		return append(ops, paramWord("PPID")) // sh -c '…': its parent, the script
 	}
 	return ops

@@ -43,11 +43,11 @@ func (w *walker) trapOn(sig string) *sigTrap {
 // each run, thousands of times a second and without end, and a walk that
 // followed them never ended either (a fuzzer's input overflowed the stack).
 func (w *walker) runSelfTrap(t sigTrap) {
-	if slices.Contains(w.selfTraps, t.code) {
+	if slices.Contains(w.traps.selfTraps, t.code) {
 		return
 	}
-	w.selfTraps = append(w.selfTraps, t.code)
-	defer func() { w.selfTraps = w.selfTraps[:len(w.selfTraps)-1] }()
+	w.traps.selfTraps = append(w.traps.selfTraps, t.code)
+	defer func() { w.traps.selfTraps = w.traps.selfTraps[:len(w.traps.selfTraps)-1] }()
 	w.runTraps([]trapBody{t.trapBody})
 	if t.ends || !actionExits(w, t.code) {
 		return // (an ending trap function: diesOf, deferred by kill)

@@ -38,7 +38,7 @@ func (w *walker) killSubshell(j *job) {
 	if w.subshellDefers(j) {
 		return // mksh: it dies when that child ends, holding what it holds till then
 	}
-	t := j.sigTrap(w.killSig)
+	t := j.sigTrap(w.kills.killSig)
 	if t != nil && fg {
 		// The trap runs once the child ends, and the subshell goes on:
 		// the kill changes nothing the walk can tell.
@@ -69,7 +69,7 @@ func (w *walker) killSubshell(j *job) {
 		if !exits && loops(j.stmt) {
 			return
 		}
-	} else if x := j.exitTrapOnSignal(w.killSig); t == nil && x != nil {
+	} else if x := j.exitTrapOnSignal(w.kills.killSig); t == nil && x != nil {
 		w.runSigTrap(j, x) // bash: the EXIT trap, and then it dies
 	}
 	for _, k := range j.innerWaited {
@@ -95,7 +95,7 @@ func (w *walker) subshellDefers(j *job) bool {
 	} else if j.kind == jobSimple && len(j.prog) > 0 && !j.forks {
 		return false // find -exec, xargs: a program, which dies at once
 	}
-	return d.SubshellDefersTerm && softSignal(w.killSig) && (j.fgLong > 0 || j.heldReads > 0)
+	return d.SubshellDefersTerm && softSignal(w.kills.killSig) && (j.fgLong > 0 || j.heldReads > 0)
 }
 
 // sigTrap is the trap j's own shell set on sig, or nil. SIGKILL cannot
@@ -137,7 +137,7 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	if err != nil {
 		return false
 	}
-	savedSh, savedJob, savedSrc, savedSig := w.sh, w.job, w.src, w.killSig
+	savedSh, savedJob, savedSrc, savedSig := w.sh, w.job, w.src, w.kills.killSig
 	slow, bounded := w.slow, w.bounded
 	w.sh, w.job = j.trapSh, nil
 	w.src = &source{offs: t.offs, text: []byte(t.code), file: f}
@@ -152,7 +152,7 @@ func (w *walker) runSigTrap(j *job, t *sigTrap) (exits bool) {
 	w.stmts(f.Stmts, j.fds)
 	restore()
 	w.sh.last = savedLast
-	w.sh, w.job, w.src, w.killSig = savedSh, savedJob, savedSrc, savedSig
+	w.sh, w.job, w.src, w.kills.killSig = savedSh, savedJob, savedSrc, savedSig
 	w.slow, w.bounded = slow, bounded
 	for _, s := range f.Stmts {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok && len(ce.Args) > 0 && knowledge.WordLit(ce.Args[0]) == "exit" {

@@ -159,8 +159,8 @@ func (w *walker) killTrapped(sig string, ops []*syntax.Word) {
 		return
 	}
 	named, _, _ := w.jobsNamed(ops)
-	w.killSig = sig
-	defer func() { w.killSig = "" }()
+	w.kills.killSig = sig
+	defer func() { w.kills.killSig = "" }()
 	for _, j := range named {
 		if j.sigTrap(sig) != nil && (j.kind == jobCompound || j.callsFunc) && w.sureFor(j) {
 			w.killSubshell(j)

@@ -68,12 +68,6 @@ type walker struct {
 	// countReturns: exits counts a return as an end of what is walked
 	// (see afterReturn).
 	countReturns bool
-	// endTrap is the EXIT trap being walked as its shell ends (see
-	// trapReaches).
-	endTrap *trapBody
-	// trapLists are the lists of the EXIT trap being walked that set -e
-	// ends at a command known to fail (see walk_errexit.go).
-	trapLists [][]*syntax.Stmt
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
@@ -97,9 +91,6 @@ type walker struct {
 	// guard asks about runs as surely as the guard's command.
 	guards  []condGuard
 	calling map[string]bool
-	// selfTraps are the actions of the traps a kill of the shell itself
-	// is running (see runSelfTrap).
-	selfTraps []string
 	// bodyLooks counts the function bodies read by questions since the
 	// walk's last step (see lookahead.go).
 	bodyLooks int
@@ -124,28 +115,12 @@ type walker struct {
 	// there without a redirection of its own (see writePids); "" for
 	// none or one the walk cannot name.
 	outFile string
-	// killSig is the signal of the kill being applied ("" for SIGTERM).
-	killSig string
-	// forkKill is the signal of a kill of $$ that a foreground subshell
-	// of the script ran, which the script dies of when the walk returns
-	// to it (see walk_forkkill.go); forkKills: there is one.
-	forkKill  string
-	forkKills bool
-	// forkByChild: that kill was a nested shell's of $PPID (see
-	// walk_ppidkill.go); ppidScript is the nested shell being walked
-	// whose parent is the script.
-	forkByChild bool
-	ppidScript  *shell
 	// cut watches the shell a timeout runs for the foreground program
 	// its signal leaves running (see walk_timeoutcut.go).
 	cut *timeoutCut
 	// runnerCmd: the simple command about to be walked is one a program
 	// runs as its child (see runCommands), during that program.
 	runnerCmd bool
-	// killProg: the kill being applied is the kill program xargs runs
-	// (`pgrep -f server | xargs kill`), which signals every pid it is
-	// given, the shell's own among them, and then exits.
-	killProg bool
 	// worker is the process substitution whose worker is being walked,
 	// if any (see walker.procSubst).
 	worker *worker
@@ -205,14 +180,12 @@ type walker struct {
 	// localOpts: the function call being walked puts the shell's options
 	// back when it returns (see walk_funcopts.go).
 	localOpts bool
-	// localTrapSigs are the signals whose traps the function call being
-	// walked set under zsh's LOCAL_TRAPS (see zsh_functraps.go).
-	localTrapSigs dialect.SigSet
-	// exitHooks are the functions zsh's zshexit_functions names
-	// (hooksArray: it is an array), hookLoaded: add-zsh-hook was
-	// autoloaded (see zsh_exithooks.go)
-	exitHooks              []string
-	hooksArray, hookLoaded bool
+	// kills: the kill commands the walk is inside of, and how their
+	// signal travels (kill*.go, walk_forkkill.go, walk_ppidkill.go).
+	kills killState
+	// traps: the trap actions being walked and the EXIT hooks set so
+	// far (walk_trap.go, walk_exittraps.go, kill_selftrap.go, zsh_*.go).
+	traps trapState
 }
 
 // nestedStart is what a command that starts a nested shell (`bash -c`,

@@ -32,10 +32,10 @@ func (w *walker) errexitFails(s *syntax.Stmt) bool {
 // action's own or the called function's body (trapListsOf): a condition
 // or the left of && or || is exempt, as at the top.
 func (w *walker) trapErrexitEnds(list []*syntax.Stmt, s *syntax.Stmt) bool {
-	if len(w.trapLists) == 0 || w.cond != 0 || !w.errexitFails(s) {
+	if len(w.traps.trapLists) == 0 || w.cond != 0 || !w.errexitFails(s) {
 		return false
 	}
-	for _, l := range w.trapLists {
+	for _, l := range w.traps.trapLists {
 		if len(l) > 0 && &l[0] == &list[0] {
 			return true
 		}

@@ -24,11 +24,11 @@ import (
 // the script's own shell that surely runs in it: the script dies of it as
 // the walk comes back to it (see forkKilled).
 func (w *walker) noteForkKill(sig string, ops []*syntax.Word) {
-	if w.sh.kind != shSubshell || w.sh.async || w.job != nil || w.depth != 0 || w.forkKills {
+	if w.sh.kind != shSubshell || w.sh.async || w.job != nil || w.depth != 0 || w.kills.forkKills {
 		return
 	}
 	if terminates(sig) && w.surelyRuns() && slices.ContainsFunc(ops, isShellPid) {
-		w.forkKill, w.forkKills = sig, true
+		w.kills.forkKill, w.kills.forkKills = sig, true
 	}
 }
 
@@ -37,13 +37,13 @@ func (w *walker) noteForkKill(sig string, ops []*syntax.Word) {
 // the subshell surely ran there, unless it traps or ignores the signal;
 // in a parent that is a subshell too, the kill waits for that one's end.
 func (w *walker) forkKilled() {
-	sig := w.forkKill
-	if !w.forkKills {
+	sig := w.kills.forkKill
+	if !w.kills.forkKills {
 		return
 	}
 	switch {
 	case !w.surelyRuns():
-		w.forkKills, w.forkByChild = false, false
+		w.kills.forkKills, w.kills.forkByChild = false, false
 	case w.sh.kind == shTop:
 		if t := w.trapOn(sig); t != nil {
 			w.runSelfTrap(*t) // (see kill_selftrap.go)
@@ -51,7 +51,7 @@ func (w *walker) forkKilled() {
 		if !w.survives(sig) && !w.childKillSurvived(sig) {
 			w.diesOf(sig)
 		}
-		w.forkKills, w.forkByChild = false, false
+		w.kills.forkKills, w.kills.forkByChild = false, false
 	}
 }
 

@@ -222,15 +222,15 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 	if w.src.offs == nil {
 		src.quote = quote
 	}
-	savedSrc, savedSh, args, ppid := w.src, w.sh, w.args, w.ppidScript
+	savedSrc, savedSh, args, ppid := w.src, w.sh, w.args, w.kills.ppidScript
 	w.src = src
 	w.depth++
 	if kind != 0xff {
 		w.args = start.args // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
-		w.ppidScript = nil
+		w.kills.ppidScript = nil
 		if start.childOfScript {
-			w.ppidScript = w.sh // (see walk_ppidkill.go)
+			w.kills.ppidScript = w.sh // (see walk_ppidkill.go)
 		}
 		w.sh.d = d
 		w.sh.errexit, w.sh.nounset = start.set.Errexit, start.set.Nounset
@@ -256,7 +256,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 		w.endShell()
 	}
 	w.depth--
-	w.src, w.sh, w.args, w.ppidScript = savedSrc, savedSh, args, ppid
+	w.src, w.sh, w.args, w.kills.ppidScript = savedSrc, savedSh, args, ppid
 }
 
 // parsedLines parses the lines of code before the one a parse error

@@ -24,9 +24,9 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdtable.Table, outPipe fdtabl
 	if args := pipedToKill(c); args != nil {
 		// echo $! | xargs kill, jobs -p | xargs kill: as kill $(echo
 		// $!), kill $(jobs -p) (which signals each job's listed process)
-		_, w.killProg = c.Y.Cmd.(*syntax.CallExpr) // xargs kill, not a read loop's
+		_, w.kills.killProg = c.Y.Cmd.(*syntax.CallExpr) // xargs kill, not a read loop's
 		w.kill(args)
-		w.killProg = false
+		w.kills.killProg = false
 		here = false // the kills are done: the loop's own walk adds nothing
 	}
 	left := env

@@ -58,11 +58,11 @@ func (w *walker) wrappedPastExec(s *syntax.Stmt, r knowledge.Resolved) bool {
 // foreground subshell of it: the script dies of it as the walk comes back
 // from the nested shell (see forkKilled).
 func (w *walker) notePPIDKill(sig string, ops []*syntax.Word) {
-	if w.ppidScript == nil || w.job != nil || w.sh.async || w.forkKills {
+	if w.kills.ppidScript == nil || w.job != nil || w.sh.async || w.kills.forkKills {
 		return
 	}
 	if terminates(sig) && w.surelyRuns() && slices.ContainsFunc(ops, isParentPid) {
-		w.forkKill, w.forkKills, w.forkByChild = sig, true, true
+		w.kills.forkKill, w.kills.forkKills, w.kills.forkByChild = sig, true, true
 	}
 }
 
@@ -75,7 +75,7 @@ func isParentPid(word *syntax.Word) bool {
 // childKillSurvived reports whether the script goes on after the kill
 // with sig a foreground subshell or nested shell sent it (forkKilled).
 func (w *walker) childKillSurvived(sig string) bool {
-	return w.parentKillSurvived(sig, w.forkByChild)
+	return w.parentKillSurvived(sig, w.kills.forkByChild)
 }
 
 // parentKillSurvived reports whether the script goes on after a kill

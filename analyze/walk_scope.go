@@ -73,7 +73,7 @@ func (w *walker) scope() int {
 // exist (`[ -f .env ] || exit 1; server & …; kill $!`). In an EXIT trap
 // run at the end, also on the paths of the exits taken before it.
 func (w *walker) sureFor(j *job) bool {
-	if w.endTrap != nil && !w.trapReaches(j, w.endTrap) {
+	if w.traps.endTrap != nil && !w.trapReaches(j, w.traps.endTrap) {
 		return false
 	}
 	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j) ||

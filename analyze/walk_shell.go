@@ -216,7 +216,7 @@ func (w *walker) endShell() {
 		if name := sh.d.ExitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
 			w.callFunc(name, nil, fdtable.Table{}) // zshexit() { kill $pid; }, unless the tail was exec'd
 		}
-		if sh.kind == shTop && len(w.exitHooks) > 0 && !w.execsProgramInPlace() {
+		if sh.kind == shTop && len(w.traps.exitHooks) > 0 && !w.execsProgramInPlace() {
 			w.runExitHooks() // zshexit_functions+=(cleanup)
 		}
 	}
@@ -258,10 +258,10 @@ func (w *walker) runTraps(traps []trapBody) {
 			sh.last = t.last
 		}
 		restore := sh.bindTrapVars(t.vars)
-		savedLists, savedTrap := w.trapLists, w.endTrap
-		w.trapLists, w.endTrap = w.trapListsOf(f.Stmts), &t
+		savedLists, savedTrap := w.traps.trapLists, w.traps.endTrap
+		w.traps.trapLists, w.traps.endTrap = w.trapListsOf(f.Stmts), &t
 		w.stmts(f.Stmts, fdtable.Table{})
-		w.trapLists, w.endTrap = savedLists, savedTrap
+		w.traps.trapLists, w.traps.endTrap = savedLists, savedTrap
 		restore()
 		sh.last = savedLast
 		w.src = savedSrc

@@ -31,22 +31,22 @@ func (w *walker) noteExitHooks(a *syntax.Assign) {
 		return
 	}
 	if !a.Append {
-		w.exitHooks = w.exitHooks[:0]
+		w.traps.exitHooks = w.traps.exitHooks[:0]
 	}
 	if a.Array == nil {
 		// a scalar (or `+=name` on one) runs nothing; `+=name` on the
 		// array appends an element
-		if a.Append && w.hooksArray && a.Value != nil {
-			w.exitHooks = append(w.exitHooks, knowledge.WordLit(a.Value))
+		if a.Append && w.traps.hooksArray && a.Value != nil {
+			w.traps.exitHooks = append(w.traps.exitHooks, knowledge.WordLit(a.Value))
 		} else {
-			w.hooksArray = false
+			w.traps.hooksArray = false
 		}
 		return
 	}
-	w.hooksArray = true
+	w.traps.hooksArray = true
 	for _, e := range a.Array.Elems {
 		if e.Index == nil && e.Value != nil {
-			w.exitHooks = append(w.exitHooks, knowledge.WordLit(e.Value))
+			w.traps.exitHooks = append(w.traps.exitHooks, knowledge.WordLit(e.Value))
 		}
 	}
 }
@@ -61,13 +61,13 @@ func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 		return false
 	case name == "autoload":
 		if slices.ContainsFunc(args, func(a *syntax.Word) bool { return knowledge.WordLit(a) == "add-zsh-hook" }) && w.hooksSure() {
-			w.hookLoaded = true
+			w.traps.hookLoaded = true
 		}
 		return true
 	case name != "add-zsh-hook":
 		return false
 	}
-	if !w.hookLoaded || !w.hooksSure() {
+	if !w.traps.hookLoaded || !w.hooksSure() {
 		return true
 	}
 	del := len(args) > 0 && knowledge.WordLit(args[0]) == "-d"
@@ -78,10 +78,10 @@ func (w *walker) addZshHook(name string, args []*syntax.Word) bool {
 		return true
 	}
 	fn := knowledge.WordLit(args[1])
-	w.exitHooks = slices.DeleteFunc(w.exitHooks, func(h string) bool { return h == fn })
+	w.traps.exitHooks = slices.DeleteFunc(w.traps.exitHooks, func(h string) bool { return h == fn })
 	if !del {
-		w.exitHooks = append(w.exitHooks, fn)
-		w.hooksArray = true
+		w.traps.exitHooks = append(w.traps.exitHooks, fn)
+		w.traps.hooksArray = true
 	}
 	return true
 }
@@ -95,7 +95,7 @@ func (w *walker) hooksSure() bool {
 // runExitHooks calls the functions the hook array names, as the main
 // shell exits.
 func (w *walker) runExitHooks() {
-	for _, name := range w.exitHooks {
+	for _, name := range w.traps.exitHooks {
 		if w.funcs[name] != nil {
 			w.callFunc(name, nil, fdtable.Table{})
 		}

@@ -29,8 +29,8 @@ func (w *walker) funcTraps() func() {
 	if !sh.d.SetoptBuiltins {
 		return func() {}
 	}
-	saved, outerSigs := slices.Clone(sh.sigTraps), w.localTrapSigs
-	w.localTrapSigs = 0
+	saved, outerSigs := slices.Clone(sh.sigTraps), w.traps.localTrapSigs
+	w.traps.localTrapSigs = 0
 	exits := w.funcExitTraps()
 	outer := sh.traps
 	if exits {
@@ -50,7 +50,7 @@ func (w *walker) funcTraps() func() {
 			}
 			w.runTraps(mine)
 		}
-		if set := w.localTrapSigs; set != 0 && w.sh == sh {
+		if set := w.traps.localTrapSigs; set != 0 && w.sh == sh {
 			w.dropSigTraps(set)
 			for _, t := range saved {
 				if t.sigs&set != 0 {
@@ -59,7 +59,7 @@ func (w *walker) funcTraps() func() {
 				}
 			}
 		}
-		w.localTrapSigs = outerSigs
+		w.traps.localTrapSigs = outerSigs
 	}
 }
 
@@ -67,6 +67,6 @@ func (w *walker) funcTraps() func() {
 // traps on set while LOCAL_TRAPS is on (see funcTraps).
 func (w *walker) noteLocalTrap(set dialect.SigSet) {
 	if w.sh.localTraps && len(w.calling) > 0 {
-		w.localTrapSigs |= set
+		w.traps.localTrapSigs |= set
 	}
 }
