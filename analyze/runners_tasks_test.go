@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
 )
 
@@ -30,7 +29,7 @@ func TestScriptRunnerTasks(t *testing.T) {
 		"cargo run --release":        false,
 		"java -jar app.jar":          false,
 	} {
-		if apart, _ := knowledge.ScriptRunner(resolveText(t, cmd), dialect.ShDialect().CTail == 0); apart != want {
+		if apart, _ := knowledge.ScriptRunner(resolveText(t, cmd), shLeaves); apart != want {
 			t.Errorf("scriptRunner(%q) leaves its work: %v, want %v", cmd, apart, want)
 		}
 	}

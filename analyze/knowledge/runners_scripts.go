@@ -36,10 +36,12 @@ package knowledge
 // command does not reach it either (deep). A runner that execs its
 // command (`poetry run npm run dev`) is that command; a task runner (make,
 // rake, invoke) leaves what its task file runs (see runners_tasks.go).
-// shLeaves: this host's sh leaves a script's last command running as its
-// child (dash) rather than exec it in its place; the dialect table knows
-// (the caller asks it), this file only uses the answer.
-func ScriptRunner(r Resolved, shLeaves bool) (apart, deep bool) {
+// shLeaves asks whether this host's sh leaves a script's last command
+// running as its child (dash) rather than exec it in its place: the
+// dialect table knows, the caller passes the question in (a seam, as
+// mvdan.cc/sh's expand.Config.Env), and it is asked only for the runners
+// whose script sh runs (npm, npx, yarn).
+func ScriptRunner(r Resolved, shLeaves func() bool) (apart, deep bool) {
 	if inner, ok := ExecRunner(r); ok {
 		return ScriptRunner(inner, shLeaves)
 	}
@@ -50,14 +52,15 @@ func ScriptRunner(r Resolved, shLeaves bool) (apart, deep bool) {
 	// not exec it in its place (dash). Where it does (bash on macOS and
 	// Fedora), a script of one command, as most are (`vite`, `next dev`),
 	// dies of the signal npm passes on.
-	leaves := shLeaves
 	switch r.Name {
 	case "npm":
 		switch firstOperand(ArgvOf(r), "--prefix", "--workspace", "-w") {
 		case "run", "run-script", "rum", "urn", "start", "test", "t", "tst", "restart", "exec", "x":
+			leaves := shLeaves()
 			return leaves, leaves
 		}
 	case "npx":
+		leaves := shLeaves()
 		return leaves, leaves
 	case "yarn", "yarnpkg":
 		switch firstOperand(ArgvOf(r), "--cwd") {
@@ -66,6 +69,7 @@ func ScriptRunner(r Resolved, shLeaves bool) (apart, deep bool) {
 			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
 			return false, false
 		}
+		leaves := shLeaves()
 		return leaves, leaves
 	case "go":
 		return firstOperand(ArgvOf(r)) == "run", false
