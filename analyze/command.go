@@ -455,7 +455,7 @@ var progKinds = sync.OnceValue(func() map[string]progKind {
 	lists := []struct {
 		s    *wordSet
 		kind progKind
-	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {daemonNames, kDaemon}}
+	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {followerNames, kServer}, {fileRunnerNames, kServer}, {daemonNames, kDaemon}}
 	n := len(wrapperOpts)
 	for _, l := range lists {
 		n += maxWords(l.s.words)

@@ -186,7 +186,7 @@ func serverBeforeTail(c syntax.Command) bool {
 	}
 	var found bool
 	inspect(b.X, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && serverKind(resolve(ce.Args)) != "" {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && endlessKind(resolve(ce.Args)) != "" {
 			found = true
 		}
 		return !found

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
@@ -39,7 +40,8 @@ type config struct {
 	lang         Lang
 	caller       Caller
 	scriptFile   bool
-	shebangGuess bool // (see WithShebangShell)
+	shebangGuess bool  // (see WithShebangShell)
+	files        fs.FS // (see WithFiles)
 	servers      map[string]bool
 	style        Style
 	noDirectives bool

@@ -158,7 +158,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		}
 		w.writePids(s, r, inner)
 	case "wait":
-		w.wait(r.args)
+		w.wait(r.args, s)
 	case "tail":
 		w.tailPidWaits(s, r, c.start, c.end) // tail -f log --pid=$P
 	case "kill":
@@ -358,7 +358,7 @@ func (w *walker) timeoutFiresInPlace(s *syntax.Stmt, r resolved) bool {
 	d, ok := sleepFor(r.args)
 	unbounded := r
 	unbounded.timeout = false // a server or watcher, as it would run without timeout
-	outlasts := r.name == "sleep" && ok && d >= r.limit || serverKind(unbounded) != ""
+	outlasts := r.name == "sleep" && ok && d >= r.limit || endlessKind(unbounded) != ""
 	return outlasts && w.leads(s, r)
 }
 

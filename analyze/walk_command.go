@@ -51,7 +51,7 @@ func (w *walker) command(c syntax.Command, env fdTable) fdTable {
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
 		if pid := w.pollsGone(c); pid != nil {
-			w.wait([]*syntax.Word{pid}) // while kill -0 $P; do sleep 1; done
+			w.wait([]*syntax.Word{pid}, c) // while kill -0 $P; do sleep 1; done
 		}
 		return out
 	case *syntax.ForClause:

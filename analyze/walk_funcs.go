@@ -119,7 +119,7 @@ func (w *walker) callBody(fn *function, env fdTable) {
 			r := w.p.resolveCall(n)
 			switch r.name {
 			case "wait":
-				w.wait(r.args)
+				w.wait(r.args, nil)
 			case "kill":
 				w.kill(r.args)
 			default:

@@ -125,7 +125,7 @@ func (w *walker) tailPidWaits(s *syntax.Stmt, r resolved, start, end int) {
 		return
 	}
 	if !isShellPid(pid) {
-		w.wait([]*syntax.Word{pid}) // tail returns once the job is gone
+		w.wait([]*syntax.Word{pid}, nil) // tail returns once the job is gone
 	}
 }
 

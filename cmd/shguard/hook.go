@@ -220,6 +220,8 @@ func hookOptions(opt *hook.Options, call *hook.Call, langSet, styleSet, norc boo
 	if dir == "" {
 		dir = "."
 	}
+	// the files the command runs (node server.js), read where it runs
+	opt.Analyze = append(opt.Analyze, analyze.WithFiles(os.DirFS(dir)))
 	path, err := shguardrc.Find(dir)
 	if norc || err != nil || path == "" {
 		return

@@ -132,9 +132,12 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	if guessed {
 		opts = append(opts, analyze.WithShebangShell()) // (#!/bin/sh scripts run as `bash x.sh`)
 	}
+	dir := "." // (-c and stdin run here)
 	if in.path != "" {
 		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
+		dir = filepath.Dir(in.path)
 	}
+	opts = append(opts, analyze.WithFiles(os.DirFS(dir))) // node server.js reads server.js there
 	return opts, nil
 }
 
