@@ -79,7 +79,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdTable) r
 		w.missingRuns(r, how) // dash: source: not found
 		return resolved{}
 	}
-	if len(ce.Args) > 0 && (len(r.all) == 0 || r.kind&kQuick == 0 || r.wrapped && r.forkedBefore) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !w.execs(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.all) == 0 || !detaches(r) && (r.kind&kQuick == 0 || r.wrapped && r.forkedBefore)) && r.name != "wait" && !w.runsCode(r, s) && !(r.exec && len(r.all) == 0 && !w.execs(ce)) && (r.wrapped || w.funcs[r.name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
