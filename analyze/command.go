@@ -179,6 +179,9 @@ func resolve(args []*syntax.Word) resolved {
 				i++ // nice -10
 				continue
 			}
+			if name == "sudo" && (o == "--background" || len(o) > 1 && o[1] != '-' && strings.Contains(o, "b")) {
+				r.fork = true // sudo -b: runs the command in the background, with the caller's output (daemons_kept.go)
+			}
 			if name == "setsid" {
 				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {
 					r.fork = true
@@ -455,7 +458,7 @@ var progKinds = sync.OnceValue(func() map[string]progKind {
 	lists := []struct {
 		s    *wordSet
 		kind progKind
-	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {followerNames, kServer}, {fileRunnerNames, kServer}, {daemonNames, kDaemon}}
+	}{{quick, kQuick}, {instant, kQuick}, {serverNames, kServer}, {followerNames, kServer}, {fileRunnerNames, kServer}, {daemonNames, kDaemon}, {moreDaemonNames, kDaemon}}
 	n := len(wrapperOpts)
 	for _, l := range lists {
 		n += maxWords(l.s.words)

@@ -39,6 +39,9 @@ import (
 // daemonFds is what the daemon r forks keeps of the descriptors in that
 // the command ran with: nothing, unless the table above says so.
 func daemonFds(r resolved, in fdTable) fdTable {
+	if t, ok := keptByDetached(r, in); ok {
+		return t // (daemons_kept.go)
+	}
 	var t fdTable
 	args := argvOf(r)
 	switch r.name {

@@ -140,7 +140,7 @@ func daemonizes(r resolved) string {
 			return "daemonizes unless given -D"
 		}
 	}
-	return ""
+	return moreDaemons(r) // (daemons_kept.go)
 }
 
 // hasOperand: ssh-agent with a command runs it and exits with it; any word

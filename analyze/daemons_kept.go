@@ -1,0 +1,117 @@
+package analyze
+
+import "strings"
+
+// Programs that detach themselves with a flag (-f, -b, -d, --daemon,
+// --background) and what they keep of the caller's descriptors when they
+// do. The detached process outlives the command (SG2008); one that keeps
+// the caller's stdout or stderr also hangs it (SG1001), however soon the
+// command itself returns. Measured under `unshare -p -f --mount-proc` as
+// an agent tool runs the shell (bash -c, stdin /dev/null, stdout and
+// stderr one pipe read to EOF), Debian 12:
+//
+//	program (version)                           after it detaches
+//	ssh -f -N (OpenSSH 9.2p1)                   nothing: fork_postauth puts 0, 1, 2 on /dev/null
+//	ssh -f -N -v                                stderr (its debug log), unless -E FILE
+//	ssh -f HOST CMD (no -N)                     stdout and stderr, the session's, while CMD runs
+//	autossh -f (1.4g)                           nothing
+//	sudo -b CMD (1.9.13p3)                      stdout and stderr (CMD runs with them)
+//	start-stop-daemon --background (1.21.22)    nothing
+//	start-stop-daemon --background --no-close   stdout and stderr
+//	screen -dmS (4.09), tmux new -d (3.3a)      nothing
+//	daemonize (1.7.8), git daemon --detach      nothing
+//	gunicorn -D (20.1.0), rsync --daemon (3.2.7) nothing
+//	emacs --daemon (28.2)                       nothing (after 1.5 s of start-up)
+//	redis-server --daemonize yes, memcached -d, pg_ctl -l, nginx …: daemons.go
+//
+// OpenSSH before 8.6 kept all three after -f (daemon(1, 1) without the
+// /dev/null redirection): the verdicts assume a current OpenSSH.
+
+// keptByDetached is what the detached process of r keeps of in, for the
+// programs of the table above; ok is false for a program not in it.
+func keptByDetached(r resolved, in fdTable) (t fdTable, ok bool) {
+	args := argvOf(r)
+	switch r.name {
+	case "ssh":
+		if !sshRemoteCommand(args) {
+			if shortCluster(args, 'v') && !args.has("-E") && !hasAttached(args, "-E") {
+				t[2] = in[2] // debug1: … on stderr
+			}
+			return t, true
+		}
+		t[1], t[2] = in[1], in[2] // the session's output
+		return t, true
+	case "start-stop-daemon":
+		if args.has("--no-close", "-C") {
+			t[1], t[2] = in[1], in[2]
+		}
+		return t, true
+	case "autossh", "gunicorn", "emacs":
+		return t, true
+	}
+	return t, false
+}
+
+// moreDaemons says how the programs of the table above that daemons.go's
+// daemonizes does not know detach, or "".
+func moreDaemons(r resolved) string {
+	args := argvOf(r)
+	switch r.name {
+	case "autossh":
+		if shortCluster(args, 'f') {
+			return "forks into the background (-f)"
+		}
+	case "gunicorn":
+		if args.has("-D", "--daemon") {
+			return "daemonizes (--daemon)"
+		}
+	case "emacs":
+		if args.has("--daemon", "--bg-daemon") || hasAttached(args, "--daemon=") || hasAttached(args, "--bg-daemon=") {
+			return "starts an Emacs server (--daemon)"
+		}
+	}
+	return ""
+}
+
+// moreDaemonNames are the programs moreDaemons knows (see progKinds).
+var moreDaemonNames = setOf(`autossh gunicorn emacs`)
+
+// shortCluster reports a short option alone or in a cluster (`-fN`,
+// `-vvf`).
+func shortCluster(args argv, c rune) bool {
+	for _, a := range args {
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a[1:], c) {
+			return true
+		}
+	}
+	return false
+}
+
+// sshRemoteCommand reports whether ssh is given a command to run on the
+// host (words after the destination) and no -N: its session's output is
+// then the command's, which the backgrounded ssh passes to its own
+// stdout and stderr for as long as the command runs.
+func sshRemoteCommand(args argv) bool {
+	if shortCluster(args, 'N') {
+		return false
+	}
+	operands := 0
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return len(args)-i-1 > 1
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			// the last letter of a cluster may take the next word
+			if last := a[len(a)-1]; strings.IndexByte("BbcDEeFIiJLlmOoPpQRSWw", last) >= 0 && len(a) == 2 {
+				i++
+			}
+		default:
+			operands++
+			if operands > 1 {
+				return true
+			}
+		}
+	}
+	return false
+}
