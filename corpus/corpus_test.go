@@ -98,9 +98,18 @@ func TestShells(t *testing.T) {
 // (see confirmed). More than maxAgain such entries is no longer the
 // machine's load: they count as they are.
 func observeEntries(es []Entry, prefix string) []Observation {
+	return observeEntriesWith(es, prefix, nil)
+}
+
+// observeEntriesWith is observeEntries with the bounds of every run set
+// by bounds (nil: Observe's defaults).
+func observeEntriesWith(es []Entry, prefix string, bounds func(*Options)) []Observation {
 	runs := make([]Run, len(es))
 	for i, e := range es {
 		runs[i] = Run{Script: prefix + e.Script(), Options: e.Options()}
+		if bounds != nil {
+			bounds(&runs[i].Options)
+		}
 	}
 	obs := ObserveEach(runs, 16, 20*time.Second)
 	var again []int

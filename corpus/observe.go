@@ -72,6 +72,10 @@ type Outcome struct {
 	Holders   []Proc // when EOF did not come: the run's processes that held the pipe's writing end
 	Output    string // what the shell and its processes wrote (stdout and stderr together)
 	Elapsed   time.Duration
+	// ExitedAfter is when the shell exited, counted from its start (0 when
+	// it did not exit within Options.Exit). TestMargins reads it: a shell
+	// that exits close to Options.Exit is one a busier machine blocks.
+	ExitedAfter time.Duration
 }
 
 // Proc is a process found by Observe.

@@ -148,6 +148,13 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	}
 	w.Close()
 	bashPid := cmd.Process.Pid
+	// Every process of the run starts after the shell: the scans below read
+	// the environment and descriptors of those only, not of every process
+	// on the machine (on a busy one, most of the observer's work).
+	since := uint64(0)
+	if st, err := readStat(bashPid); err == nil { // a child not yet waited for: readable
+		since = st.startTicks()
+	}
 
 	var out bytes.Buffer
 	eof := make(chan struct{})
@@ -177,6 +184,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	}
 	o.Exited = within(exited, opts.Exit)
 	if o.Exited {
+		o.ExitedAfter = time.Since(start)
 		o.EOF = within(eof, opts.EOF)
 	}
 	if o.Exited && !o.EOF && ctx.Err() == nil {
@@ -184,7 +192,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		// out: on a loaded machine the last writer can take longer than
 		// Options.EOF to exit. When none of the run's processes holds the
 		// write end any more, EOF is on its way; wait for it once more.
-		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid), pipeLink)
+		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid, since), pipeLink)
 		if len(o.Holders) == 0 {
 			o.EOF = within(eof, opts.Linger)
 		}
@@ -194,7 +202,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		time.Sleep(opts.Settle)
 		until := time.Now().Add(opts.Linger)
 		for seen, confirmed := false, false; ; {
-			procs = runProcs(mark, markFile.Name(), bashPid)
+			procs = runProcs(mark, markFile.Name(), bashPid, since)
 			if len(procs) == 0 && (!seen || confirmed) || time.Now().After(until) || ctx.Err() != nil {
 				break
 			}
@@ -204,10 +212,19 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 			// counts only when a second look agrees.
 			confirmed = len(procs) == 0
 			seen = true
-			time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+			if len(procs) == 0 {
+				time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+			} else {
+				// Nothing changes the answer but one of them ending (a
+				// process one of them forks is found by the look when
+				// one ends, or the last look, at until): wait for that
+				// rather than look again every few milliseconds, which
+				// on a busy machine was most of the observer's work.
+				awaitExit(procs, until)
+			}
 		}
 	} else {
-		procs = runProcs(mark, markFile.Name(), bashPid)
+		procs = runProcs(mark, markFile.Name(), bashPid, since)
 	}
 	o.Elapsed = time.Since(start)
 
@@ -221,7 +238,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	// exec'ing, its environment unreadable, while the look was taken) is
 	// a leftover of the run too: it is killed and counted.
 	for range 5 {
-		late := runProcs(mark, markFile.Name(), bashPid)
+		late := runProcs(mark, markFile.Name(), bashPid, since)
 		n := 0
 		for _, p := range late {
 			if p.Pid != bashPid {
@@ -285,20 +302,22 @@ func randomMark() string {
 // runProcs returns the live processes of a run: those whose environment
 // carries the run's mark, those that hold the run's mark file open, and
 // those whose parent chain reaches the shell. Zombies are not live: they
-// hold no descriptors and run nothing.
-func runProcs(mark, markPath string, shell int) []Proc {
+// hold no descriptors and run nothing. Processes that started before the
+// clock tick since (the shell's start) are not the run's and are not read.
+func runProcs(mark, markPath string, shell int, since uint64) []Proc {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
+	newer := allocatedSince(shell)
 	want := []byte(MarkVar + "=" + mark + "\x00")
 	self := os.Getpid()
 	parents := map[int]int{}
 	var found []Proc
-	seen := map[int]bool{}
+	seen, old := map[int]bool{}, map[int]bool{}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || !newer(pid) {
 			continue
 		}
 		st, err := readStat(pid)
@@ -306,6 +325,10 @@ func runProcs(mark, markPath string, shell int) []Proc {
 			continue
 		}
 		parents[pid] = st.ppid
+		if st.startTicks() < since {
+			old[pid] = true // not the run's; kept in parents for the chains
+			continue
+		}
 		if pid == self || st.ppid == self && sameExe(pid) {
 			// This process holds the mark file too; so, for a moment,
 			// does a child it is forking for another observation, which
@@ -319,7 +342,7 @@ func runProcs(mark, markPath string, shell int) []Proc {
 		}
 	}
 	for pid := range parents {
-		if seen[pid] {
+		if seen[pid] || old[pid] {
 			continue
 		}
 		for p, n := parents[pid], 0; p > 1 && n < 64; p, n = parents[p], n+1 {
@@ -330,6 +353,53 @@ func runProcs(mark, markPath string, shell int) []Proc {
 		}
 	}
 	return found
+}
+
+// awaitExit returns when one of procs has exited, or at until. A process
+// that cannot be watched (gone already) returns at once.
+func awaitExit(procs []Proc, until time.Time) {
+	fds := make([]unix.PollFd, 0, len(procs))
+	defer func() {
+		for _, f := range fds {
+			unix.Close(int(f.Fd))
+		}
+	}()
+	for _, p := range procs {
+		fd, err := unix.PidfdOpen(p.Pid, 0)
+		if err != nil {
+			return
+		}
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	for {
+		left := time.Until(until)
+		if left <= 0 {
+			return
+		}
+		n, err := unix.Poll(fds, int(left/time.Millisecond)+1)
+		if err != unix.EINTR || n > 0 {
+			return
+		}
+	}
+}
+
+// allocatedSince returns whether a pid of the listing of /proc just read
+// was allocated after the shell's: Linux hands out pids in increasing
+// order, wrapping around at pid_max, and ns_last_pid is the last one.
+// Every process of a run starts after its shell, so the others are not
+// read at all: reading /proc/PID/stat of every process on the machine
+// several times per run was most of the corpus tests' CPU time. Without
+// ns_last_pid, every pid is read (and the start time sorts them).
+func allocatedSince(shell int) func(pid int) bool {
+	b, err := os.ReadFile("/proc/sys/kernel/ns_last_pid")
+	last, err2 := strconv.Atoi(strings.TrimSpace(string(b)))
+	switch {
+	case err != nil || err2 != nil:
+		return func(int) bool { return true }
+	case last >= shell:
+		return func(pid int) bool { return pid >= shell && pid <= last }
+	}
+	return func(pid int) bool { return pid >= shell || pid <= last } // wrapped
 }
 
 // sameExe reports whether pid runs this very program: a child forked by
@@ -393,6 +463,12 @@ type stat struct {
 	state byte
 	ppid  int
 	start string // start time in clock ticks since boot
+}
+
+// startTicks is the start time as a number (0 if unreadable).
+func (s stat) startTicks() uint64 {
+	n, _ := strconv.ParseUint(s.start, 10, 64)
+	return n
 }
 
 func readStat(pid int) (stat, error) {
