@@ -63,6 +63,10 @@ var margins = []struct {
 	name   string
 	bounds func(*Options)
 }{
-	{"late", func(o *Options) { o.Exit, o.EOF, o.Linger = 1500*time.Millisecond, 500*time.Millisecond, 500*time.Millisecond }},
-	{"early", func(o *Options) { o.Exit, o.EOF, o.Linger = 3500*time.Millisecond, 1500*time.Millisecond, 1500*time.Millisecond }},
+	{"late", func(o *Options) {
+		o.Exit, o.EOF, o.Linger = 1500*time.Millisecond, 500*time.Millisecond, 500*time.Millisecond
+	}},
+	{"early", func(o *Options) {
+		o.Exit, o.EOF, o.Linger = 3500*time.Millisecond, 1500*time.Millisecond, 1500*time.Millisecond
+	}},
 }
