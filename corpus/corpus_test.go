@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -69,6 +70,9 @@ func TestShells(t *testing.T) {
 		}
 	}
 	results := observeEntries(es, "")
+	if path := os.Getenv("SHGUARD_CORPUS_TIMES"); path != "" {
+		writeTimes(t, path, es, results)
+	}
 	for i, e := range es {
 		t.Run(e.ID, func(t *testing.T) {
 			if missing[e.Shell] {
@@ -221,4 +225,19 @@ func missingDir(script string) string {
 		}
 	}
 	return ""
+}
+
+// writeTimes writes, for each entry, how its run went and how long it
+// took (SHGUARD_CORPUS_TIMES=file): where TestShells's time goes, and
+// which entries exit close to a bound.
+func writeTimes(t *testing.T, path string, es []Entry, obs []Observation) {
+	var b strings.Builder
+	b.WriteString("id\tshell\tverdict\texited\texited_after_ms\telapsed_ms\n")
+	for i, e := range es {
+		o := obs[i].Outcome
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%v\t%d\t%d\n", e.ID, e.Shell, o.Verdict(), o.Exited, o.ExitedAfter.Milliseconds(), o.Elapsed.Milliseconds())
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
 }

@@ -10,18 +10,18 @@ import (
 
 // Observe decides with three bounds (Options.Exit, EOF and Linger), and a
 // stand-in decides its verdict with its own timing: a job of `sleep 1.5`
-// that must still run when the shell exits, a poll that waits 2.1 s for a
-// job while the shell must exit within 2.5 s. An entry whose verdict holds
+// that must still run when the shell exits, a poll that waited 2.1 s for
+// a job while the shell had to exit within 2.5 s. An entry whose verdict holds
 // only within a few hundred milliseconds of a bound passes on a quiet
 // machine and fails on a busy one (a newcomer's laptop), where forks, execs
 // and wake-ups come late. TestMargins runs every entry with its bounds
 // moved both ways, and the verdict must not change:
 //
-//   - late: Exit 1.5 s, EOF and Linger 0.5 s — what a machine that makes
-//     the shell's own work up to a second slower (the foreground) and the
+//   - late: Exit 4 s, EOF and Linger 0.5 s — what a machine that makes
+//     the shell's own work a second slower (the foreground) and the
 //     shell's exit half a second later than a job's end does to the
 //     default bounds;
-//   - early: Exit 3.5 s, EOF and Linger 1.5 s — a job meant to outlive
+//   - early: Exit 6 s, EOF and Linger 1.5 s — a job meant to outlive
 //     the shell must outlive it by more than half a second, and a shell
 //     recorded as blocked must not be a foreground that ends soon after
 //     the bound.
@@ -64,9 +64,9 @@ var margins = []struct {
 	bounds func(*Options)
 }{
 	{"late", func(o *Options) {
-		o.Exit, o.EOF, o.Linger = 1500*time.Millisecond, 500*time.Millisecond, 500*time.Millisecond
+		o.Exit, o.EOF, o.Linger = 4*time.Second, 500*time.Millisecond, 500*time.Millisecond
 	}},
 	{"early", func(o *Options) {
-		o.Exit, o.EOF, o.Linger = 3500*time.Millisecond, 1500*time.Millisecond, 1500*time.Millisecond
+		o.Exit, o.EOF, o.Linger = 6*time.Second, 1500*time.Millisecond, 1500*time.Millisecond
 	}},
 }

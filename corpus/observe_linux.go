@@ -183,6 +183,15 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return false
 	}
 	o.Exited = within(exited, opts.Exit)
+	// A shell whose run is still working is slow, not blocked: give it
+	// until Busy, a quarter second at a time, while it works.
+	for busyUntil, prev := start.Add(opts.Exit+opts.Busy), work(nil); !o.Exited && ctx.Err() == nil && time.Now().Before(busyUntil); {
+		var working bool
+		if prev, working = progress(runProcs(mark, markFile.Name(), bashPid, since), prev); !working {
+			break
+		}
+		o.Exited = within(exited, 250*time.Millisecond)
+	}
 	if o.Exited {
 		o.ExitedAfter = time.Since(start)
 		o.EOF = within(eof, opts.EOF)
@@ -355,6 +364,31 @@ func runProcs(mark, markPath string, shell int, since uint64) []Proc {
 	return found
 }
 
+// work is what progress compares from one look to the next: each live
+// process of a run and the CPU time it has used, in clock ticks.
+type work map[int]uint64
+
+// progress looks at procs and says whether the run worked since the look
+// that gave last (nil: the first look, which counts as working): a
+// process was started or ended, or used CPU time, or one is runnable
+// (waiting for a CPU on a busy machine) or in a disk wait.
+func progress(procs []Proc, last work) (work, bool) {
+	now := work{}
+	working := last == nil || len(procs) != len(last)
+	for _, p := range procs {
+		st, err := readStat(p.Pid)
+		if err != nil {
+			working = true // ended meanwhile
+			continue
+		}
+		now[p.Pid] = st.cpu
+		if prev, ok := last[p.Pid]; !ok || prev != st.cpu || st.state == 'R' || st.state == 'D' {
+			working = true
+		}
+	}
+	return now, working
+}
+
 // awaitExit returns when one of procs has exited, or at until. A process
 // that cannot be watched (gone already) returns at once.
 func awaitExit(procs []Proc, until time.Time) {
@@ -463,6 +497,7 @@ type stat struct {
 	state byte
 	ppid  int
 	start string // start time in clock ticks since boot
+	cpu   uint64 // user and system time used, in clock ticks
 }
 
 // startTicks is the start time as a number (0 if unreadable).
@@ -486,7 +521,9 @@ func readStat(pid int) (stat, error) {
 		return stat{}, errors.New("short stat")
 	}
 	ppid, _ := strconv.Atoi(f[1])
-	return stat{state: f[0][0], ppid: ppid, start: f[19]}, nil
+	utime, _ := strconv.ParseUint(f[11], 10, 64)
+	stime, _ := strconv.ParseUint(f[12], 10, 64)
+	return stat{state: f[0][0], ppid: ppid, start: f[19], cpu: utime + stime}, nil
 }
 
 func cmdline(pid int) string {
