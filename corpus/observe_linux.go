@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -62,6 +63,33 @@ var uninherit = sync.OnceFunc(func() {
 	}
 })
 
+// defaultSignals gives the shells Observe starts SIGINT and SIGQUIT at
+// their defaults, as an agent tool's shell has them, also when this
+// process was started with them ignored (`go test ./... &` from a script,
+// where the shell ignores both for its background job): a program keeps
+// ignored signals ignored across exec, and a shell started so can neither
+// trap them nor die of them, which changes the verdict of the entries
+// about INT traps and self-interrupts. A signal this process catches is
+// reset to the default in the programs it starts; caught here, they are
+// dropped, as the ignoring asked.
+var defaultSignals = sync.OnceFunc(func() {
+	var ignored []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			ignored = append(ignored, sig)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	drop := make(chan os.Signal, 1)
+	signal.Notify(drop, ignored...)
+	go func() {
+		for range drop {
+		}
+	}()
+})
+
 // Observe runs `bash -c script` (or another shell's, see Options) the way an agent tool does and reports what
 // happened: stdin is /dev/null, stdout and stderr are one pipe that is read
 // until EOF, the working directory is a fresh temporary directory, and the
@@ -93,6 +121,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return Outcome{}, fmt.Errorf("PR_SET_CHILD_SUBREAPER: %w", err)
 	}
 	uninherit()
+	defaultSignals()
 	dir, err := os.MkdirTemp("", "shguard-corpus-")
 	if err != nil {
 		return Outcome{}, err
