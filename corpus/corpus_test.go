@@ -95,7 +95,7 @@ func TestShells(t *testing.T) {
 // as its caller starts it.
 //
 // The stand-ins time what they do (a kill 0.2 s after a start, a setsid
-// sleep of 1.5 s that must still run when the shell exits), which a
+// sleep of 3 s that must still run when the shell exits), which a
 // machine running sixteen of them beside other work can be too late for.
 // So an entry whose shell does not do what it records is run again, two
 // at a time, and that run is the one that counts; the first is logged
