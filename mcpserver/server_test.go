@@ -331,7 +331,10 @@ func TestCancelledRunStopsItsCommand(t *testing.T) {
 func TestYieldHandoverKeepsOutputAndExitStatus(t *testing.T) {
 	s := connect(t, nil)
 	var out RunOutput
-	s.call(t, "run", map[string]any{"command": "echo o1; echo e1 >&2; sleep 1.5; echo o2; echo e2 >&2; exit 5", "yield": 0.6}, &out)
+	// The yield comes a second after the start, the rest two seconds after
+	// it: a busy machine moves neither across the other (with sleep 1.5
+	// and a yield of 0.6 s, the margins were 0.6 s and 0.9 s).
+	s.call(t, "run", map[string]any{"command": "echo o1; echo e1 >&2; sleep 3; echo o2; echo e2 >&2; exit 5", "yield": 1}, &out)
 	if out.Status != "running" || out.JobID == "" || !strings.Contains(out.Output, "o1\n") || !strings.Contains(out.Output, "e1\n") || strings.Contains(out.Output, "o2") {
 		t.Fatalf("got %+v", out)
 	}
