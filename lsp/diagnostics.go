@@ -13,6 +13,13 @@ import (
 // to feel immediate. Opening and saving analyse at once.
 const Debounce = 60 * time.Millisecond
 
+// BigFile is the size above which a document is analysed on open and save
+// only, not after each change: the analysis grows faster than the text
+// (1 MB of functions takes seconds), and re-running it after every pause
+// in typing would keep a core busy for a file whose diagnostics would
+// always arrive late. Hovers and code actions still see the current text.
+const BigFile = 512 << 10
+
 // schedule (re)starts d's diagnostics timer. The caller holds s.mu.
 func (s *Server) schedule(d *document, delay time.Duration) {
 	if d.timer != nil {

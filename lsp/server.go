@@ -341,7 +341,11 @@ func (s *Server) change(uri string, version int32, changes []any) error {
 		}
 	}
 	d.text, d.version = t, version
-	s.refresh(d, s.debounce)
+	delay := s.debounce
+	if len(t.src) > BigFile {
+		delay = -1 // on save (see BigFile)
+	}
+	s.refresh(d, delay)
 	return nil
 }
 
@@ -387,7 +391,8 @@ func (s *Server) reconfigure() {
 }
 
 // refresh makes d's snapshot from its text and the settings and schedules
-// its diagnostics. The caller holds s.mu.
+// its diagnostics after delay (not at all when negative). The caller holds
+// s.mu.
 func (s *Server) refresh(d *document, delay time.Duration) {
 	shell, hint := isShell(d.langID, d.path, d.text.src)
 	if !shell {
@@ -396,7 +401,11 @@ func (s *Server) refresh(d *document, delay time.Duration) {
 	}
 	rc := s.rc(d)
 	d.snap = &snapshot{uri: d.uri, version: d.version, text: d.text, opts: s.cfg.options(d.text.src, hint, rc)}
-	s.schedule(d, delay)
+	if delay >= 0 {
+		s.schedule(d, delay)
+	} else if d.timer != nil {
+		d.timer.Stop() // a run scheduled for an older version would publish this one
+	}
 }
 
 // rc is the .shguardrc for a document on disk, nil for none, for an
