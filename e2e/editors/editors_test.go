@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package editors drives real editors' LSP clients against `shguard lsp`.
 // The tests are opt-in (SHGUARD_E2E_EDITORS=1): they need the editors
 // installed (.ci/run installs Debian's neovim and, with npm,
