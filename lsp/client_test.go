@@ -227,6 +227,18 @@ func (c *client) open(uri, langID string, version int, text string) {
 	}})
 }
 
+// codeActions asks for the code actions over rng with the diagnostics ds.
+func (c *client) codeActions(uri string, rng protocol.Range, ds []diagnostic) []protocol.CodeAction {
+	c.t.Helper()
+	var as []protocol.CodeAction
+	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri},
+		Range:        rng,
+		Context:      protocol.CodeActionContext{Diagnostics: plain(ds)},
+	}, &as)
+	return as
+}
+
 // exit shuts the server down and checks that it exits 0.
 func (c *client) exit() {
 	c.t.Helper()

@@ -43,12 +43,7 @@ func TestCodeActionsApplyTheFix(t *testing.T) {
 	uri := "file:///work/dev.sh"
 	c.open(uri, "sh", 1, script)
 	ds := c.waitDiags(uri, 1)
-	var as []protocol.CodeAction
-	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: uri},
-		Range:        ds[0].Range,
-		Context:      protocol.CodeActionContext{Diagnostics: plain(ds)},
-	}, &as)
+	as := c.codeActions(uri, ds[0].Range, ds)
 	byTitle := map[string]protocol.CodeAction{}
 	var titles []string
 	for _, a := range as {
@@ -132,12 +127,7 @@ func TestDisableGoesAboveTheStatement(t *testing.T) {
 	if len(ds) == 0 {
 		t.Fatal("no diagnostics")
 	}
-	var as []protocol.CodeAction
-	c.call(protocol.MethodTextDocumentCodeAction, protocol.CodeActionParams{
-		TextDocument: protocol.TextDocumentIdentifier{URI: uri},
-		Range:        ds[0].Range,
-		Context:      protocol.CodeActionContext{Diagnostics: plain(ds)},
-	}, &as)
+	as := c.codeActions(uri, ds[0].Range, ds)
 	code := ds[0].Code.(string)
 	for _, a := range as {
 		if strings.HasPrefix(a.Title, "Disable "+code) {
