@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/udiff"
 	"github.com/shguard/shguard/rewrite"
 	"github.com/shguard/shguard/shguardrc"
 )
@@ -266,7 +267,7 @@ func (l *linter) lintAll(inputs []input, diff bool) int {
 		case c.err != nil:
 			worse(l.failed(in, c.err))
 		case diff:
-			unifiedDiff(l.stdout, diffName(in.name), in.src, c.fix.Out)
+			udiff.Write(l.stdout, diffName(in.name), in.src, c.fix.Out)
 			if len(c.fix.Applied)+len(c.fix.Remaining) > 0 {
 				worse(exitFindings)
 			}
