@@ -186,6 +186,11 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if analyze.Verdict(remaining) == analyze.Error {
 		logged, logs, err := redirectJobs(cur, opt)
 		if opt.Mode == ModeDeny {
+			if opt.Background || err != nil {
+				// deny mode's promise: the jobs as their own calls in
+				// the background mode, where there is one
+				logged, logs = nil, nil
+			}
 			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". It was not run. " + instead(cur, logged, opt)
 			out.Logs = logs
 			return out, nil
