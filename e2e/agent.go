@@ -131,3 +131,14 @@ func (a *Agent) pickTool(mode string) func(name string) bool {
 		return false
 	}
 }
+
+// setupError is a setup command that failed, with its output.
+type setupError struct {
+	what string
+	err  error
+	out  []byte
+}
+
+func (e *setupError) Error() string {
+	return e.what + ": " + e.err.Error() + "\n" + lastLines(string(e.out), 8)
+}

@@ -2,16 +2,21 @@ package e2e
 
 import (
 	"encoding/json"
+
 	"fmt"
+	"github.com/shguard/shguard/e2e/fakemodel"
 	"strings"
 	"time"
 )
 
-// hangLimit is the longest a turn may take and still count as not
-// hanging. The agents' own shell timeouts are 2 minutes (Claude Code) or
-// more; a turn with one quick command takes 5-20 s here (node start-up
-// on a loaded 2-core machine), so a run past this limit sat on a command.
-const hangLimit = 45 * time.Second
+// hangLimit is the longest one tool call may take (from the model's call
+// to the tool result reaching the model) and still count as not hanging.
+// The agents' own limits are longer (Claude Code's Bash tool: 2 minutes;
+// Copilot CLI gives up waiting after 30 s); a quick command takes under
+// 5 s here, and a command moved out of the way returns within its yield
+// (shexec: 10 s). The agents' start-up is not counted: on a loaded
+// 2-core machine it alone takes up to 30 s.
+const hangLimit = 25 * time.Second
 
 // hardTimeout ends a run that hangs (the runner kills the agent's group;
 // the namespace takes the rest).
@@ -99,11 +104,11 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 			eff.Advice = e.Advice
 		}
 	}
-	switch {
+	switch tool := toolTime(res); {
 	case res.TimedOut:
 		fail("hung", "killed after %.0f s", res.Wall)
-	case res.Wall > hangLimit.Seconds():
-		fail("hung", "the turn took %.0f s (limit %v)", res.Wall, hangLimit)
+	case tool > hangLimit:
+		fail("hung", "the tool call took %.0f s (limit %v)", tool.Seconds(), hangLimit)
 	}
 	if hooked && len(res.Hook) == 0 && len(res.Calls) > 0 {
 		fail("hook never ran", "the agent ran the tool without calling the hook")
@@ -166,6 +171,25 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	}
 	first := strings.SplitN(why[0], ":", 2)[0]
 	return Verdict{Cell: "❌ " + first + " (" + how + ")", Why: why}
+}
+
+// toolTime is how long the first tool call took: from the model's reply
+// that made it to the first request carrying its result (0: no call, or
+// no result: the run was killed or aborted, judged otherwise).
+func toolTime(res *Result) time.Duration {
+	var called time.Time
+	for _, e := range res.Model {
+		if called.IsZero() {
+			if e.Reply != nil && e.Reply.Call != nil {
+				called = e.Time
+			}
+			continue
+		}
+		if c, ok := fakemodel.Parse(e.Path, []byte(e.Body)); ok && len(c.Results) > 0 {
+			return e.Time.Sub(called)
+		}
+	}
+	return 0
 }
 
 func anyContains(ss []string, sub string) bool {
