@@ -27,8 +27,8 @@ func TestCorpusOutcomes(t *testing.T) {
 	}{
 		{"Claude Code, interactive (ask, background)", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"}},
 		{"Claude Code -p, rules deny (no one asked)", Caps{Rewrite: true, Background: true, BackgroundParam: "run_in_background"}},
-		{"Gemini CLI, Crush (silent, background)", Caps{Rewrite: true, Silent: true, Background: true, BackgroundParam: "is_background"}},
-		{"Codex, Cline CLI, OpenCode (silent)", Caps{Rewrite: true, Silent: true}},
+		{"Crush (silent, background)", Caps{Rewrite: true, Silent: true, Background: true, BackgroundParam: "run_in_background"}},
+		{"Gemini, Codex, Cline CLI, OpenCode (silent)", Caps{Rewrite: true, Silent: true}},
 		{"Qwen Code (background, no rewrite)", Caps{Background: true, BackgroundParam: "is_background"}},
 		{"Copilot CLI, Cursor (no rewrite)", Caps{}},
 	}

@@ -21,9 +21,13 @@ import (
 // Never "ask": Gemini CLI 0.61 forces the prompt even under --yolo, and
 // `gemini -p` then waits for ever; the payload does not say whether
 // anyone is there. BeforeTool has no model-context channel, so advice
-// is not sent. is_background takes a lone background job and a
-// foreground server. Exit codes: 1 is a warning and the command runs; 2
-// and above deny. So errors exit 1.
+// is not sent. is_background is not used, although Gemini applies it
+// from a hook: driven end to end (Gemini CLI 0.61, `gemini -p`), what it
+// runs in the background (its wrapper shell, a subshell and the command)
+// keeps running after Gemini exits, recorded nowhere. So a lone job gets
+// a log file and its pid recorded, a foreground server a managed job
+// (job.go), like an agent without a background mode. Exit codes: 1 is a
+// warning and the command runs; 2 and above deny. So errors exit 1.
 var Gemini = &Protocol{
 	Name: "gemini", Agent: "Gemini CLI", ErrorExit: 1,
 	Parse:      parseGemini,
@@ -48,7 +52,7 @@ func parseGemini(payload []byte, env Env) (*Call, error) {
 	}
 	return &Call{
 		Request: Request{Command: cmd, Cwd: cwd, InBackground: truthy(in.ToolInput, "is_background")},
-		Caps:    Caps{Rewrite: true, Silent: true, Background: true, BackgroundParam: "is_background"},
+		Caps:    Caps{Rewrite: true, Silent: true},
 		Render: func(a Answer) ([]byte, error) {
 			type specific struct {
 				HookEventName string                     `json:"hookEventName"`
