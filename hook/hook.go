@@ -204,6 +204,14 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 			out.Context = "shguard moved this command to the background (run_in_background: true) because background work inside it would hang the tool: read its output with the tool's background-task commands."
 			return out, nil
 		}
+		if err != nil && opt.LogFile != nil {
+			// The same without a background mode: the whole command
+			// runs as a managed job (job.go), whose output cannot reach
+			// the tool.
+			if moved := moveWhole(out, cmd, "would hang the tool ("+why(remaining)+")", opt); moved.Changed {
+				return moved, nil
+			}
+		}
 		if err != nil {
 			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). It was not run. " + instead(cur, nil, opt)
 			return out, nil

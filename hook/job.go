@@ -74,9 +74,18 @@ func forever(fs []analyze.Finding) bool {
 // or its rewrite) out of the tool's way: to the agent's background mode,
 // else into a managed job. Without either, out is left as it is (advice).
 func moveForever(out *Outcome, cmd string, opt Options) *Outcome {
-	what := "runs until it is stopped (" + neverEnds(out.Remaining) + ")"
+	out.Forever = true
+	out = moveWhole(out, cmd, "runs until it is stopped ("+neverEnds(out.Remaining)+")", opt)
+	out.Forever = out.Changed
+	return out
+}
+
+// moveWhole runs the whole of cmd where it cannot hold the tool, what
+// saying why it would: in the agent's background mode, else as a managed
+// job; without either out is left as it is.
+func moveWhole(out *Outcome, cmd, what string, opt Options) *Outcome {
 	if opt.Background {
-		out.Command, out.Background, out.Changed, out.Forever = cmd, true, true, true
+		out.Command, out.Background, out.Changed = cmd, true, true
 		out.Reason = "shguard: this command " + what + ". Changed: it now runs as a background task of the tool (background mode on), so that the call returns"
 		out.Context = "shguard moved this command to the tool's background mode, because it " + what +
 			" and would have held the tool until its timeout: read its output and stop it with the tool's background-task commands."
@@ -86,7 +95,7 @@ func moveForever(out *Outcome, cmd string, opt Options) *Outcome {
 	if !ok {
 		return out
 	}
-	out.Command, out.Changed, out.Forever = wrapped, true, true
+	out.Command, out.Changed = wrapped, true
 	if log != "" {
 		out.Logs = append(out.Logs, log)
 	}

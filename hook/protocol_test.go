@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestProtocols(t *testing.T) {
 		{"codex/server_foreground.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~bash -c 'python3 -m http.server 8794' >", "hookSpecificOutput.additionalContext~Stop it with"}, nil},
 		{"gemini/server_foreground.json", "gemini", []string{"decision=", "hookSpecificOutput.tool_input.is_background=", "hookSpecificOutput.tool_input.command~bash -c 'tail -f app.log' >"}, nil},
 		{"copilot/server_foreground.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~It was not run. Run this instead", "permissionDecisionReason~bash -c 'npm run dev' >"}, nil},
-		{"cline/cli_both_shapes_coproc.json", "cline", []string{"cancel=false", "overrideInput.commands~printf", "overrideInput.commands~exit 1", "overrideInput.commands~It was not run"}, nil},
+		{"cline/cli_both_shapes_coproc.json", "cline", []string{"cancel=false", "overrideInput.commands~bash -c 'coproc ./server; sleep 1' >", "context~Stop it with"}, nil},
 		{"cline/ext_hang.json", "cline", []string{"cancel=true", "errorMessage~Run this instead"}, nil},
 		{"qwen/hang_lone.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run it again as its own call with is_background: true:\ncd web && npm run dev"}, nil},
 		{"qwen/mid.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~./server >"}, nil},
@@ -248,5 +249,36 @@ func TestClaudeRules(t *testing.T) {
 	// others only what an allow rule lets through.
 	if !rs.permits("make", "bypassPermissions") || rs.permits("make", "dontAsk") || rs.permits("git clean -f", "bypassPermissions") {
 		t.Error("permission modes")
+	}
+}
+
+// Cline CLI's refusal ends the tool call, not the run: never "cancel",
+// but an input that prints the reason for the model and fails.
+func TestClineRefusal(t *testing.T) {
+	raw, err := os.ReadFile("testdata/cline/cli_both_shapes_coproc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := Cline.Parse(raw, Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := Respond(call.Request, call.Caps, Options{Mode: ModeDeny})
+	if err != nil || ans.Kind != Refuse {
+		t.Fatalf("Respond = %+v, %v; want a refusal", ans, err)
+	}
+	out, err := call.Render(ans)
+	var got struct {
+		Cancel        bool
+		OverrideInput struct{ Commands []string }
+	}
+	if err != nil || json.Unmarshal(out, &got) != nil || got.Cancel || len(got.OverrideInput.Commands) != 1 {
+		t.Fatalf("answer %s, %v", out, err)
+	}
+	c := exec.Command("bash", "-c", got.OverrideInput.Commands[0])
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Run(); err == nil || strings.TrimSpace(stderr.String()) != ans.Reason {
+		t.Errorf("the override printed %q, %v; want the reason and a failure", stderr.String(), err)
 	}
 }
