@@ -92,12 +92,15 @@ type Options struct {
 	// and creates it when Outcome.Logs is not empty. nil: no job can be
 	// redirected, and such a command is moved to the background or denied.
 	LogFile func(n int) string
-	// Have reports whether a program is on the PATH the agent runs
-	// commands with: with shexec a never-ending command without a
-	// background mode becomes a shexec job (job.go), with setsid a
-	// log-file job gets a process group of its own. nil: neither. Asked
-	// only for a command that needs it.
-	Have func(program string) bool
+	// Find returns the absolute path of a program on the PATH the hook
+	// runs with ("" when it is not there): with shexec a never-ending
+	// command without a background mode becomes a shexec job (job.go),
+	// with setsid a log-file job gets a process group of its own. The
+	// command names it by that path: an agent may run commands in a login
+	// shell whose profile resets PATH (Codex 0.171: "shexec: command not
+	// found" for a shexec the hook had found). nil: neither. Asked only
+	// for a command that needs it.
+	Find func(program string) string
 	// BackgroundParam names the background mode for the model
 	// (Caps.BackgroundParam).
 	BackgroundParam string
