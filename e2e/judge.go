@@ -18,9 +18,15 @@ import (
 // 2-core machine it alone takes up to 30 s.
 const hangLimit = 25 * time.Second
 
-// hardTimeout ends a run that hangs (the runner kills the agent's group;
-// the namespace takes the rest).
-const hardTimeout = 90 * time.Second
+// A run is killed (the runner kills the agent's group; the namespace
+// takes the rest) when its tool call has waited toolTimeout for a result,
+// well past hangLimit, or at hardTimeout, start-up included (OpenCode
+// and Qwen Code took over a minute to reach the model on this machine
+// under load).
+const (
+	toolTimeout = 60 * time.Second
+	hardTimeout = 180 * time.Second
+)
 
 // Verdict is whether a run ended correctly: Cell is the table's text
 // (stable from run to run: no timings), Why the reasons it did not.

@@ -97,7 +97,8 @@ func runOnce(spec Spec) (res Result) {
 		return false
 	}
 	pick := a.pickTool(spec.Mode)
-	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) }}.Brain()}
+	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) },
+		Wait: func(t fakemodel.Tool) bool { return spec.Mode == "mcp" && t.Name == a.MCPWait }}.Brain()}
 	srv.OnResult = func(n int) {
 		if n == 1 {
 			res.During = procs()
@@ -126,13 +127,29 @@ func runOnce(spec Spec) (res Result) {
 	if err := p.Start(); err != nil {
 		return fail(err)
 	}
-	timer := time.AfterFunc(spec.Timeout, func() {
-		res.TimedOut = true
-		syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
-		p.Process.Kill()
-	})
+	// The run is killed when its first tool call has waited toolTimeout
+	// for a result (it hangs), or at the hard limit (start-up included:
+	// node agents take a minute to start on a loaded machine).
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if srv.Waiting() > toolTimeout || time.Since(start) > spec.Timeout {
+					res.TimedOut = true
+					syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
+					p.Process.Kill()
+					return
+				}
+			}
+		}
+	}()
 	p.Wait()
-	timer.Stop()
+	close(done)
 	res.Wall = time.Since(start).Seconds()
 	res.Exit = p.ProcessState.ExitCode()
 	time.Sleep(500 * time.Millisecond) // what the agent stopped on its way out is gone
