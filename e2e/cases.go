@@ -78,11 +78,12 @@ func lookupCase(name string) *Case {
 	return nil
 }
 
-// For is the command and marker for agent a.
-func (c *Case) For(a *Agent) (cmd, marker string) {
+// For is the command and marker for agent a in mode: the agent's shell
+// runs it in mode hook, shexec's run tool (bash) in mode mcp.
+func (c *Case) For(a *Agent, mode string) (cmd, marker string) {
 	if c.ByShell != nil {
 		sh := a.Shell
-		if sh == "" {
+		if sh == "" || mode == "mcp" {
 			sh = "bash"
 		}
 		v := c.ByShell[sh]

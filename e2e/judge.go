@@ -99,7 +99,7 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	if res.Err != "" {
 		return Verdict{Cell: "❌ setup", Why: []string{"setup: " + res.Err}}
 	}
-	_, marker := c.For(a)
+	_, marker := c.For(a, res.Mode)
 	hooked := res.Mode == "hook" && !res.NoHook
 	var eff Effect
 	for _, h := range res.Hook {

@@ -64,7 +64,7 @@ func runOnce(spec Spec) (res Result) {
 			return fail(err)
 		}
 	}
-	cmd, _ := c.For(a)
+	cmd, _ := c.For(a, spec.Mode)
 	res.Command = cmd
 	if err := projectFiles(r.Project); err != nil {
 		return fail(err)
