@@ -116,7 +116,7 @@ func TestAgents(t *testing.T) {
 // report fails the run, unless SHGUARD_E2E_KNOWN=1 and docs/agents.md
 // already records this very failure for the cell.
 func report(t *testing.T, res *Result, v Verdict, row, c string) {
-	msg := strings.Join(v.Why, "\n") + "\nhook answers:"
+	msg := strings.Join(v.Why, "\n") + "\ndoctor: " + strings.TrimSpace(res.Doctor) + "\nhook answers:"
 	for _, h := range res.Hook {
 		msg += "\n  " + strings.TrimSpace(h.Output)
 	}

@@ -68,12 +68,13 @@ type Result struct {
 	Err      string            `json:"error,omitempty"` // the run could not be set up
 	Hook     []HookCall        `json:"hook"`
 	Model    []fakemodel.Entry `json:"model"`
-	Calls    []fakemodel.Call  `json:"calls"`   // tool calls the model made
-	Results  []string          `json:"results"` // tool results the agent sent back
-	Served   bool              `json:"served"`  // the case's port answered while the agent ran
-	NoHook   bool              `json:"no_hook"` // shguard has no protocol for the agent: it ran without the hook
-	During   []Proc            `json:"during"`  // processes when the first tool result came back
-	Left     []Proc            `json:"left"`    // processes left when the agent exited
+	Calls    []fakemodel.Call  `json:"calls"`            // tool calls the model made
+	Results  []string          `json:"results"`          // tool results the agent sent back
+	Served   bool              `json:"served"`           // the case's port answered while the agent ran
+	NoHook   bool              `json:"no_hook"`          // shguard has no protocol for the agent: it ran without the hook
+	During   []Proc            `json:"during"`           // processes when the first tool result came back
+	Left     []Proc            `json:"left"`             // processes left when the agent exited
+	Doctor   string            `json:"doctor,omitempty"` // shguard hook --doctor, before the run
 	Stdout   string            `json:"stdout"`
 	Stderr   string            `json:"stderr"`
 }

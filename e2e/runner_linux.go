@@ -116,6 +116,9 @@ func runOnce(spec Spec) (res Result) {
 		return fail(fmt.Errorf("setup: %v", err))
 	}
 
+	if r.HookConfig != "" {
+		res.Doctor = doctor(spec, a, r, env)
+	}
 	stdout, _ := os.Create(filepath.Join(spec.Dir, "agent.stdout"))
 	stderr, _ := os.Create(filepath.Join(spec.Dir, "agent.stderr"))
 	devnull, _ := os.Open(os.DevNull)
@@ -180,6 +183,19 @@ func printConfig(bins string, a *Agent) (string, bool) {
 	}
 	out, err := exec.Command(filepath.Join(bins, "shguard"), "hook", "--print-config", a.Protocol).Output()
 	return string(out), err == nil
+}
+
+// doctor is what `shguard hook --doctor` says of the installation, run
+// as the agent will run (its environment, in the project), when this
+// shguard has the flag: recorded, not judged.
+func doctor(spec Spec, a *Agent, r *Run, env []string) string {
+	cmd := exec.Command(filepath.Join(spec.Bins, "shguard"), "hook", "--doctor", a.Protocol)
+	cmd.Dir, cmd.Env = r.Project, append(append([]string{}, r.Env...), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("%s(%v)", out, err)
+	}
+	return string(out)
 }
 
 // lastResults are the tool results of the longest conversation the
