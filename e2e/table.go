@@ -91,6 +91,14 @@ func renderTable(cs cells, rows []string) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\nThe cases (e2e/cases.go):\n\n")
+	for _, c := range cases {
+		cmd := c.Command
+		if c.ByShell != nil {
+			cmd = c.ByShell["zsh"][0] + "` (zsh) or `" + c.ByShell["bash"][0]
+		}
+		fmt.Fprintf(&b, "- `%s`: `%s` — %s.\n", c.Name, cmd, c.Means)
+	}
 	b.WriteString("\n" + tableEnd)
 	return b.String()
 }
