@@ -158,6 +158,11 @@ func checkTable(t *testing.T, got cells, rows []string) {
 		}
 		return
 	}
+	for _, c := range cases {
+		if !strings.Contains(string(b), legend(c)+"\n") {
+			t.Errorf("docs/agents.md does not describe case %s as e2e/cases.go does (SHGUARD_E2E_UPDATE=1 rewrites it):\n%s", c.Name, legend(c))
+		}
+	}
 	for r, cs := range got {
 		for c, cell := range cs {
 			if doc[r][c] != cell {
