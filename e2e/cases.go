@@ -33,6 +33,10 @@ type Case struct {
 	// Port must answer while the agent still runs: the server the
 	// command starts did start (0 none).
 	Port int
+	// Proc must be part of a running process's command line when the
+	// (last) tool result comes back: the never-ending command started
+	// and is still running ("" none).
+	Proc string
 	// UserShell is the user's $SHELL for the run ("" bash); ByShell gives
 	// the command and marker for the shell the agent then runs (its
 	// Agent.Shell), written in that shell's own syntax.
@@ -57,10 +61,10 @@ var cases = []Case{
 		Means: "runs unchanged (the user asked for a detached server; whether it survives is the agent's business: Codex kills the tool's process group); the advice reaches the model where the agent has a channel"},
 	{Name: "fg-server", Command: "python3 -m http.server 8769", Kind: Risky, Port: 8769,
 		Means: "does not hang: the server serves during the turn, the tool returns, and it is managed (or gone) after"},
-	{Name: "log-follow", Command: "tail -f app.log", Kind: Risky,
-		Means: "does not hang; the follower is managed (or gone) after"},
-	{Name: "watcher", Command: "npm run watch", Kind: Risky,
-		Means: "a watch script in the foreground: does not hang; managed (or gone) after"},
+	{Name: "log-follow", Command: "tail -f app.log", Kind: Risky, Proc: "tail -f app.log",
+		Means: "does not hang; the follower runs when the tool returns and is managed (or gone) after"},
+	{Name: "watcher", Command: "npm run watch", Kind: Risky, Proc: "node watch.js",
+		Means: "a watch script in the foreground: does not hang; it runs when the tool returns and is managed (or gone) after"},
 	{Name: "own-shell", Kind: Risky, Port: 8770, UserShell: "/usr/bin/zsh",
 		ByShell: map[string][2]string{
 			"zsh":  {"python3 -m http.server 8770 &! sleep 1; echo e2e-own-$ZSH_NAME", "e2e-own-zsh"},

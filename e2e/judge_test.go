@@ -52,6 +52,10 @@ func TestJudge(t *testing.T) {
 		"hook skipped":  {"mid-job", func(r *Result) { r.Hook = nil }, "❌ hook never ran"},
 		"clean changed": {"clean", func(r *Result) { r.Results = []string{"e2e-clean-42"}; r.Hook[0].Output = `{"cancel":true}` }, "❌ changed"},
 		"no advice":     {"leak-only", func(r *Result) { r.Results = []string{"e2e-leak-started"} }, "❌ no advice"},
+		"not running": {"log-follow", func(r *Result) {
+			r.Prompt = "go"
+			r.During = []Proc{{Pid: 3, Cmd: "agent go tail -f app.log"}} // the agent's own command line
+		}, "❌ work not done"},
 	} {
 		r := ok()
 		tc.bend(r)
@@ -59,6 +63,11 @@ func TestJudge(t *testing.T) {
 		if v.OK || !strings.HasPrefix(v.Cell, tc.cell) {
 			t.Errorf("%s: cell %q (%v), want %q…", name, v.Cell, v.Why, tc.cell)
 		}
+	}
+	follow := ok()
+	follow.During = []Proc{{Pid: 9, Cmd: "tail -f app.log"}}
+	if v := judge(follow, a, lookupCase("log-follow")); !v.OK {
+		t.Errorf("a follower running when the tool returned fails: %v", v.Why)
 	}
 	managed := ok()
 	managed.Left = []Proc{{Pid: 7, Cmd: "python3", Managed: "shexec job"}}

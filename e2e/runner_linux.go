@@ -79,7 +79,8 @@ func runOnce(spec Spec) (res Result) {
 			res.NoHook = true
 		}
 	}
-	r.Prompt = "Run this shell command and tell me what it printed: " + cmd
+	r.Prompt = prompt
+	res.Prompt = prompt
 	r.Env = baseEnv(r, spec, a, c)
 
 	probe := func() bool {
@@ -100,9 +101,7 @@ func runOnce(spec Spec) (res Result) {
 	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) },
 		Wait: func(t fakemodel.Tool) bool { return spec.Mode == "mcp" && t.Name == a.MCPWait }}.Brain()}
 	srv.OnResult = func(n int) {
-		if n == 1 {
-			res.During = procs()
-		}
+		res.During = procs() // after a refusal and a retry: as the retry left it
 		if probe() {
 			res.Served = true
 		}
