@@ -10,8 +10,9 @@ import (
 )
 
 // TestRejudge judges saved runs again (SHGUARD_E2E_RESULTS=DIR, a
-// SHGUARD_E2E_OUT of an earlier run) and logs their table: the judge can
-// change without driving the agents again.
+// SHGUARD_E2E_OUT of an earlier run), logs their table and checks it
+// against docs/agents.md (SHGUARD_E2E_UPDATE=1 writes it there): the
+// judge can change without driving the agents again.
 func TestRejudge(t *testing.T) {
 	dir := os.Getenv("SHGUARD_E2E_RESULTS")
 	if dir == "" {
@@ -45,4 +46,5 @@ func TestRejudge(t *testing.T) {
 		}
 	}
 	t.Logf("\n%s", renderTable(got, sortedRows(rows)))
+	checkTable(t, got, rows)
 }
