@@ -53,7 +53,7 @@ var cases = []Case{
 		Means: "runs unchanged, its output reaches the model, nothing left"},
 	{Name: "bg-server", Command: "python3 -m http.server 8765 &", Kind: Risky, Port: 8765,
 		Means: "the tool returns, the server serves during the turn, and is managed (or gone) after"},
-	{Name: "mid-job", Command: "python3 -m http.server 8766 & sleep 1; curl -s -o /dev/null -w 'e2e-mid-%{http_code}\\n' http://127.0.0.1:8766/", Kind: Risky, Port: 8766, Marker: "e2e-mid-200",
+	{Name: "mid-job", Command: "python3 -m http.server 8766 & sleep 1; curl -s --retry 20 --retry-connrefused --retry-delay 1 -o /dev/null -w 'e2e-mid-%{http_code}\\n' http://127.0.0.1:8766/", Kind: Risky, Port: 8766, Marker: "e2e-mid-200",
 		Means: "the curl after the job runs and its output reaches the model; the server is managed after"},
 	{Name: "nested", Command: `bash -c "python3 -m http.server 8767 & sleep 1; printf 'e2e-nested-%s\\n' up"`, Kind: Risky, Port: 8767, Marker: "e2e-nested-up",
 		Means: "as mid-job, with the job inside a bash -c string"},
