@@ -25,8 +25,12 @@
 //     named by Options.LogFile (the paths go back as context; jobs inside
 //     a nested `bash -c "..."` string too, where the quoting allows); a
 //     command whose jobs cannot be redirected moves whole to the agent's
-//     background mechanism if it has one; ModeDeny, or no way left,
-//     refuses the command with a reason that tells the model what to run.
+//     background mechanism if it has one, else into a managed job (job.go),
+//     each redirected job's pid written beside its log; ModeDeny, or no way left,
+//     refuses the command with a reason that tells the model what to run;
+//   - a command that never ends in the foreground (a server, watcher or
+//     log follower: the analyzer's SG3001) moves to the background
+//     mechanism, else becomes a managed job (job.go).
 //
 // Decide only computes: it creates no directory and picks no file name
 // (Options.LogFile does, in the caller). Whether a change is approved,
@@ -88,12 +92,15 @@ type Options struct {
 	// and creates it when Outcome.Logs is not empty. nil: no job can be
 	// redirected, and such a command is moved to the background or denied.
 	LogFile func(n int) string
-	// Have reports whether a program is on the PATH the agent runs
-	// commands with: with shexec a never-ending command without a
-	// background mode becomes a shexec job (job.go), with setsid a
-	// log-file job gets a process group of its own. nil: neither. Asked
-	// only for a command that needs it.
-	Have func(program string) bool
+	// Find returns the absolute path of a program on the PATH the hook
+	// runs with ("" when it is not there): with shexec a never-ending
+	// command without a background mode becomes a shexec job (job.go),
+	// with setsid a log-file job gets a process group of its own. The
+	// command names it by that path: an agent may run commands in a login
+	// shell whose profile resets PATH (Codex 0.171: "shexec: command not
+	// found" for a shexec the hook had found). nil: neither. Asked only
+	// for a command that needs it.
+	Find func(program string) string
 	// BackgroundParam names the background mode for the model
 	// (Caps.BackgroundParam).
 	BackgroundParam string
@@ -253,53 +260,6 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Context = strings.TrimSuffix(b.String(), "\n")
 	out.Reason = "shguard: " + why(findings) + ". Changed so that it cannot hang: review the rewritten command"
 	return out, nil
-}
-
-// instead tells the model exactly what to run instead of a command that
-// would hang (cur: the command with its behaviour-preserving fixes):
-// logged, the command with its jobs' output sent to log files, when
-// there is one; else each background job of the command's plan as its
-// own call in the agent's background mode, or as a managed job
-// (job.go), then the rest. Only when no plan can be made does it fall
-// back to saying how.
-func instead(cur, logged []byte, opt Options) string {
-	if logged != nil {
-		return "Run this instead, which does the same work without holding the tool's output:\n" + string(logged)
-	}
-	plan, err := rewrite.Plan(cur, opt.analyzeOpts()...)
-	if err == nil && len(plan.Jobs) > 0 {
-		var b strings.Builder
-		b.WriteString("Run instead, each as its own call:")
-		for i, j := range plan.Jobs {
-			if opt.Background {
-				fmt.Fprintf(&b, "\n- `%s` with %s: true", j.Script(), opt.backgroundParam())
-				continue
-			}
-			wrapped, _, _, ok := managedJob(j.Script(), i, opt)
-			if !ok {
-				b.Reset()
-				break
-			}
-			fmt.Fprintf(&b, "\n- %s", wrapped)
-		}
-		if b.Len() > 0 {
-			if strings.TrimSpace(plan.Foreground) != "" {
-				fmt.Fprintf(&b, "\n- then: %s", plan.Foreground)
-			}
-			return b.String()
-		}
-	}
-	if opt.Background {
-		return "Start the long-running part as its own shell call in the tool's background mode (" + opt.backgroundParam() + ": true, without the &), then run the rest of the command in another call."
-	}
-	return "Start the long-running part with its output sent to a file (`server >server.log 2>&1 &`, or under `nohup`/`setsid` with output redirected) so that nothing holds the tool's output, then run the rest and read the file."
-}
-
-func (o Options) backgroundParam() string {
-	if o.BackgroundParam != "" {
-		return o.BackgroundParam
-	}
-	return "background mode"
 }
 
 // why joins the messages of the worst findings into one clause.

@@ -91,7 +91,12 @@ func TestManagedJobRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			lang, _ := analyze.ParseLang(sh)
-			opt := Options{Lang: lang, Have: func(p string) bool { return setsid && p == "setsid" }, LogFile: func(n int) string { return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }}
+			opt := Options{Lang: lang, Find: func(p string) string {
+				if path, err := exec.LookPath(p); err == nil && setsid && p == "setsid" {
+					return path
+				}
+				return ""
+			}, LogFile: func(n int) string { return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }}
 			// a wrapper that never ends, around the follower: the stop
 			// command must reach the child too
 			out, err := Decide("tail -f "+seen+"; echo never", opt)

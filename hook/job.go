@@ -14,7 +14,7 @@ import (
 // with the job's first lines, and names the job, its log and how to stop
 // it.
 //
-// With shexec on PATH (Options.Have) the job is shexec's: `shexec
+// With shexec on PATH (Options.Find) the job is shexec's: `shexec
 // --yield` follows the command's output for jobYield and then leaves it
 // running as a job shexec supervises (`shexec logs/kill ID`; its id is
 // the last line of the output). Without it, the job is a log-file job
@@ -32,10 +32,15 @@ const jobYield = "5"
 // be built (no log file name that reads the same unquoted).
 func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok bool) {
 	sh := opt.Lang.String()
-	have := func(p string) bool { return opt.Have != nil && opt.Have(p) }
-	if have("shexec") {
-		return "shexec --yield " + jobYield + " --shell " + sh + " -c " + quote(cmd), "",
-			"`shexec kill ID` (ID: the job id on the last line of the output; `shexec logs ID` reads its output)", true
+	find := func(p string) string {
+		if opt.Find == nil {
+			return ""
+		}
+		return opt.Find(p)
+	}
+	if shexec := find("shexec"); shexec != "" {
+		return quote(shexec) + " --yield " + jobYield + " --shell " + sh + " -c " + quote(cmd), "",
+			"`" + quote(shexec) + " kill ID` (ID: the job id on the last line of the output; `" + quote(shexec) + " logs ID` reads its output)", true
 	}
 	if opt.LogFile == nil {
 		return "", "", "", false
@@ -46,8 +51,8 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 		return "", "", "", false
 	}
 	start, kill := sh+" -c "+quote(cmd), "kill $(cat "+pid+")"
-	if have("setsid") {
-		start, kill = "setsid "+start, "kill -- -$(cat "+pid+")"
+	if setsid := find("setsid"); setsid != "" {
+		start, kill = quote(setsid)+" "+start, "kill -- -$(cat "+pid+")"
 	}
 	// Wait until the job has written something (at most jobYield
 	// seconds), a moment more for the lines that follow, then show them:

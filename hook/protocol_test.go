@@ -117,8 +117,8 @@ func TestForeverMoved(t *testing.T) {
 		want string // in Command (Change) or Reason (Refuse) or Context (Pass)
 	}{
 		{"background mode", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background", Permitted: func(string) bool { return true }}, Options{}, Change, cmd},
-		{"shexec job", Caps{Rewrite: true, Silent: true}, Options{Have: func(p string) bool { return p == "shexec" }, LogFile: logs}, Change, "shexec --yield 5 --shell bash -c 'PORT=3000 node_modules/.bin/vite --port 3000'"},
-		{"log-file job", Caps{Rewrite: true, Silent: true}, Options{Have: func(p string) bool { return p == "setsid" }, LogFile: logs}, Change, "setsid bash -c 'PORT=3000 node_modules/.bin/vite --port 3000' >/tmp/sg/job0.log 2>&1 </dev/null & echo $! >/tmp/sg/job0.pid;"},
+		{"shexec job", Caps{Rewrite: true, Silent: true}, Options{Find: func(p string) string { return map[string]string{"shexec": "/usr/bin/shexec"}[p] }, LogFile: logs}, Change, "/usr/bin/shexec --yield 5 --shell bash -c 'PORT=3000 node_modules/.bin/vite --port 3000'"},
+		{"log-file job", Caps{Rewrite: true, Silent: true}, Options{Find: func(p string) string { return map[string]string{"setsid": "/usr/bin/setsid"}[p] }, LogFile: logs}, Change, "/usr/bin/setsid bash -c 'PORT=3000 node_modules/.bin/vite --port 3000' >/tmp/sg/job0.log 2>&1 </dev/null & echo $! >/tmp/sg/job0.pid;"},
 		{"no rewrite", Caps{}, Options{LogFile: logs}, Refuse, "It was not run. Run this instead, which starts it as a background job and returns with its first lines:\nbash -c"},
 		{"background, no rewrite", Caps{Background: true, BackgroundParam: "is_background"}, Options{}, Refuse, "Run it again as its own call with is_background: true:\n" + cmd},
 		{"nowhere to go", Caps{Rewrite: true, Silent: true}, Options{}, Pass, "start the server with its output sent to a file"},

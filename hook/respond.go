@@ -125,32 +125,6 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 	return Answer{Kind: Refuse, Reason: runInstead(out, caps), Context: ctx, Logs: out.Logs}, nil
 }
 
-// runInstead is the refusal for an agent that cannot take the change
-// itself, written for the model: what was wrong, that nothing ran, and
-// the exact command to run instead, so the next turn is not a guess.
-func runInstead(out *Outcome, caps Caps) string {
-	r := "shguard: this command would hang the tool: " + why(out.Findings) + ". "
-	if !out.Hang {
-		r = "shguard: this command runs until it is stopped and would hold the tool until its timeout: " + neverEnds(out.Findings) + ". "
-	}
-	r += "It was not run. "
-	if out.Background {
-		p := caps.BackgroundParam
-		if p == "" {
-			p = "background mode"
-		}
-		return r + "Run it again as its own call with " + p + ": true:\n" + out.Command
-	}
-	if out.Forever {
-		return r + "Run this instead, which starts it as a background job and returns with its first lines:\n" + out.Command
-	}
-	r += "Run this instead, which does the same work without holding the tool's output:\n" + out.Command
-	for _, l := range out.Logs {
-		r += "\n(background output goes to " + l + ", read it with tail or cat; stop the job with: kill $(cat " + pidFile(l) + "))"
-	}
-	return r
-}
-
 // serverAdvice says how to start a foreground server in this agent, so
 // that the tool call does not sit until its timeout.
 func serverAdvice(caps Caps) string {

@@ -200,7 +200,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt.LogFile = func(int) string {
 		return filepath.Join(dir, fmt.Sprintf("job-%012x.log", rand.Uint64()&(1<<48-1)))
 	}
-	opt.Have = onPath
+	opt.Find = onPath
 	ans, err := hook.Respond(call.Request, call.Caps, opt)
 	if err != nil {
 		return fail(err)
@@ -316,17 +316,20 @@ func plainPath(p string) bool {
 	return p != ""
 }
 
-// onPath reports whether an executable named name is in $PATH, which the
-// hook shares with the agent that started it. By hand rather than
-// os/exec.LookPath: the hook links as little as it can (start-up).
-func onPath(name string) bool {
+// onPath returns the absolute path of the executable named name in
+// $PATH, which the hook shares with the agent that started it ("" when
+// there is none).
+func onPath(name string) string {
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		if d == "" {
-			d = "."
+			continue // the current directory: not a place to run a job from
 		}
-		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
-			return true
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
 		}
 	}
-	return false
+	return ""
 }
