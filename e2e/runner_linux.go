@@ -82,6 +82,9 @@ func runOnce(spec Spec) (res Result) {
 	r.Prompt = prompt
 	res.Prompt = prompt
 	r.Env = baseEnv(r, spec, a, c)
+	if err := shellProfiles(r); err != nil {
+		return fail(err)
+	}
 
 	probe := func() bool {
 		if c.Port == 0 {
@@ -253,6 +256,26 @@ func baseEnv(r *Run, spec Spec, a *Agent, c *Case) []string {
 		"PATH=" + strings.Join(path, ":"), "SHELL=" + shell, "LANG=C.UTF-8", "TERM=dumb",
 		"NO_UPDATE_NOTIFIER=1", "NO_COLOR=1",
 	}
+}
+
+// shellProfiles give login shells the run's PATH, as a user's profile
+// does for what they installed (go install puts shguard and shexec in
+// ~/go/bin): Codex runs commands with `bash -lc`, and Debian's
+// /etc/profile sets PATH afresh.
+func shellProfiles(r *Run) error {
+	var path string
+	for _, e := range r.Env {
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			path = v
+		}
+	}
+	line := "export PATH=" + shquote(path) + "\n"
+	for _, f := range []string{".profile", ".bashrc", ".zshenv"} {
+		if err := r.Write(filepath.Join(r.Home, f), line, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeWrapper puts bin/shguard first on PATH: it records each call's
