@@ -201,10 +201,20 @@ func sortedRows(rows []string) []string {
 	return out
 }
 
-// buildBins builds shguard, shexec and shexec-mcp from this tree.
+// buildBins builds shguard, shexec and shexec-mcp from this tree;
+// SHGUARD_E2E_SHGUARD names another shguard to drive instead (another
+// branch's, a release).
 func buildBins(t *testing.T) string {
 	dir := t.TempDir()
+	if other := os.Getenv("SHGUARD_E2E_SHGUARD"); other != "" {
+		if err := os.Symlink(other, filepath.Join(dir, "shguard")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, p := range []string{"shguard", "shexec", "shexec-mcp"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			continue
+		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, p), "../cmd/"+p)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
