@@ -34,6 +34,9 @@ type Agent struct {
 	Daemons []string
 	// MCP: Setup can configure `shexec mcp` as an MCP server (mode mcp).
 	MCP bool
+	// MCPWait names the tool the agent offers while its MCP servers are
+	// still connecting, which the model calls to wait for them.
+	MCPWait string
 	// Setup writes the agent's configuration into the run (the hook or
 	// the MCP server, the model endpoint) and returns the command line
 	// and the extra environment of the non-interactive run.

@@ -11,6 +11,7 @@ func init() {
 	register(&Agent{
 		Name: "Claude Code", Package: "@anthropic-ai/claude-code", Version: "2.1.197", Bin: "claude",
 		Protocol: "claude", ShellTools: []string{"Bash"}, ContextChannel: true, Shell: "zsh", MCP: true,
+		MCPWait: "WaitForMcpServers",
 		Setup: func(r *Run) ([]string, []string, error) {
 			argv := []string{r.Bin, "-p", r.Prompt, "--model", "claude-sonnet-4-5", "--dangerously-skip-permissions"}
 			if r.HookConfig != "" {

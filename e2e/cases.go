@@ -33,6 +33,10 @@ type Case struct {
 	// Port must answer while the agent still runs: the server the
 	// command starts did start (0 none).
 	Port int
+	// Proc must be part of a running process's command line when the
+	// (last) tool result comes back: the never-ending command started
+	// and is still running ("" none).
+	Proc string
 	// UserShell is the user's $SHELL for the run ("" bash); ByShell gives
 	// the command and marker for the shell the agent then runs (its
 	// Agent.Shell), written in that shell's own syntax.
@@ -49,18 +53,18 @@ var cases = []Case{
 		Means: "runs unchanged, its output reaches the model, nothing left"},
 	{Name: "bg-server", Command: "python3 -m http.server 8765 &", Kind: Risky, Port: 8765,
 		Means: "the tool returns, the server serves during the turn, and is managed (or gone) after"},
-	{Name: "mid-job", Command: "python3 -m http.server 8766 & sleep 1; curl -s -o /dev/null -w 'e2e-mid-%{http_code}\\n' http://127.0.0.1:8766/", Kind: Risky, Port: 8766, Marker: "e2e-mid-200",
+	{Name: "mid-job", Command: "python3 -m http.server 8766 & sleep 1; curl -s --retry 20 --retry-connrefused --retry-delay 1 -o /dev/null -w 'e2e-mid-%{http_code}\\n' http://127.0.0.1:8766/", Kind: Risky, Port: 8766, Marker: "e2e-mid-200",
 		Means: "the curl after the job runs and its output reaches the model; the server is managed after"},
 	{Name: "nested", Command: `bash -c "python3 -m http.server 8767 & sleep 1; printf 'e2e-nested-%s\\n' up"`, Kind: Risky, Port: 8767, Marker: "e2e-nested-up",
 		Means: "as mid-job, with the job inside a bash -c string"},
-	{Name: "leak-only", Command: "nohup python3 -m http.server 8768 >/dev/null 2>&1 & printf 'e2e-leak-%s\\n' started", Kind: LeakOnly, Port: 8768, Marker: "e2e-leak-started",
-		Means: "runs unchanged (the user asked for a detached server); the advice reaches the model where the agent has a channel"},
+	{Name: "leak-only", Command: "nohup python3 -m http.server 8768 >/dev/null 2>&1 & printf 'e2e-leak-%s\\n' started", Kind: LeakOnly, Marker: "e2e-leak-started",
+		Means: "runs unchanged (the user asked for a detached server; whether it survives is the agent's business: Codex kills the tool's process group); the advice reaches the model where the agent has a channel"},
 	{Name: "fg-server", Command: "python3 -m http.server 8769", Kind: Risky, Port: 8769,
 		Means: "does not hang: the server serves during the turn, the tool returns, and it is managed (or gone) after"},
-	{Name: "log-follow", Command: "tail -f app.log", Kind: Risky,
-		Means: "does not hang; the follower is managed (or gone) after"},
-	{Name: "watcher", Command: "npm run watch", Kind: Risky,
-		Means: "a watch script in the foreground: does not hang; managed (or gone) after"},
+	{Name: "log-follow", Command: "tail -f app.log", Kind: Risky, Proc: "tail -f app.log",
+		Means: "does not hang; the follower runs when the tool returns and is managed (or gone) after"},
+	{Name: "watcher", Command: "npm run watch", Kind: Risky, Proc: "node watch.js",
+		Means: "a watch script in the foreground: does not hang; it runs when the tool returns and is managed (or gone) after"},
 	{Name: "own-shell", Kind: Risky, Port: 8770, UserShell: "/usr/bin/zsh",
 		ByShell: map[string][2]string{
 			"zsh":  {"python3 -m http.server 8770 &! sleep 1; echo e2e-own-$ZSH_NAME", "e2e-own-zsh"},
@@ -78,11 +82,12 @@ func lookupCase(name string) *Case {
 	return nil
 }
 
-// For is the command and marker for agent a.
-func (c *Case) For(a *Agent) (cmd, marker string) {
+// For is the command and marker for agent a in mode: the agent's shell
+// runs it in mode hook, shexec's run tool (bash) in mode mcp.
+func (c *Case) For(a *Agent, mode string) (cmd, marker string) {
 	if c.ByShell != nil {
 		sh := a.Shell
-		if sh == "" {
+		if sh == "" || mode == "mcp" {
 			sh = "bash"
 		}
 		v := c.ByShell[sh]

@@ -30,6 +30,16 @@
 // lists to run a subset), SHGUARD_E2E_MODES (hook,mcp), SHGUARD_E2E_JOBS
 // (runs at a time, default 2), SHGUARD_E2E_OUT (keep every run's files
 // there), SHGUARD_E2E_UPDATE=1 (rewrite the table in docs/agents.md),
+// SHGUARD_E2E_SHGUARD (a shguard to drive instead of this tree's),
 // SHGUARD_E2E_KNOWN=1 (a cell the table records as failing fails only if
-// it now fails differently).
+// it now fails differently), SHGUARD_E2E_RESULTS=DIR (TestRejudge: judge
+// the runs kept in DIR again, without driving the agents).
+//
+// A run is judged on what it recorded (judge.go): the tool call returned
+// within 25 s, the command's output reached the model, its server
+// answered during the turn, nothing it started was left running unless
+// shexec manages it or the hook's answer names a file holding its pid,
+// and a command that needs no change ran unchanged with the hook's advice
+// reaching the model. The fake model follows a refusal that spells out
+// the command to run instead, once, as a model would.
 package e2e

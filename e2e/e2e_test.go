@@ -116,7 +116,7 @@ func TestAgents(t *testing.T) {
 // report fails the run, unless SHGUARD_E2E_KNOWN=1 and docs/agents.md
 // already records this very failure for the cell.
 func report(t *testing.T, res *Result, v Verdict, row, c string) {
-	msg := strings.Join(v.Why, "\n") + "\nhook answers:"
+	msg := strings.Join(v.Why, "\n") + "\ndoctor: " + strings.TrimSpace(res.Doctor) + "\nhook answers:"
 	for _, h := range res.Hook {
 		msg += "\n  " + strings.TrimSpace(h.Output)
 	}
@@ -158,6 +158,11 @@ func checkTable(t *testing.T, got cells, rows []string) {
 		}
 		return
 	}
+	for _, c := range cases {
+		if !strings.Contains(string(b), legend(c)+"\n") {
+			t.Errorf("docs/agents.md does not describe case %s as e2e/cases.go does (SHGUARD_E2E_UPDATE=1 rewrites it):\n%s", c.Name, legend(c))
+		}
+	}
 	for r, cs := range got {
 		for c, cell := range cs {
 			if doc[r][c] != cell {
@@ -196,10 +201,20 @@ func sortedRows(rows []string) []string {
 	return out
 }
 
-// buildBins builds shguard, shexec and shexec-mcp from this tree.
+// buildBins builds shguard, shexec and shexec-mcp from this tree;
+// SHGUARD_E2E_SHGUARD names another shguard to drive instead (another
+// branch's, a release).
 func buildBins(t *testing.T) string {
 	dir := t.TempDir()
+	if other := os.Getenv("SHGUARD_E2E_SHGUARD"); other != "" {
+		if err := os.Symlink(other, filepath.Join(dir, "shguard")); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, p := range []string{"shguard", "shexec", "shexec-mcp"} {
+		if _, err := os.Lstat(filepath.Join(dir, p)); err == nil {
+			continue
+		}
 		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, p), "../cmd/"+p)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {

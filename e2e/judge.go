@@ -18,9 +18,15 @@ import (
 // 2-core machine it alone takes up to 30 s.
 const hangLimit = 25 * time.Second
 
-// hardTimeout ends a run that hangs (the runner kills the agent's group;
-// the namespace takes the rest).
-const hardTimeout = 90 * time.Second
+// A run is killed (the runner kills the agent's group; the namespace
+// takes the rest) when its tool call has waited toolTimeout for a result,
+// well past hangLimit, or at hardTimeout, start-up included (OpenCode
+// and Qwen Code took over a minute to reach the model on this machine
+// under load).
+const (
+	toolTimeout = 60 * time.Second
+	hardTimeout = 180 * time.Second
+)
 
 // Verdict is whether a run ended correctly: Cell is the table's text
 // (stable from run to run: no timings), Why the reasons it did not.
@@ -93,7 +99,7 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	if res.Err != "" {
 		return Verdict{Cell: "❌ setup", Why: []string{"setup: " + res.Err}}
 	}
-	_, marker := c.For(a)
+	_, marker := c.For(a, res.Mode)
 	hooked := res.Mode == "hook" && !res.NoHook
 	var eff Effect
 	for _, h := range res.Hook {
@@ -121,6 +127,9 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	}
 	if c.Port != 0 && !res.Served {
 		fail("not served", "port %d never answered while the agent ran", c.Port)
+	}
+	if c.Proc != "" && !running(res.During, c.Proc, res.Prompt) {
+		fail("work not done", "no `%s` was running when the tool returned", c.Proc)
 	}
 	if c.Kind != Risky && (eff.Changed || eff.Refused || eff.Asked) {
 		fail("changed", "a command that needs no change was changed, refused or asked about")
@@ -191,6 +200,24 @@ func toolTime(res *Result) time.Duration {
 	}
 	return 0
 }
+
+// running reports whether a process runs fragment; the agent's own
+// processes, whose command line holds the prompt, do not count (runs
+// saved before the prompt stopped holding the command have it empty:
+// their prompt began as legacyPrompt).
+func running(ps []Proc, fragment, prompt string) bool {
+	if prompt == "" {
+		prompt = legacyPrompt
+	}
+	for _, p := range ps {
+		if strings.Contains(p.Cmd, fragment) && !strings.Contains(p.Cmd, prompt) {
+			return true
+		}
+	}
+	return false
+}
+
+const legacyPrompt = "Run this shell command and tell me what it printed: "
 
 func anyContains(ss []string, sub string) bool {
 	for _, s := range ss {

@@ -19,6 +19,11 @@ type Spec struct {
 	Timeout time.Duration `json:"timeout"`
 }
 
+// prompt is the user's prompt of every run. It does not hold the command
+// (the fake model asks for it), so that the agent's own command line,
+// which holds the prompt, is never taken for the command running.
+const prompt = "Run the shell command you are given with your shell tool, then say what it printed."
+
 // Run is what an adapter's Setup gets: the run's fresh directories, the
 // model endpoint, and what to install.
 type Run struct {
@@ -61,6 +66,7 @@ type HookCall struct {
 type Result struct {
 	Spec
 	Version  string            `json:"version"`
+	Prompt   string            `json:"prompt"`
 	Command  string            `json:"command"` // the case's command as the model asked for it
 	Wall     float64           `json:"wall_seconds"`
 	Exit     int               `json:"exit"`
@@ -68,12 +74,13 @@ type Result struct {
 	Err      string            `json:"error,omitempty"` // the run could not be set up
 	Hook     []HookCall        `json:"hook"`
 	Model    []fakemodel.Entry `json:"model"`
-	Calls    []fakemodel.Call  `json:"calls"`   // tool calls the model made
-	Results  []string          `json:"results"` // tool results the agent sent back
-	Served   bool              `json:"served"`  // the case's port answered while the agent ran
-	NoHook   bool              `json:"no_hook"` // shguard has no protocol for the agent: it ran without the hook
-	During   []Proc            `json:"during"`  // processes when the first tool result came back
-	Left     []Proc            `json:"left"`    // processes left when the agent exited
+	Calls    []fakemodel.Call  `json:"calls"`            // tool calls the model made
+	Results  []string          `json:"results"`          // tool results the agent sent back
+	Served   bool              `json:"served"`           // the case's port answered while the agent ran
+	NoHook   bool              `json:"no_hook"`          // shguard has no protocol for the agent: it ran without the hook
+	During   []Proc            `json:"during"`           // processes when the last tool result came back
+	Left     []Proc            `json:"left"`             // processes left when the agent exited
+	Doctor   string            `json:"doctor,omitempty"` // shguard hook --doctor, before the run
 	Stdout   string            `json:"stdout"`
 	Stderr   string            `json:"stderr"`
 }

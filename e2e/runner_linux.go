@@ -64,7 +64,7 @@ func runOnce(spec Spec) (res Result) {
 			return fail(err)
 		}
 	}
-	cmd, _ := c.For(a)
+	cmd, _ := c.For(a, spec.Mode)
 	res.Command = cmd
 	if err := projectFiles(r.Project); err != nil {
 		return fail(err)
@@ -79,8 +79,12 @@ func runOnce(spec Spec) (res Result) {
 			res.NoHook = true
 		}
 	}
-	r.Prompt = "Run this shell command and tell me what it printed: " + cmd
+	r.Prompt = prompt
+	res.Prompt = prompt
 	r.Env = baseEnv(r, spec, a, c)
+	if err := shellProfiles(r); err != nil {
+		return fail(err)
+	}
 
 	probe := func() bool {
 		if c.Port == 0 {
@@ -97,11 +101,10 @@ func runOnce(spec Spec) (res Result) {
 		return false
 	}
 	pick := a.pickTool(spec.Mode)
-	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) }}.Brain()}
+	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) },
+		Wait: func(t fakemodel.Tool) bool { return spec.Mode == "mcp" && t.Name == a.MCPWait }}.Brain()}
 	srv.OnResult = func(n int) {
-		if n == 1 {
-			res.During = procs()
-		}
+		res.During = procs() // after a refusal and a retry: as the retry left it
 		if probe() {
 			res.Served = true
 		}
@@ -115,6 +118,9 @@ func runOnce(spec Spec) (res Result) {
 		return fail(fmt.Errorf("setup: %v", err))
 	}
 
+	if r.HookConfig != "" {
+		res.Doctor = doctor(spec, a, r, env)
+	}
 	stdout, _ := os.Create(filepath.Join(spec.Dir, "agent.stdout"))
 	stderr, _ := os.Create(filepath.Join(spec.Dir, "agent.stderr"))
 	devnull, _ := os.Open(os.DevNull)
@@ -126,13 +132,29 @@ func runOnce(spec Spec) (res Result) {
 	if err := p.Start(); err != nil {
 		return fail(err)
 	}
-	timer := time.AfterFunc(spec.Timeout, func() {
-		res.TimedOut = true
-		syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
-		p.Process.Kill()
-	})
+	// The run is killed when its first tool call has waited toolTimeout
+	// for a result (it hangs), or at the hard limit (start-up included:
+	// node agents take a minute to start on a loaded machine).
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if srv.Waiting() > toolTimeout || time.Since(start) > spec.Timeout {
+					res.TimedOut = true
+					syscall.Kill(-p.Process.Pid, syscall.SIGKILL)
+					p.Process.Kill()
+					return
+				}
+			}
+		}
+	}()
 	p.Wait()
-	timer.Stop()
+	close(done)
 	res.Wall = time.Since(start).Seconds()
 	res.Exit = p.ProcessState.ExitCode()
 	time.Sleep(500 * time.Millisecond) // what the agent stopped on its way out is gone
@@ -163,6 +185,19 @@ func printConfig(bins string, a *Agent) (string, bool) {
 	}
 	out, err := exec.Command(filepath.Join(bins, "shguard"), "hook", "--print-config", a.Protocol).Output()
 	return string(out), err == nil
+}
+
+// doctor is what `shguard hook --doctor` says of the installation, run
+// as the agent will run (its environment, in the project), when this
+// shguard has the flag: recorded, not judged.
+func doctor(spec Spec, a *Agent, r *Run, env []string) string {
+	cmd := exec.Command(filepath.Join(spec.Bins, "shguard"), "hook", "--doctor", a.Protocol)
+	cmd.Dir, cmd.Env = r.Project, append(append([]string{}, r.Env...), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Sprintf("%s(%v)", out, err)
+	}
+	return string(out)
 }
 
 // lastResults are the tool results of the longest conversation the
@@ -221,6 +256,26 @@ func baseEnv(r *Run, spec Spec, a *Agent, c *Case) []string {
 		"PATH=" + strings.Join(path, ":"), "SHELL=" + shell, "LANG=C.UTF-8", "TERM=dumb",
 		"NO_UPDATE_NOTIFIER=1", "NO_COLOR=1",
 	}
+}
+
+// shellProfiles give login shells the run's PATH, as a user's profile
+// does for what they installed (go install puts shguard and shexec in
+// ~/go/bin): Codex runs commands with `bash -lc`, and Debian's
+// /etc/profile sets PATH afresh.
+func shellProfiles(r *Run) error {
+	var path string
+	for _, e := range r.Env {
+		if v, ok := strings.CutPrefix(e, "PATH="); ok {
+			path = v
+		}
+	}
+	line := "export PATH=" + shquote(path) + "\n"
+	for _, f := range []string{".profile", ".bashrc", ".zshenv"} {
+		if err := r.Write(filepath.Join(r.Home, f), line, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeWrapper puts bin/shguard first on PATH: it records each call's

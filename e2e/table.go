@@ -91,8 +91,21 @@ func renderTable(cs cells, rows []string) string {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\nThe cases (e2e/cases.go):\n\n")
+	for _, c := range cases {
+		b.WriteString(legend(c) + "\n")
+	}
 	b.WriteString("\n" + tableEnd)
 	return b.String()
+}
+
+// legend is a case's line under the table.
+func legend(c Case) string {
+	cmd := c.Command
+	if c.ByShell != nil {
+		cmd = c.ByShell["zsh"][0] + "` (zsh) or `" + c.ByShell["bash"][0]
+	}
+	return fmt.Sprintf("- `%s`: `%s` — %s.", c.Name, cmd, c.Means)
 }
 
 // writeTable replaces the table in the file at path.

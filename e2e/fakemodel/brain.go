@@ -13,6 +13,10 @@ import (
 type Shell struct {
 	Command string
 	Pick    func(Tool) bool
+	// Wait, if set, picks a tool to call while the shell tool is not
+	// offered yet (Claude Code offers WaitForMcpServers until its MCP
+	// servers have connected), as a model would.
+	Wait func(Tool) bool
 	// Done is the final text.
 	Done string
 }
@@ -31,6 +35,11 @@ func (s Shell) Brain() Brain {
 			}
 		}
 		if tool == nil {
+			for _, t := range c.Tools {
+				if s.Wait != nil && s.Wait(t) && len(c.Calls) < maxCalls {
+					return Reply{Call: &Call{Name: t.Name, Args: Args(t.Schema, "", "")}}
+				}
+			}
 			return Reply{Text: "e2e"}
 		}
 		n := 0

@@ -78,16 +78,25 @@ func writeChat(w http.ResponseWriter, r Reply, stream bool, model string) {
 			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}, "usage": usage})
 		return
 	}
+	// Streamed as OpenAI streams: the role and the call's id and name,
+	// then its arguments, then the finish reason, then (asked for with
+	// stream_options.include_usage, sent anyway) a chunk of usage alone.
 	startSSE(w)
-	chunk := func(delta map[string]any, fin any, u any) map[string]any {
-		c := map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
+	chunk := func(delta map[string]any, fin any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model,
 			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": fin}}}
-		if u != nil {
-			c["usage"] = u
-		}
-		return c
 	}
-	sse(w, "", chunk(msg, nil, nil))
-	sse(w, "", chunk(map[string]any{}, finish, usage))
+	if r.Call != nil {
+		tc := msg["tool_calls"].([]any)[0].(map[string]any)
+		sse(w, "", chunk(map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{
+			"index": 0, "id": tc["id"], "type": "function", "function": map[string]any{"name": r.Call.Name, "arguments": ""}}}}, nil))
+		sse(w, "", chunk(map[string]any{"tool_calls": []any{map[string]any{
+			"index": 0, "function": map[string]any{"arguments": argsJSON(r.Call)}}}}, nil))
+	} else {
+		sse(w, "", chunk(map[string]any{"role": "assistant", "content": ""}, nil))
+		sse(w, "", chunk(map[string]any{"content": r.Text}, nil))
+	}
+	sse(w, "", chunk(map[string]any{}, finish))
+	sse(w, "", map[string]any{"id": id, "object": "chat.completion.chunk", "created": 0, "model": model, "choices": []any{}, "usage": usage})
 	w.Write([]byte("data: [DONE]\n\n"))
 }

@@ -71,11 +71,12 @@ type Server struct {
 	// has returned and the agent is still running.
 	OnResult func(n int)
 
-	mu      sync.Mutex
-	log     []Entry
-	results int
-	srv     *http.Server
-	URL     string
+	mu        sync.Mutex
+	log       []Entry
+	results   int
+	firstCall time.Time
+	srv       *http.Server
+	URL       string
 }
 
 // Start listens on 127.0.0.1 at a free port.
@@ -88,6 +89,17 @@ func (s *Server) Start() error {
 	s.srv = &http.Server{Handler: http.HandlerFunc(s.serve), ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(l)
 	return nil
+}
+
+// Waiting reports how long the model's first tool call has been waiting
+// for its result (0: no call yet, or its result came).
+func (s *Server) Waiting() time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.firstCall.IsZero() || s.results > 0 {
+		return 0
+	}
+	return time.Since(s.firstCall)
 }
 
 // Log returns the requests so far.
@@ -157,6 +169,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		reply := s.Brain(conv)
 		e.Reply = &reply
+		s.mu.Lock()
+		if reply.Call != nil && s.firstCall.IsZero() {
+			s.firstCall = time.Now()
+		}
+		s.mu.Unlock()
 		d.write(w, reply, stream || r.URL.Query().Get("alt") == "sse", modelOf(r.URL.Path, body))
 		return
 	}
