@@ -30,7 +30,7 @@ func TestProtocols(t *testing.T) {
 		{"claude/post.json", "claude", nil, nil},
 		// claude -p outside bypass: nobody answers "ask", and the user's
 		// rules do not allow the command: refused, for the model
-		{"claude/headless_default.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~It was not run. Run this instead", "hookSpecificOutput.permissionDecisionReason~./server >"}, map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}},
+		{"claude/headless_default.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~It was not run. Run instead, each as its own call:\n- `./server` with run_in_background: true\n- then: sleep 2; curl -s localhost:8080"}, map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}},
 		// interactive: the user is asked, with the change shown
 		{"claude/headless_default.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.command~./server "}, map[string]string{"CLAUDE_CODE_ENTRYPOINT": "cli"}},
 		{"claude/server_foreground.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=python3 -m http.server 8794", "hookSpecificOutput.additionalContext~background"}, nil},
@@ -40,7 +40,7 @@ func TestProtocols(t *testing.T) {
 		{"cline/cli_both_shapes_coproc.json", "cline", []string{"cancel=false", "overrideInput.commands~bash -c 'coproc ./server; sleep 1' >", "context~Stop it with"}, nil},
 		{"cline/ext_hang.json", "cline", []string{"cancel=true", "errorMessage~Run this instead"}, nil},
 		{"qwen/hang_lone.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run it again as its own call with is_background: true:\ncd web && npm run dev"}, nil},
-		{"qwen/mid.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~./server >"}, nil},
+		{"qwen/mid.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~- `./server` with is_background: true\n- then: sleep 2; curl -s localhost:8080"}, nil},
 		{"qwen/leak.json", "qwen", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}, nil},
 		{"opencode/hang.json", "opencode", []string{"args.command~./server >", "args.description=Start and probe", "args.timeout=120000", "context~stop it with"}, nil},
 		{"opencode/server.json", "opencode", []string{"args.command~bash -c 'python3 -m http.server 8794'", "deny="}, nil},

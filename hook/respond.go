@@ -122,7 +122,7 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 	case approve || caps.Rewrite && (caps.Silent || caps.Ask):
 		return change, nil
 	}
-	return Answer{Kind: Refuse, Reason: runInstead(out, caps), Context: ctx, Logs: out.Logs}, nil
+	return Answer{Kind: Refuse, Reason: runInstead(out, req.Command, caps, opt), Context: ctx, Logs: out.Logs}, nil
 }
 
 // serverAdvice says how to start a foreground server in this agent, so
