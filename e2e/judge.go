@@ -101,8 +101,9 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	}
 	_, marker := c.For(a, res.Mode)
 	hooked := res.Mode == "hook" && !res.NoHook
+	hooks := agentHooks(res)
 	var eff Effect
-	for _, h := range res.Hook {
+	for _, h := range hooks {
 		e := effect(h.Output)
 		eff.Changed, eff.Background = eff.Changed || e.Changed, eff.Background || e.Background
 		eff.Refused, eff.Asked = eff.Refused || e.Refused, eff.Asked || e.Asked
@@ -116,7 +117,7 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	case tool > hangLimit:
 		fail("hung", "the tool call took %.0f s (limit %v)", tool.Seconds(), hangLimit)
 	}
-	if hooked && len(res.Hook) == 0 && len(res.Calls) > 0 {
+	if hooked && len(hooks) == 0 && len(res.Calls) > 0 {
 		fail("hook never ran", "the agent ran the tool without calling the hook")
 	}
 	if len(res.Results) == 0 {
@@ -143,7 +144,7 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 		case !hooked || !a.ContextChannel:
 		case eff.Advice == "":
 			fail("no advice", "the hook gave no advice for a leak")
-		case !reached(res, eff.Advice):
+		case !reached(res, hooks[0].At, eff.Advice):
 			fail("advice lost", "the hook's advice reached no later model request")
 		}
 	}
@@ -180,6 +181,26 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	}
 	first := strings.SplitN(why[0], ":", 2)[0]
 	return Verdict{Cell: "❌ " + first + " (" + how + ")", Why: why}
+}
+
+// agentHooks are the hook calls the agent made: those after the model's
+// first tool call (`shguard hook --doctor` runs the hook once itself,
+// before the agent starts).
+func agentHooks(res *Result) []HookCall {
+	var first time.Time
+	for _, e := range res.Model {
+		if e.Reply != nil && e.Reply.Call != nil {
+			first = e.Time
+			break
+		}
+	}
+	var hs []HookCall
+	for _, h := range res.Hook {
+		if !first.IsZero() && h.At >= first.UnixNano() {
+			hs = append(hs, h)
+		}
+	}
+	return hs
 }
 
 // toolTime is how long the first tool call took: from the model's reply
@@ -230,7 +251,7 @@ func anyContains(ss []string, sub string) bool {
 
 // reached reports whether a request after the first hook call carries
 // the advice (its first line, as sent or JSON-escaped).
-func reached(res *Result, advice string) bool {
+func reached(res *Result, since int64, advice string) bool {
 	line := strings.SplitN(strings.TrimSpace(advice), "\n", 2)[0]
 	if len(line) > 60 {
 		line = line[:60]
@@ -240,7 +261,7 @@ func reached(res *Result, advice string) bool {
 	enc.SetEscapeHTML(false) // the agents are JavaScript: JSON.stringify escapes no <, >, &
 	enc.Encode(line)
 	forms := []string{line, strings.Trim(strings.TrimSpace(esc.String()), `"`)}
-	at := time.Unix(0, res.Hook[0].At)
+	at := time.Unix(0, since)
 	for _, e := range res.Model {
 		if e.Time.Before(at) {
 			continue

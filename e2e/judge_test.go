@@ -32,7 +32,7 @@ func TestJudge(t *testing.T) {
 	a := &Agent{Name: "A", Protocol: "claude", ContextChannel: true}
 	t0 := time.Unix(1000, 0)
 	ok := func() *Result {
-		return &Result{Spec: Spec{Mode: "hook"}, Hook: []HookCall{{Output: "", At: t0.UnixNano()}},
+		return &Result{Spec: Spec{Mode: "hook"}, Hook: []HookCall{{Output: "", At: t0.UnixNano() + 1}},
 			Calls: []fakemodel.Call{{Name: "Bash"}}, Results: []string{"e2e-mid-200"}, Served: true,
 			Model: []fakemodel.Entry{{Time: t0, Reply: &fakemodel.Reply{Call: &fakemodel.Call{Name: "Bash"}}}}}
 	}
@@ -50,6 +50,7 @@ func TestJudge(t *testing.T) {
 		"no marker":     {"mid-job", func(r *Result) { r.Results = []string{"nothing"} }, "❌ work not done"},
 		"not served":    {"mid-job", func(r *Result) { r.Served = false }, "❌ not served"},
 		"hook skipped":  {"mid-job", func(r *Result) { r.Hook = nil }, "❌ hook never ran"},
+		"doctor only":   {"mid-job", func(r *Result) { r.Hook[0].At = t0.UnixNano() - 1 }, "❌ hook never ran"},
 		"clean changed": {"clean", func(r *Result) { r.Results = []string{"e2e-clean-42"}; r.Hook[0].Output = `{"cancel":true}` }, "❌ changed"},
 		"no advice":     {"leak-only", func(r *Result) { r.Results = []string{"e2e-leak-started"} }, "❌ no advice"},
 		"not running": {"log-follow", func(r *Result) {
