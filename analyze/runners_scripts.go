@@ -23,12 +23,29 @@ package analyze
 // their script's command, which a script of more than one (`tsc && vite`
 // in bash 3.2) does not do.
 //
+//   - pnpm 10 runs a script as npm does, under `sh -c`, and a TERM to pnpm
+//     leaves the script's command: measured with pnpm 10.0.0 and 10.34.9
+//     (`pnpm dev` of `node srv.js`: pnpm, then sh, then node, one process
+//     group; TERM to pnpm's pid, node still runs 8 s later). An earlier
+//     note here had pnpm 10 reap its children's process groups; neither
+//     version does where the script's shell is dash.
+//
 // Measured and not among them, each ending its child when TERM ends it:
-// pnpm 10, which starts a reaper that kills the process groups of its
-// children when pnpm goes away (by TERM or KILL); bun 1.4 (`bun run`,
-// bunx), which runs the script's command as its own child; and the
-// reloading dev servers nodemon, tsx watch, concurrently, flask run
-// --debug, Django's runserver and uvicorn --reload.
+// bun 1.4 (`bun run`, bunx; 1.4.5: bun, then node, no shell), which runs
+// the script's command as its own child; yarn berry (4.18.1: yarn, then
+// node, through its own shell, no sh), which the verdict does not assume
+// (`yarn` is judged as yarn 1, the global yarn most machines have, which
+// a project's packageManager field may override: not read); cargo run
+// (1.95.0), which execs the program it built, as poetry run (1.3.2) execs
+// its command; and the reloading dev servers nodemon (3.1.14), tsx
+// watch, concurrently (9.2.5, which pipes its commands' output through
+// itself: they hold nothing of the caller's), flask run --debug, Django's
+// runserver and uvicorn --reload. uv could not be installed here (not in
+// Debian 12, PyPI not reachable): uv run is taken to exec its command, as
+// poetry run does. Each measured in a PID namespace the same way: the
+// runner started as `RUNNER … &` by bash -c (a group leader) with stdout
+// and stderr one pipe, its process tree and who holds the pipe listed
+// after 5 to 12 s, TERM to $!, survivors listed 3 to 8 s later.
 
 // scriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
@@ -61,6 +78,14 @@ func scriptRunner(r resolved) (apart, deep bool) {
 		case "", "install", "add", "remove", "upgrade", "info", "list", "config", "cache",
 			"init", "pack", "publish", "version", "versions", "login", "logout", "why",
 			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
+			return false, false
+		}
+		return leaves, leaves
+	case "pnpm":
+		switch firstOperand(argvOf(r), "--dir", "-C", "--filter", "-F") {
+		case "", "install", "i", "add", "remove", "rm", "update", "up", "list", "ls", "why", "outdated",
+			"audit", "store", "config", "init", "publish", "pack", "link", "unlink", "import", "rebuild",
+			"prune", "fetch", "env", "setup", "root", "bin", "patch", "patch-commit", "deploy", "licenses":
 			return false, false
 		}
 		return leaves, leaves
