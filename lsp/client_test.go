@@ -40,7 +40,11 @@ func shguardBinary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "shguard")
-		out, err := exec.Command("go", "build", "-o", binPath, "../cmd/shguard").CombinedOutput()
+		args := []string{"build", "-o", binPath}
+		if os.Getenv("SHGUARD_LSP_RACE") != "" {
+			args = append(args, "-race") // the server's goroutines under the race detector
+		}
+		out, err := exec.Command("go", append(args, "../cmd/shguard")...).CombinedOutput()
 		if err != nil {
 			buildErr = &buildError{err, out}
 		}
