@@ -33,36 +33,42 @@ type DoctorEnv struct {
 }
 
 // doctorFiles are where each agent reads its hook registration, {home}
-// and {project} replaced (the same places as configs' where).
-var doctorFiles = map[string][]string{
-	"claude":   {"{project}/.claude/settings.json", "{project}/.claude/settings.local.json", "{home}/.claude/settings.json"},
-	"codex":    {"{codex}/hooks.json", "{project}/.codex/hooks.json", "{codex}/config.toml"},
-	"gemini":   {"{project}/.gemini/settings.json", "{home}/.gemini/settings.json"},
-	"qwen":     {"{project}/.qwen/settings.json", "{home}/.qwen/settings.json"},
-	"cursor":   {"{project}/.cursor/hooks.json", "{home}/.cursor/hooks.json"},
-	"copilot":  {"{project}/.github/hooks/shguard.json"},
-	"crush":    {"{project}/crush.json", "{project}/.crush.json", "{home}/.config/crush/crush.json"},
-	"cline":    {"{project}/.cline/hooks/PreToolUse", "{project}/.clinerules/hooks/PreToolUse", "{cline}/hooks/PreToolUse", "{home}/Documents/Cline/Hooks/PreToolUse"},
-	"opencode": {"{project}/.opencode/plugins/shguard.js", "{home}/.config/opencode/plugins/shguard.js"},
+// and {project} replaced (the same places as configs' where). A function,
+// not a package-level map: the hook starts on every call, and a map
+// literal is built at start-up.
+func doctorFiles() map[string][]string {
+	return map[string][]string{
+		"claude":   {"{project}/.claude/settings.json", "{project}/.claude/settings.local.json", "{home}/.claude/settings.json"},
+		"codex":    {"{codex}/hooks.json", "{project}/.codex/hooks.json", "{codex}/config.toml"},
+		"gemini":   {"{project}/.gemini/settings.json", "{home}/.gemini/settings.json"},
+		"qwen":     {"{project}/.qwen/settings.json", "{home}/.qwen/settings.json"},
+		"cursor":   {"{project}/.cursor/hooks.json", "{home}/.cursor/hooks.json"},
+		"copilot":  {"{project}/.github/hooks/shguard.json"},
+		"crush":    {"{project}/crush.json", "{project}/.crush.json", "{home}/.config/crush/crush.json"},
+		"cline":    {"{project}/.cline/hooks/PreToolUse", "{project}/.clinerules/hooks/PreToolUse", "{cline}/hooks/PreToolUse", "{home}/Documents/Cline/Hooks/PreToolUse"},
+		"opencode": {"{project}/.opencode/plugins/shguard.js", "{home}/.config/opencode/plugins/shguard.js"},
+	}
 }
 
 // doctorPayloads are clean calls in each agent's shape: an installed hook
 // answers them with nothing and exit 0.
-var doctorPayloads = map[string]string{
-	"claude":   `{"hook_event_name":"PreToolUse","permission_mode":"default","cwd":"/","tool_name":"Bash","tool_input":{"command":"true"}}`,
-	"codex":    `{"hook_event_name":"PreToolUse","turn_id":"t","cwd":"/","tool_name":"Bash","tool_input":{"command":"true"}}`,
-	"gemini":   `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"true"}}`,
-	"qwen":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"true"}}`,
-	"cursor":   `{"hook_event_name":"beforeShellExecution","command":"true","cwd":"/"}`,
-	"copilot":  `{"timestamp":0,"cwd":"/","toolName":"bash","toolArgs":"{\"command\":\"true\"}"}`,
-	"crush":    `{"event":"PreToolUse","cwd":"/","tool_name":"bash","tool_input":{"command":"true"}}`,
-	"cline":    `{"hookName":"tool_call","workspaceRoots":["/"],"tool_call":{"id":"t","name":"run_commands","input":{"commands":["true"]}}}`,
-	"opencode": `{"tool":"bash","sessionID":"s","callID":"c","args":{"command":"true"},"directory":"/"}`,
+func doctorPayloads() map[string]string {
+	return map[string]string{
+		"claude":   `{"hook_event_name":"PreToolUse","permission_mode":"default","cwd":"/","tool_name":"Bash","tool_input":{"command":"true"}}`,
+		"codex":    `{"hook_event_name":"PreToolUse","turn_id":"t","cwd":"/","tool_name":"Bash","tool_input":{"command":"true"}}`,
+		"gemini":   `{"hook_event_name":"BeforeTool","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"true"}}`,
+		"qwen":     `{"hook_event_name":"PreToolUse","cwd":"/","tool_name":"run_shell_command","tool_input":{"command":"true"}}`,
+		"cursor":   `{"hook_event_name":"beforeShellExecution","command":"true","cwd":"/"}`,
+		"copilot":  `{"timestamp":0,"cwd":"/","toolName":"bash","toolArgs":"{\"command\":\"true\"}"}`,
+		"crush":    `{"event":"PreToolUse","cwd":"/","tool_name":"bash","tool_input":{"command":"true"}}`,
+		"cline":    `{"hookName":"tool_call","workspaceRoots":["/"],"tool_call":{"id":"t","name":"run_commands","input":{"commands":["true"]}}}`,
+		"opencode": `{"tool":"bash","sessionID":"s","callID":"c","args":{"command":"true"},"directory":"/"}`,
+	}
 }
 
 // Doctor checks agent's installation; an unknown agent is an error.
 func Doctor(agent string, env DoctorEnv) ([]Check, error) {
-	files, ok := doctorFiles[agent]
+	files, ok := doctorFiles()[agent]
 	if !ok {
 		return nil, fmt.Errorf("unknown agent %q (want %s)", agent, strings.Join(ConfigNames(), ", "))
 	}
@@ -96,7 +102,7 @@ func Doctor(agent string, env DoctorEnv) ([]Check, error) {
 				continue
 			}
 		}
-		checks = append(checks, runCheck(env, cmdline, doctorPayloads[agent]))
+		checks = append(checks, runCheck(env, cmdline, doctorPayloads()[agent]))
 	}
 	if len(found) == 0 {
 		var where []string

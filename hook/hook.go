@@ -171,15 +171,24 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Background && out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
+	if out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
 		job := plan.Jobs[0]
 		bg, err := analyze.Analyze([]byte(job.Script()), opt.analyzeOpts()...)
-		if err == nil && analyze.Verdict(bg) < analyze.Error {
+		if err == nil && analyze.Verdict(bg) < analyze.Error && opt.Background {
 			out.Command, out.Background, out.Changed, out.Remaining = job.Script(), true, true, bg
 			out.Reason = "shguard: " + why(findings) + ". Changed: `" + short(job.Command) +
 				"` now runs as a background task of the tool (run_in_background: true), without the trailing &"
 			out.Context = "shguard moved this command to the background (run_in_background: true, trailing & removed) so that the tool owns the job: read its output and stop it with the tool's background-task commands."
 			return out, nil
+		}
+		// Without a background mode the lone job becomes a managed job:
+		// in a process group (or a shexec job) of its own, so that it
+		// outlives a tool that kills its process group when the command
+		// ends (Codex) and one kill stops all it started.
+		if err == nil && analyze.Verdict(bg) < analyze.Error && !opt.Background && opt.LogFile != nil {
+			if moved := moveWhole(out, job.Script(), "would hang the tool ("+why(findings)+")", opt); moved.Changed {
+				return moved, nil
+			}
 		}
 	}
 

@@ -40,7 +40,7 @@ func instead(cur, logged []byte, opt Options) string {
 		}
 		if b.Len() > 0 {
 			if strings.TrimSpace(plan.Foreground) != "" {
-				fmt.Fprintf(&b, "\n- then: %s", plan.Foreground)
+				fmt.Fprintf(&b, "\n- then: %s", strings.TrimSpace(plan.Foreground))
 			}
 			return b.String()
 		}
@@ -61,7 +61,11 @@ func (o Options) backgroundParam() string {
 // runInstead is the refusal for an agent that cannot take the change
 // itself, written for the model: what was wrong, that nothing ran, and
 // the exact command to run instead, so the next turn is not a guess.
-func runInstead(out *Outcome, caps Caps) string {
+//
+// An agent with a background mode is told to start each job there (the
+// plan), not to run a log-file rewrite: driven end to end, Qwen Code's
+// shell tool still waited 34 s on `server >LOG 2>&1 & …`.
+func runInstead(out *Outcome, src string, caps Caps, opt Options) string {
 	r := "shguard: this command would hang the tool: " + why(out.Findings) + ". "
 	if !out.Hang {
 		r = "shguard: this command runs until it is stopped and would hold the tool until its timeout: " + neverEnds(out.Findings) + ". "
@@ -76,6 +80,12 @@ func runInstead(out *Outcome, caps Caps) string {
 	}
 	if out.Forever {
 		return r + "Run this instead, which starts it as a background job and returns with its first lines:\n" + out.Command
+	}
+	if caps.Background {
+		opt.Background, opt.BackgroundParam = true, caps.BackgroundParam
+		if plan := instead([]byte(src), nil, opt); strings.HasPrefix(plan, "Run instead, each as its own call:") {
+			return r + plan
+		}
 	}
 	r += "Run this instead, which does the same work without holding the tool's output:\n" + out.Command
 	for _, l := range out.Logs {

@@ -112,17 +112,19 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 		}
 		ctx += ")"
 	}
-	approve := caps.Rewrite && caps.Permitted != nil && caps.Permitted(req.Command)
-	change := Answer{Kind: Change, Command: out.Command, Background: out.Background, Approve: approve, Reason: out.Reason, Context: ctx, Logs: out.Logs}
 	switch {
 	case out.Deny != "":
 		return Answer{Kind: Refuse, Reason: out.Deny, Context: ctx, Logs: out.Logs}, nil
 	case !out.Changed || !out.Hang && !out.Forever:
 		return Answer{Kind: Pass, Context: ctx}, nil
-	case approve || caps.Rewrite && (caps.Silent || caps.Ask):
-		return change, nil
 	}
-	return Answer{Kind: Refuse, Reason: runInstead(out, caps), Context: ctx, Logs: out.Logs}, nil
+	// Only now, for a needed change: the agent's rules may take reading
+	// its settings files, which a clean command must not pay for.
+	approve := caps.Rewrite && caps.Permitted != nil && caps.Permitted(req.Command)
+	if approve || caps.Rewrite && (caps.Silent || caps.Ask) {
+		return Answer{Kind: Change, Command: out.Command, Background: out.Background, Approve: approve, Reason: out.Reason, Context: ctx, Logs: out.Logs}, nil
+	}
+	return Answer{Kind: Refuse, Reason: runInstead(out, req.Command, caps, opt), Context: ctx, Logs: out.Logs}, nil
 }
 
 // serverAdvice says how to start a foreground server in this agent, so

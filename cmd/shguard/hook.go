@@ -38,10 +38,10 @@ For each shell call:
   * a command that only starts one thing in the background
     ('cd app && npm run dev &'), or never ends in the foreground (a server,
     watcher or log follower: 'npm run dev', 'tail -f log'): moved to the
-    agent's background mode (Claude Code and Crush run_in_background,
-    Gemini CLI and Qwen Code is_background); elsewhere a foreground one
-    becomes a managed job (shexec --yield when shexec is on PATH, else a
-    log-file job whose pid is recorded) that returns with its first lines;
+    agent's background mode (Claude Code and Crush run_in_background; Qwen
+    Code is told to use is_background); elsewhere it becomes a managed job
+    (shexec --yield when shexec is on PATH, else a setsid log-file job
+    whose pid is recorded) that returns with its first lines;
   * a command that would hang the tool ('server & sleep 2; curl ...'): the
     behaviour-preserving fixes are applied and (--mode rewrite, default)
     each job that still holds the output writes to a log file, its pid
