@@ -31,8 +31,9 @@
 // (runs at a time, default 2), SHGUARD_E2E_OUT (keep every run's files
 // there), SHGUARD_E2E_UPDATE=1 (rewrite the table in docs/agents.md),
 // SHGUARD_E2E_SHGUARD (a shguard to drive instead of this tree's),
-// SHGUARD_E2E_KNOWN=1 (a cell the table records as failing fails only if
-// it now fails differently), SHGUARD_E2E_RESULTS=DIR (TestRejudge: judge
+// SHGUARD_E2E_KNOWN=1 (CI: only a regression fails, a cell the table
+// records as ✅ that now fails; other differences from the table are
+// logged), SHGUARD_E2E_RESULTS=DIR (TestRejudge: judge
 // the runs kept in DIR again, without driving the agents).
 //
 // A run is judged on what it recorded (judge.go): the tool call returned
