@@ -63,7 +63,7 @@ var cases = []Case{
 		Means: "does not hang: the server serves during the turn, the tool returns, and it is managed (or gone) after"},
 	{Name: "log-follow", Command: "tail -f app.log", Kind: Risky, Proc: "tail -f app.log",
 		Means: "does not hang; the follower runs when the tool returns and is managed (or gone) after"},
-	{Name: "watcher", Command: "npm run watch", Kind: Risky, Proc: "node watch.js",
+	{Name: "watcher", Command: "npm run watch", Kind: Risky, Proc: "npm run watch",
 		Means: "a watch script in the foreground: does not hang; it runs when the tool returns and is managed (or gone) after"},
 	{Name: "own-shell", Kind: Risky, Port: 8770, UserShell: "/usr/bin/zsh",
 		ByShell: map[string][2]string{
