@@ -45,7 +45,12 @@ func TestJudge(t *testing.T) {
 		bend func(*Result)
 		cell string
 	}{
-		"killed":        {"mid-job", func(r *Result) { r.TimedOut = true }, "❌ hung"},
+		"killed": {"mid-job", func(r *Result) { r.TimedOut = true }, "❌ hung"},
+		"no exit": {"mid-job", func(r *Result) {
+			r.TimedOut = true
+			r.Model = append(r.Model, fakemodel.Entry{Time: t0.Add(time.Second), Path: "/v1/messages",
+				Body: `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"e2e-mid-200"}]}]}`})
+		}, "❌ no exit"},
 		"left":          {"mid-job", func(r *Result) { r.Left = []Proc{{Pid: 7, Cmd: "python3 -m http.server"}} }, "❌ left unmanaged"},
 		"no marker":     {"mid-job", func(r *Result) { r.Results = []string{"nothing"} }, "❌ work not done"},
 		"not served":    {"mid-job", func(r *Result) { r.Served = false }, "❌ not served"},
