@@ -11,6 +11,7 @@ func init() {
 	register(&Agent{
 		Name: "OpenCode", Package: "opencode-ai", Version: "1.18.33", Bin: "opencode",
 		Protocol: "opencode", ShellTools: []string{"bash"}, ContextChannel: true, Shell: "bash",
+		Pending: "on the loaded machine it was written on, its turn did not complete within the limits (over a minute of start-up; killed at 180 s before its first tool call), so its cells are not known yet",
 		Setup: func(r *Run) ([]string, []string, error) {
 			cfg := `{
   "$schema": "https://opencode.ai/config.json",

@@ -45,10 +45,15 @@ func TestJudge(t *testing.T) {
 		bend func(*Result)
 		cell string
 	}{
-		"killed":        {"mid-job", func(r *Result) { r.TimedOut = true }, "❌ hung"},
+		"killed": {"mid-job", func(r *Result) { r.TimedOut = true }, "❌ hung"},
+		"no exit": {"mid-job", func(r *Result) {
+			r.TimedOut = true
+			r.Model = append(r.Model, fakemodel.Entry{Time: t0.Add(time.Second), Path: "/v1/messages",
+				Body: `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"e2e-mid-200"}]}]}`})
+		}, "❌ no exit"},
 		"left":          {"mid-job", func(r *Result) { r.Left = []Proc{{Pid: 7, Cmd: "python3 -m http.server"}} }, "❌ left unmanaged"},
 		"no marker":     {"mid-job", func(r *Result) { r.Results = []string{"nothing"} }, "❌ work not done"},
-		"not served":    {"mid-job", func(r *Result) { r.Served = false }, "❌ not served"},
+		"not served":    {"bg-server", func(r *Result) { r.Served = false }, "❌ not served"},
 		"hook skipped":  {"mid-job", func(r *Result) { r.Hook = nil }, "❌ hook never ran"},
 		"doctor only":   {"mid-job", func(r *Result) { r.Hook[0].At = t0.UnixNano() - 1 }, "❌ hook never ran"},
 		"clean changed": {"clean", func(r *Result) { r.Results = []string{"e2e-clean-42"}; r.Hook[0].Output = `{"cancel":true}` }, "❌ changed"},
