@@ -180,7 +180,7 @@ func resolve(args []*syntax.Word) resolved {
 				continue
 			}
 			if name == "sudo" && (o == "--background" || len(o) > 1 && o[1] != '-' && strings.Contains(o, "b")) {
-				r.fork = true // sudo -b: runs the command in the background, with the caller's output (daemons_kept.go)
+				r.fork = true // sudo -b: forks, in a process group of its own, with the caller's output (daemons_kept.go)
 			}
 			if name == "setsid" {
 				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {

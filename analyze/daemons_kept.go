@@ -15,7 +15,7 @@ import "strings"
 //	ssh -f -N -v                                stderr (its debug log), unless -E FILE
 //	ssh -f HOST CMD (no -N)                     stdout and stderr, the session's, while CMD runs
 //	autossh -f (1.4g)                           nothing
-//	sudo -b CMD (1.9.13p3)                      stdout and stderr (CMD runs with them)
+//	sudo -b CMD (1.9.13p3)                      stdout and stderr (sudo and CMD, in a group of their own)
 //	start-stop-daemon --background (1.21.22)    nothing
 //	start-stop-daemon --background --no-close   stdout and stderr
 //	screen -dmS (4.09), tmux new -d (3.3a)      nothing
