@@ -56,7 +56,7 @@ var cases = []Case{
 	{Name: "mid-job", Command: "python3 -m http.server 8766 & sleep 1; curl -s --retry 20 --retry-connrefused --retry-delay 1 -o /dev/null -w 'e2e-mid-%{http_code}\\n' http://127.0.0.1:8766/", Kind: Risky, Marker: "e2e-mid-200",
 		Means: "the curl after the job gets its answer (the server served) and its output reaches the model; the server is managed (or gone: Codex stops the tool's process group) after"},
 	{Name: "nested", Command: `bash -c "python3 -m http.server 8767 & sleep 1; printf 'e2e-nested-%s\\n' up"`, Kind: Risky, Port: 8767, Marker: "e2e-nested-up",
-		Means: "as mid-job, with the job inside a bash -c string"},
+		Means: "a job inside a bash -c string: the output after it reaches the model, the server answers when the tool has returned, and is managed after"},
 	{Name: "leak-only", Command: "nohup python3 -m http.server 8768 >/dev/null 2>&1 & printf 'e2e-leak-%s\\n' started", Kind: LeakOnly, Marker: "e2e-leak-started",
 		Means: "runs unchanged (the user asked for a detached server; whether it survives is the agent's business: Codex kills the tool's process group); the advice reaches the model where the agent has a channel"},
 	{Name: "fg-server", Command: "python3 -m http.server 8769", Kind: Risky, Port: 8769,
@@ -70,7 +70,7 @@ var cases = []Case{
 			"zsh":  {"python3 -m http.server 8770 &! sleep 1; echo e2e-own-$ZSH_NAME", "e2e-own-zsh"},
 			"bash": {"python3 -m http.server 8770 |& cat & sleep 1; echo e2e-own-${BASH##*/}", "e2e-own-bash"},
 		},
-		Means: "the user's shell is zsh: a job in the syntax of the shell the agent runs (zsh `&!` where the agent honours $SHELL, else bash `|&`); as mid-job"},
+		Means: "the user's shell is zsh: a job in the syntax of the shell the agent runs (zsh `&!` where the agent honours $SHELL, else bash `|&`): the output after it reaches the model, the server answers when the tool has returned, and is managed after"},
 }
 
 func lookupCase(name string) *Case {

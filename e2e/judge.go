@@ -114,6 +114,8 @@ func judge(res *Result, a *Agent, c *Case) Verdict {
 	switch tool := toolTime(res); {
 	case res.TimedOut && tool > 0 && tool <= hangLimit:
 		fail("no exit", "the tool returned in %.0f s, but the agent was still running when killed after %.0f s", tool.Seconds(), res.Wall)
+	case res.TimedOut && len(res.Calls) == 0:
+		fail("no turn", "killed after %.0f s before the model was asked for a tool call", res.Wall)
 	case res.TimedOut:
 		fail("hung", "killed after %.0f s", res.Wall)
 	case tool > hangLimit:
