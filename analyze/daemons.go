@@ -42,16 +42,19 @@ import (
 // daemonFds is what the daemon r forks keeps of the descriptors in that
 // the command ran with: nothing, unless the table above says so.
 func daemonFds(r knowledge.Resolved, in fdtable.Table) fdtable.Table {
+	if t, ok := keptByDetached(r, in); ok {
+		return t // (daemons_kept.go)
+	}
 	var t fdtable.Table
 	args := knowledge.ArgvOf(r)
 	switch r.Name {
 	case "pg_ctl":
-		logged := args.Has("--log") || hasAttached(args, "-l")
+		logged := args.Has("--log") || knowledge.HasAttached(args, "-l")
 		if !logged {
 			t[1], t[2] = in[1], in[1] // `exec postgres … 2>&1`
 		}
 	case "memcached":
-		if args.Has("--verbose") || hasAttached(args, "-v") || hasAttached(args, "-vv") {
+		if args.Has("--verbose") || knowledge.HasAttached(args, "-v") || knowledge.HasAttached(args, "-vv") {
 			t[1], t[2] = in[1], in[2]
 		}
 	case "gpg-agent":
@@ -66,17 +69,6 @@ func daemonFds(r knowledge.Resolved, in fdtable.Table) fdtable.Table {
 		}
 	}
 	return t
-}
-
-// hasAttached reports whether a short option is among the arguments,
-// alone or with its value attached (`-l`, `-llog/pg.log`).
-func hasAttached(args knowledge.Argv, opt string) bool {
-	for _, a := range args {
-		if strings.HasPrefix(a, opt) {
-			return true
-		}
-	}
-	return false
 }
 
 // logsToStderr reports whether nginx's -g directives send its error log

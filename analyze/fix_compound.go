@@ -189,7 +189,7 @@ func serverBeforeTail(c syntax.Command) bool {
 	}
 	var found bool
 	knowledge.Inspect(b.X, func(n syntax.Node) bool {
-		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && knowledge.ServerKind(knowledge.Resolve(ce.Args)) != "" {
+		if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 && knowledge.EndlessKind(knowledge.Resolve(ce.Args)) != "" {
 			found = true
 		}
 		return !found

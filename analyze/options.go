@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -43,7 +44,8 @@ type config struct {
 	lang         dialect.Lang
 	caller       dialect.Caller
 	scriptFile   bool
-	shebangGuess bool // (see WithShebangShell)
+	shebangGuess bool  // (see WithShebangShell)
+	files        fs.FS // (see WithFiles)
 	servers      map[string]bool
 	style        Style
 	noDirectives bool

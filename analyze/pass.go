@@ -110,7 +110,7 @@ func (p *pass) reset(src []byte) {
 	}
 	s.marks, s.lines = s.marks[:0], s.lines[:0]
 	s.src = src
-	s.cfg.lang, s.cfg.caller, s.cfg.scriptFile, s.cfg.shebangGuess, s.cfg.style, s.cfg.noDirectives = 0, 0, false, false, 0, false
+	s.cfg.lang, s.cfg.caller, s.cfg.scriptFile, s.cfg.shebangGuess, s.cfg.style, s.cfg.noDirectives, s.cfg.files = 0, 0, false, false, 0, false, nil
 	zeroMap(&s.cfg.servers)
 	if s.cfg.keep != nil {
 		s.cfg.keep = nil

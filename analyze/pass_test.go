@@ -58,7 +58,7 @@ func TestPassResetFields(t *testing.T) {
 	if st.NumField() != len(known) {
 		t.Errorf("passState has %d fields, the list %d", st.NumField(), len(known))
 	}
-	if n := reflect.TypeOf(config{}).NumField(); n != 8 {
+	if n := reflect.TypeOf(config{}).NumField(); n != 9 {
 		t.Errorf("config has %d fields: clear the new ones in pass.reset, then count them here", n)
 	}
 	buffers := map[string]bool{"jobs": true, "marks": true, "findings": true, "lines": true}

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"strings"
+
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/knowledge"
 )
@@ -14,9 +16,16 @@ var ForegroundServer = register(&Rule{
 	Severity: diag.Info,
 	Summary:  "A server or watcher in the foreground never returns: run it as a managed background job",
 	Doc: `Dev servers, file watchers and followers (npm run dev, make dev, vite, python -m
-http.server, tail -f, kubectl logs -f, docker compose up...) run until they
-are stopped. In the foreground they hold the tool call until its timeout.
-Start them as managed background jobs and poll their logs.`,
+http.server, tail -f, kubectl logs -f, docker compose up, pm2 logs, heroku
+logs --tail, sass --watch...) run until they are stopped. So do a server a
+script file starts (node server.js, python app.py, go run ./cmd/server, a
+package.json script), which shguard reads where the command runs (the hook
+and the linter know the directory; a file it cannot read that is named like
+a server may not end), a wait for such a job (./server & wait), and a loop
+that has no way out (while true without a break, or dash's until [[ ... ]],
+whose [[ is not found every round). In the foreground they hold the tool
+call until its timeout. Start them as managed background jobs and poll
+their logs.`,
 	Wrong: `npm run dev`,
 	Right: `npm run build`,
 	check: func(p *pass) {
@@ -24,11 +33,17 @@ Start them as managed background jobs and poll their logs.`,
 			if c.async {
 				continue
 			}
-			what := knowledge.ServerKind(c.res)
+			what := knowledge.EndlessKind(c.res) // (followers.go)
+			if what == "" {
+				what = fileServerKind(c.res, filesAt(p.cfg.files, p.src, c.start)) // (servers_file.go)
+			}
 			if what == "" && p.cfg.servers[c.res.Name] {
 				what = "(a server, by .shguardrc)"
 			}
-			if what != "" && knowledge.Daemonizes(c.res) == "" {
+			if strings.HasPrefix(what, "(may not end") {
+				p.report(c.start, c.end,
+					p.snippet(c.start, c.end)+" "+what+": if it serves, in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
+			} else if what != "" && knowledge.Daemonizes(c.res) == "" {
 				p.report(c.start, c.end,
 					p.snippet(c.start, c.end)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}

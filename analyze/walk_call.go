@@ -82,7 +82,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		w.missingRuns(r, how) // dash: source: not found
 		return knowledge.Resolved{}
 	}
-	if len(ce.Args) > 0 && (len(r.All) == 0 || r.Kind&knowledge.KQuick == 0 || r.Wrapped && r.ForkedBefore) && r.Name != "wait" && !w.runsCode(r, s) && !(r.Exec && len(r.All) == 0 && !w.execs(ce)) && (r.Wrapped || w.funcs[r.Name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.All) == 0 || !knowledge.Detaches(r) && (r.Kind&knowledge.KQuick == 0 || r.Wrapped && r.ForkedBefore)) && r.Name != "wait" && !w.runsCode(r, s) && !(r.Exec && len(r.All) == 0 && !w.execs(ce)) && (r.Wrapped || w.funcs[r.Name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)
@@ -161,7 +161,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		}
 		w.writePids(s, r, inner)
 	case "wait":
-		w.wait(r.Args)
+		w.wait(r.Args, s)
 	case "tail":
 		w.tailPidWaits(s, r, c.start, c.end) // tail -f log --pid=$P
 	case "kill":
@@ -361,7 +361,7 @@ func (w *walker) timeoutFiresInPlace(s *syntax.Stmt, r knowledge.Resolved) bool 
 	d, ok := knowledge.SleepFor(r.Args)
 	unbounded := r
 	unbounded.Timeout = false // a server or watcher, as it would run without timeout
-	outlasts := r.Name == "sleep" && ok && d >= r.Limit || knowledge.ServerKind(unbounded) != ""
+	outlasts := r.Name == "sleep" && ok && d >= r.Limit || knowledge.EndlessKind(unbounded) != ""
 	return outlasts && w.leads(s, r)
 }
 

@@ -55,7 +55,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 		// while or until loop runs is not known.
 		w.laterRound(c.Cond, c.Do, out, false, g, guarded)
 		if pid := w.pollsGone(c); pid != nil {
-			w.wait([]*syntax.Word{pid}) // while kill -0 $P; do sleep 1; done
+			w.wait([]*syntax.Word{pid}, c) // while kill -0 $P; do sleep 1; done
 		}
 		return out
 	case *syntax.ForClause:

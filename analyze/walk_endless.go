@@ -1,7 +1,9 @@
 package analyze
 
 import (
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -219,4 +221,66 @@ func (w *walker) stmtMayLeave(s *syntax.Stmt, depth int, why *string) bool {
 		return false
 	}
 	return true // time, coproc, select…: not followed here
+}
+
+// noteEndlessWait marks a wait in the foreground that never returns: a
+// wait for all jobs, or for named ones, of which one never ends (a
+// server, watcher or follower: endlessKind), or `wait -n` when every job
+// it may return for never ends. `./server & ./worker & wait` holds the
+// caller as a server in the foreground does (SG3001); `npm test & npm run
+// lint & wait` ends with the tests.
+func (w *walker) noteEndlessWait(s syntax.Node, pending, named []*job, nflag, all bool) {
+	if w.sh.async || w.job != nil || w.cut != nil || s == nil {
+		return
+	}
+	jobs := pending
+	if !all {
+		jobs = nil
+		for _, j := range named {
+			if slices.Contains(pending, j) {
+				jobs = append(jobs, j)
+			}
+		}
+	}
+	var what string
+	endless := 0
+	for _, j := range jobs {
+		if k := jobEndless(j); k != "" {
+			endless++
+			what = k
+		}
+	}
+	if endless == 0 || nflag && endless < len(jobs) {
+		return
+	}
+	start, end := w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
+	w.mark(mark{rule: ForegroundServer.ID, start: start, end: end, what: "waits for a job that never ends " + what})
+}
+
+// jobEndless says what kind of never-ending program a job runs (see
+// endlessKind): its program, or the last command of a compound job.
+func jobEndless(j *job) string {
+	words := j.prog
+	if j.kind == jobCompound && j.tail != nil {
+		if ce, ok := j.tail.Cmd.(*syntax.CallExpr); ok {
+			words = ce.Args
+		}
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	r := knowledge.Resolve(words)
+	if r.Name == "tail" && slices.ContainsFunc(r.Args, pidOption) {
+		return "" // tail -f --pid=$P ends with P (see walk_tailpid.go)
+	}
+	return knowledge.EndlessKind(r)
+}
+
+// pidOption reports tail's --pid option, whose value is usually $P.
+func pidOption(a *syntax.Word) bool {
+	if len(a.Parts) == 0 {
+		return false
+	}
+	l, ok := a.Parts[0].(*syntax.Lit)
+	return ok && strings.HasPrefix(l.Value, "--pid")
 }

@@ -121,7 +121,7 @@ func (w *walker) callBody(fn *function, env fdtable.Table) {
 			r := w.p.resolveCall(n)
 			switch r.Name {
 			case "wait":
-				w.wait(r.Args)
+				w.wait(r.Args, nil)
 			case "kill":
 				w.kill(r.Args)
 			default:

@@ -81,7 +81,10 @@ func (w *walker) currentJob() []*job {
 // as `kill %1` does, and kills nothing else (bash, zsh, dash and mksh).
 func argText(a *syntax.Word) string { return knowledge.Value(a) }
 
-func (w *walker) wait(args []*syntax.Word) {
+// wait walks a wait for the jobs args name; at is the command (or the
+// polling loop) that waits, where one that never returns is marked (nil:
+// a later call of a function already walked, marked at its first).
+func (w *walker) wait(args []*syntax.Word, at syntax.Node) {
 	if w.guardLifted(args) {
 		// `for p in $pids; do wait $p; done`, `[ -n "$P" ] && wait $P`:
 		// as sure as the guard's command (see kill_guard.go)
@@ -103,6 +106,7 @@ func (w *walker) wait(args []*syntax.Word) {
 		return
 	}
 	pending := w.pending()
+	w.noteEndlessWait(at, pending, named, nflag, !any || all) // (see walk_endless.go)
 	switch {
 	case nflag && !any && w.endedInTable():
 		// bash: a job that ended and is not reaped yet is the next to

@@ -261,7 +261,7 @@ func (w *walker) workerCall(s *syntax.Stmt, r knowledge.Resolved, inner fdtable.
 		// its tail: a reader that reads to EOF (cat, mapfile, a while
 		// read loop) waits for everything before the tail.
 		return
-	case inner[wk.fd] != wk.pipe || knowledge.ServerKind(r) != "":
+	case inner[wk.fd] != wk.pipe || knowledge.EndlessKind(r) != "":
 	case bounded && (wk.fd == 0 || wk.earlyStop && r.Name == "sleep"):
 		// >(sleep 2; cat): a pause does not read the pipe; nor does it
 		// write it: after `read x < <(echo ok; sleep 2)` has its line,

@@ -126,7 +126,7 @@ func (w *walker) tailPidWaits(s *syntax.Stmt, r knowledge.Resolved, start, end i
 		return
 	}
 	if !isShellPid(pid) {
-		w.wait([]*syntax.Word{pid}) // tail returns once the job is gone
+		w.wait([]*syntax.Word{pid}, nil) // tail returns once the job is gone
 	}
 }
 

@@ -243,12 +243,7 @@ func (j *job) runs(r knowledge.Resolved) {
 // dev' &`, `bash -c 'exec make dev' &`: measured in the four shells, the
 // server runs on): the job is then that program.
 func (j *job) runsRunner(r knowledge.Resolved) {
-	if apart, deep := knowledge.ScriptRunner(r, shLeaves); apart {
+	if apart, deep := knowledge.ScriptRunner(r, dialect.ShDialect().CTail == 0); apart {
 		j.runsChildren, j.childDeep, j.runner = true, deep, r.All
 	}
 }
-
-// shLeaves reports whether this host's sh leaves a script's last command
-// running as its child (dash) rather than exec it in its place: the
-// question knowledge.ScriptRunner asks of the dialect table.
-func shLeaves() bool { return dialect.ShDialect().CTail == 0 }

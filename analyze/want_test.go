@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/dialect"
 )
 
@@ -89,7 +90,7 @@ func parseWants(t *testing.T, src string) []want {
 
 // checkWants matches findings to wants and returns what is wrong: a want
 // no finding meets, a finding nobody wanted.
-func checkWants(ws []want, fs []Finding) []string {
+func checkWants(ws []want, fs []diag.Finding) []string {
 	var problems []string
 	used := make([]bool, len(fs))
 	for _, w := range ws {
@@ -115,17 +116,17 @@ func checkWants(ws []want, fs []Finding) []string {
 // TestCheckWants holds the matcher itself: a missing finding, an extra
 // one and a wrong fragment all fail.
 func TestCheckWants(t *testing.T) {
-	f := Finding{Rule: "SG1001", Start: Position{Line: 2}, Message: "keeps the caller's stdout"}
+	f := diag.Finding{Rule: "SG1001", Start: diag.Position{Line: 2}, Message: "keeps the caller's stdout"}
 	for _, c := range []struct {
 		ws   []want
-		fs   []Finding
+		fs   []diag.Finding
 		fail int
 	}{
-		{[]want{{2, "SG1001", "caller's"}}, []Finding{f}, 0},
+		{[]want{{2, "SG1001", "caller's"}}, []diag.Finding{f}, 0},
 		{[]want{{2, "SG1001", "caller's"}}, nil, 1},
-		{nil, []Finding{f}, 1},
-		{[]want{{2, "SG1001", "nothing like it"}}, []Finding{f}, 2},
-		{[]want{{3, "SG1001", "caller's"}}, []Finding{f}, 2},
+		{nil, []diag.Finding{f}, 1},
+		{[]want{{2, "SG1001", "nothing like it"}}, []diag.Finding{f}, 2},
+		{[]want{{3, "SG1001", "caller's"}}, []diag.Finding{f}, 2},
 	} {
 		if got := checkWants(c.ws, c.fs); len(got) != c.fail {
 			t.Errorf("checkWants(%v, %v) = %q, want %d problems", c.ws, c.fs, got, c.fail)

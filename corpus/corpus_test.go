@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"regexp"
@@ -70,6 +71,9 @@ func TestShells(t *testing.T) {
 		}
 	}
 	results := observeEntries(es, "")
+	if path := os.Getenv("SHGUARD_CORPUS_TIMES"); path != "" {
+		writeTimes(t, path, es, results)
+	}
 	for i, e := range es {
 		t.Run(e.ID, func(t *testing.T) {
 			if missing[e.Shell] {
@@ -110,16 +114,25 @@ func checkObservation(t *testing.T, e Entry, r Observation) {
 // as its caller starts it.
 //
 // The stand-ins time what they do (a kill 0.2 s after a start, a setsid
-// sleep of 1.5 s that must still run when the shell exits), which a
+// sleep of 3 s that must still run when the shell exits), which a
 // machine running sixteen of them beside other work can be too late for.
 // So an entry whose shell does not do what it records is run again, two
 // at a time, and that run is the one that counts; the first is logged
 // (see confirmed). More than maxAgain such entries is no longer the
 // machine's load: they count as they are.
 func observeEntries(es []Entry, prefix string) []Observation {
+	return observeEntriesWith(es, prefix, nil)
+}
+
+// observeEntriesWith is observeEntries with the bounds of every run set
+// by bounds (nil: Observe's defaults).
+func observeEntriesWith(es []Entry, prefix string, bounds func(*Options)) []Observation {
 	runs := make([]Run, len(es))
 	for i, e := range es {
 		runs[i] = Run{Script: prefix + e.Script(), Options: e.Options()}
+		if bounds != nil {
+			bounds(&runs[i].Options)
+		}
 	}
 	obs := ObserveEach(runs, 16, 20*time.Second)
 	var again []int
@@ -269,4 +282,19 @@ func missingDir(script string) string {
 		}
 	}
 	return ""
+}
+
+// writeTimes writes, for each entry, how its run went and how long it
+// took (SHGUARD_CORPUS_TIMES=file): where TestShells's time goes, and
+// which entries exit close to a bound.
+func writeTimes(t *testing.T, path string, es []Entry, obs []Observation) {
+	var b strings.Builder
+	b.WriteString("id\tshell\tverdict\texited\texited_after_ms\telapsed_ms\n")
+	for i, e := range es {
+		o := obs[i].Outcome
+		fmt.Fprintf(&b, "%s\t%s\t%s\t%v\t%d\t%d\n", e.ID, e.Shell, o.Verdict(), o.Exited, o.ExitedAfter.Milliseconds(), o.Elapsed.Milliseconds())
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Error(err)
+	}
 }

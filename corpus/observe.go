@@ -28,9 +28,21 @@ type Options struct {
 	// run, not the tests.
 	Leader bool
 	// Exit is how long the shell may run before it counts as blocked
-	// (default 2.5s). Stand-ins are short, so a shell still running after
-	// this is blocked, not slow.
+	// (default 5s), unless its run is still working then: see Busy.
+	// Stand-ins are short (a foreground of at most 3 s), so a shell
+	// still running after this with nothing of its run doing anything is
+	// blocked, not slow. (It was 2.5s, which a foreground of 1.5 to 2.3 s
+	// missed on a busy machine; only the entries whose shell blocks, 15
+	// of 1,950, wait the longer bound out.)
 	Exit time.Duration
+	// Busy is how long past Exit a shell may run while its run is still
+	// working: a process of the run was started or ended, used CPU time,
+	// or waits for a CPU or a disk, within the last quarter second
+	// (default: as long as Exit). A busy machine makes a stand-in's foreground of
+	// ps, pgrep or a poll loop take seconds; a blocked shell (a wait, a
+	// read of a pipe nobody closes) does nothing, and a shell that works
+	// on forever (a poll that never ends) is blocked at Exit+Busy.
+	Busy time.Duration
 	// EOF is how long after the shell exits the output pipe may stay open
 	// before the caller counts as hung (default 1s).
 	EOF time.Duration
@@ -48,7 +60,10 @@ type Options struct {
 
 func (o *Options) defaults() {
 	if o.Exit == 0 {
-		o.Exit = 2500 * time.Millisecond
+		o.Exit = 5 * time.Second
+	}
+	if o.Busy == 0 {
+		o.Busy = o.Exit
 	}
 	if o.EOF == 0 {
 		o.EOF = time.Second
@@ -66,12 +81,16 @@ func (o *Options) defaults() {
 
 // Outcome is what bash did with a script.
 type Outcome struct {
-	Exited    bool   // the shell exited within Options.Exit
+	Exited    bool   // the shell exited within Options.Exit (or Busy, see there)
 	EOF       bool   // the output pipe reached EOF within Options.EOF of the exit
 	Survivors []Proc // processes of the run still alive after exit and EOF (or at the deadline)
 	Holders   []Proc // when EOF did not come: the run's processes that held the pipe's writing end
 	Output    string // what the shell and its processes wrote (stdout and stderr together)
 	Elapsed   time.Duration
+	// ExitedAfter is when the shell exited, counted from its start (0 when
+	// it did not exit within Options.Exit). TestMargins reads it: a shell
+	// that exits close to Options.Exit is one a busier machine blocks.
+	ExitedAfter time.Duration
 }
 
 // Proc is a process found by Observe.

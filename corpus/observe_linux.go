@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -62,6 +63,33 @@ var uninherit = sync.OnceFunc(func() {
 	}
 })
 
+// defaultSignals gives the shells Observe starts SIGINT and SIGQUIT at
+// their defaults, as an agent tool's shell has them, also when this
+// process was started with them ignored (`go test ./... &` from a script,
+// where the shell ignores both for its background job): a program keeps
+// ignored signals ignored across exec, and a shell started so can neither
+// trap them nor die of them, which changes the verdict of the entries
+// about INT traps and self-interrupts. A signal this process catches is
+// reset to the default in the programs it starts; caught here, they are
+// dropped, as the ignoring asked.
+var defaultSignals = sync.OnceFunc(func() {
+	var ignored []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGINT, syscall.SIGQUIT} {
+		if signal.Ignored(sig) {
+			ignored = append(ignored, sig)
+		}
+	}
+	if len(ignored) == 0 {
+		return
+	}
+	drop := make(chan os.Signal, 1)
+	signal.Notify(drop, ignored...)
+	go func() {
+		for range drop {
+		}
+	}()
+})
+
 // Observe runs `bash -c script` (or another shell's, see Options) the way an agent tool does and reports what
 // happened: stdin is /dev/null, stdout and stderr are one pipe that is read
 // until EOF, the working directory is a fresh temporary directory, and the
@@ -93,6 +121,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return Outcome{}, fmt.Errorf("PR_SET_CHILD_SUBREAPER: %w", err)
 	}
 	uninherit()
+	defaultSignals()
 	dir, err := os.MkdirTemp("", "shguard-corpus-")
 	if err != nil {
 		return Outcome{}, err
@@ -148,6 +177,13 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	}
 	w.Close()
 	bashPid := cmd.Process.Pid
+	// Every process of the run starts after the shell: the scans below read
+	// the environment and descriptors of those only, not of every process
+	// on the machine (on a busy one, most of the observer's work).
+	since := uint64(0)
+	if st, err := readStat(bashPid); err == nil { // a child not yet waited for: readable
+		since = st.startTicks()
+	}
 
 	var out bytes.Buffer
 	eof := make(chan struct{})
@@ -176,7 +212,17 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		return false
 	}
 	o.Exited = within(exited, opts.Exit)
+	// A shell whose run is still working is slow, not blocked: give it
+	// until Busy, a quarter second at a time, while it works.
+	for busyUntil, prev := start.Add(opts.Exit+opts.Busy), work(nil); !o.Exited && ctx.Err() == nil && time.Now().Before(busyUntil); {
+		var working bool
+		if prev, working = progress(runProcs(mark, markFile.Name(), bashPid, since), prev); !working {
+			break
+		}
+		o.Exited = within(exited, 250*time.Millisecond)
+	}
 	if o.Exited {
+		o.ExitedAfter = time.Since(start)
 		o.EOF = within(eof, opts.EOF)
 	}
 	if o.Exited && !o.EOF && ctx.Err() == nil {
@@ -184,7 +230,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		// out: on a loaded machine the last writer can take longer than
 		// Options.EOF to exit. When none of the run's processes holds the
 		// write end any more, EOF is on its way; wait for it once more.
-		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid), pipeLink)
+		o.Holders = pipeHolders(runProcs(mark, markFile.Name(), bashPid, since), pipeLink)
 		if len(o.Holders) == 0 {
 			o.EOF = within(eof, opts.Linger)
 		}
@@ -194,7 +240,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 		time.Sleep(opts.Settle)
 		until := time.Now().Add(opts.Linger)
 		for seen, confirmed := false, false; ; {
-			procs = runProcs(mark, markFile.Name(), bashPid)
+			procs = runProcs(mark, markFile.Name(), bashPid, since)
 			if len(procs) == 0 && (!seen || confirmed) || time.Now().After(until) || ctx.Err() != nil {
 				break
 			}
@@ -204,10 +250,19 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 			// counts only when a second look agrees.
 			confirmed = len(procs) == 0
 			seen = true
-			time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+			if len(procs) == 0 {
+				time.Sleep(50 * time.Millisecond) // (runProcs skips zombies)
+			} else {
+				// Nothing changes the answer but one of them ending (a
+				// process one of them forks is found by the look when
+				// one ends, or the last look, at until): wait for that
+				// rather than look again every few milliseconds, which
+				// on a busy machine was most of the observer's work.
+				awaitExit(procs, until)
+			}
 		}
 	} else {
-		procs = runProcs(mark, markFile.Name(), bashPid)
+		procs = runProcs(mark, markFile.Name(), bashPid, since)
 	}
 	o.Elapsed = time.Since(start)
 
@@ -221,7 +276,7 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 	// exec'ing, its environment unreadable, while the look was taken) is
 	// a leftover of the run too: it is killed and counted.
 	for range 5 {
-		late := runProcs(mark, markFile.Name(), bashPid)
+		late := runProcs(mark, markFile.Name(), bashPid, since)
 		n := 0
 		for _, p := range late {
 			if p.Pid != bashPid {
@@ -285,20 +340,22 @@ func randomMark() string {
 // runProcs returns the live processes of a run: those whose environment
 // carries the run's mark, those that hold the run's mark file open, and
 // those whose parent chain reaches the shell. Zombies are not live: they
-// hold no descriptors and run nothing.
-func runProcs(mark, markPath string, shell int) []Proc {
+// hold no descriptors and run nothing. Processes that started before the
+// clock tick since (the shell's start) are not the run's and are not read.
+func runProcs(mark, markPath string, shell int, since uint64) []Proc {
 	ents, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
+	newer := allocatedSince(shell)
 	want := []byte(MarkVar + "=" + mark + "\x00")
 	self := os.Getpid()
 	parents := map[int]int{}
 	var found []Proc
-	seen := map[int]bool{}
+	seen, old := map[int]bool{}, map[int]bool{}
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
+		if err != nil || !newer(pid) {
 			continue
 		}
 		st, err := readStat(pid)
@@ -306,6 +363,10 @@ func runProcs(mark, markPath string, shell int) []Proc {
 			continue
 		}
 		parents[pid] = st.ppid
+		if st.startTicks() < since {
+			old[pid] = true // not the run's; kept in parents for the chains
+			continue
+		}
 		if pid == self || st.ppid == self && sameExe(pid) {
 			// This process holds the mark file too; so, for a moment,
 			// does a child it is forking for another observation, which
@@ -319,7 +380,7 @@ func runProcs(mark, markPath string, shell int) []Proc {
 		}
 	}
 	for pid := range parents {
-		if seen[pid] {
+		if seen[pid] || old[pid] {
 			continue
 		}
 		for p, n := parents[pid], 0; p > 1 && n < 64; p, n = parents[p], n+1 {
@@ -330,6 +391,78 @@ func runProcs(mark, markPath string, shell int) []Proc {
 		}
 	}
 	return found
+}
+
+// work is what progress compares from one look to the next: each live
+// process of a run and the CPU time it has used, in clock ticks.
+type work map[int]uint64
+
+// progress looks at procs and says whether the run worked since the look
+// that gave last (nil: the first look, which counts as working): a
+// process was started or ended, or used CPU time, or one is runnable
+// (waiting for a CPU on a busy machine) or in a disk wait.
+func progress(procs []Proc, last work) (work, bool) {
+	now := work{}
+	working := last == nil || len(procs) != len(last)
+	for _, p := range procs {
+		st, err := readStat(p.Pid)
+		if err != nil {
+			working = true // ended meanwhile
+			continue
+		}
+		now[p.Pid] = st.cpu
+		if prev, ok := last[p.Pid]; !ok || prev != st.cpu || st.state == 'R' || st.state == 'D' {
+			working = true
+		}
+	}
+	return now, working
+}
+
+// awaitExit returns when one of procs has exited, or at until. A process
+// that cannot be watched (gone already) returns at once.
+func awaitExit(procs []Proc, until time.Time) {
+	fds := make([]unix.PollFd, 0, len(procs))
+	defer func() {
+		for _, f := range fds {
+			unix.Close(int(f.Fd))
+		}
+	}()
+	for _, p := range procs {
+		fd, err := unix.PidfdOpen(p.Pid, 0)
+		if err != nil {
+			return
+		}
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	for {
+		left := time.Until(until)
+		if left <= 0 {
+			return
+		}
+		n, err := unix.Poll(fds, int(left/time.Millisecond)+1)
+		if err != unix.EINTR || n > 0 {
+			return
+		}
+	}
+}
+
+// allocatedSince returns whether a pid of the listing of /proc just read
+// was allocated after the shell's: Linux hands out pids in increasing
+// order, wrapping around at pid_max, and ns_last_pid is the last one.
+// Every process of a run starts after its shell, so the others are not
+// read at all: reading /proc/PID/stat of every process on the machine
+// several times per run was most of the corpus tests' CPU time. Without
+// ns_last_pid, every pid is read (and the start time sorts them).
+func allocatedSince(shell int) func(pid int) bool {
+	b, err := os.ReadFile("/proc/sys/kernel/ns_last_pid")
+	last, err2 := strconv.Atoi(strings.TrimSpace(string(b)))
+	switch {
+	case err != nil || err2 != nil:
+		return func(int) bool { return true }
+	case last >= shell:
+		return func(pid int) bool { return pid >= shell && pid <= last }
+	}
+	return func(pid int) bool { return pid >= shell || pid <= last } // wrapped
 }
 
 // sameExe reports whether pid runs this very program: a child forked by
@@ -393,6 +526,13 @@ type stat struct {
 	state byte
 	ppid  int
 	start string // start time in clock ticks since boot
+	cpu   uint64 // user and system time used, in clock ticks
+}
+
+// startTicks is the start time as a number (0 if unreadable).
+func (s stat) startTicks() uint64 {
+	n, _ := strconv.ParseUint(s.start, 10, 64)
+	return n
 }
 
 func readStat(pid int) (stat, error) {
@@ -410,7 +550,9 @@ func readStat(pid int) (stat, error) {
 		return stat{}, errors.New("short stat")
 	}
 	ppid, _ := strconv.Atoi(f[1])
-	return stat{state: f[0][0], ppid: ppid, start: f[19]}, nil
+	utime, _ := strconv.ParseUint(f[11], 10, 64)
+	stime, _ := strconv.ParseUint(f[12], 10, 64)
+	return stat{state: f[0][0], ppid: ppid, start: f[19], cpu: utime + stime}, nil
 }
 
 func cmdline(pid int) string {

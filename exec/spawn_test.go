@@ -185,10 +185,12 @@ func TestSpawnHandoverKillStopsTree(t *testing.T) {
 }
 
 // What the shell leaves running becomes the job once the linger is over,
-// with the leftovers listed.
+// with the leftovers listed. The leftover runs 3 s, well past the linger
+// (250 ms): with 1 s, a machine at load 40 took that long to see the
+// shell's exit and the linger out, and the leftover had ended.
 func TestSpawnLeftoversBecomeJob(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "echo hi; (sleep 1; echo late) & exit 4"}}, 30*time.Second)
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "echo hi; (sleep 3; echo late) & exit 4"}}, 30*time.Second)
 	if res.Status != JobRunning || !res.ShellExited || out.String() != "hi\n" || res.Duration > 5*time.Second {
 		t.Fatalf("got %+v %q", res, out.String())
 	}
@@ -208,7 +210,9 @@ func TestSpawnLeftoversBecomeJob(t *testing.T) {
 // Store.Write.
 func TestSpawnInteractiveHandover(t *testing.T) {
 	sp, s := newTestSpawner(t)
-	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "read a; echo got $a; read b; echo got $b; cat", Stdin: JobStdinPipe}, Input: []byte("one\n")}, 600*time.Millisecond)
+	// The yield at 2 s (was 0.6 s) leaves a busy machine time to start the
+	// shell and answer the first line; the command waits for more anyway.
+	res, out := spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "read a; echo got $a; read b; echo got $b; cat", Stdin: JobStdinPipe}, Input: []byte("one\n")}, 2*time.Second)
 	if res.Status != JobRunning || out.String() != "got one\n" {
 		t.Fatalf("got %+v %q", res, out.String())
 	}
@@ -236,12 +240,15 @@ func TestSpawnTimeout(t *testing.T) {
 	if res.Status != JobTimedOut || res.ExitCode != ExitTimeout || time.Since(start) > 5*time.Second {
 		t.Fatalf("foreground timeout: %+v", res)
 	}
-	res, _ = spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "setsid sleep 227 & sleep 228", Timeout: 700 * time.Millisecond}}, 200*time.Millisecond)
+	// The yield (0.2 s) must come well before the timeout (2 s; with
+	// 0.7 s a busy machine could be that late), and the timeout counts
+	// from the start, not from the hand-over.
+	res, _ = spawn(t, sp, SpawnSpec{JobSpec: JobSpec{Command: "setsid sleep 227 & sleep 228", Timeout: 2 * time.Second}}, 200*time.Millisecond)
 	if res.Status != JobRunning {
 		t.Fatalf("got %+v", res)
 	}
 	j := waitJob(t, s, res.Job.ID)
-	if j.Status != JobTimedOut || j.WaitCode() != 124 || j.Ended.Sub(j.Started) > 3*time.Second {
+	if j.Status != JobTimedOut || j.WaitCode() != 124 || j.Ended.Sub(j.Started) > 4*time.Second {
 		t.Errorf("job after its timeout: %s %d", j.Status, j.WaitCode())
 	}
 	if procs := s.jobProcs(j); len(procs) != 0 {

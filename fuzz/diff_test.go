@@ -209,15 +209,18 @@ func compareRuns(sh shell, a, b string) (string, error) {
 // slower reports whether one parent took longer than the other by more
 // than noise: a parent that waits for a `sleep $NAP` it did not wait for
 // before takes nap longer, while a fork and exec more or less, which is
-// all the exec fix saves, takes up to tens of milliseconds on a loaded
-// machine (a fresh clone's CI beside two busy sessions saw 90ms).
+// all the exec fix saves, takes tens of milliseconds on a quiet machine
+// and up to 0.4 s (fastest of three, twice) on a 2-core machine at load
+// 40. Half a nap leaves half a second to each side.
 func slower(a, b time.Duration) bool {
 	d := a - b
-	return d > nap*7/10 || d < -nap*7/10
+	return d > nap/2 || d < -nap/2
 }
 
-// nap is $NAP, the programs' pause.
-const nap = 250 * time.Millisecond
+// nap is $NAP, the programs' pause: a second, so that a wait for it stands
+// out from a busy machine's noise (it was 0.25 s, against a bound of
+// 0.175 s that a load of 40 crossed).
+const nap = time.Second
 
 // diffLines lists the lines only one side has.
 func diffLines(a, b string) string {

@@ -19,16 +19,19 @@ import (
 // What it honours decides the answer:
 //   - only PreToolUse is answered (a hook registered for other events
 //     gets nothing back);
-//   - permission_mode dontAsk and bypassPermissions ask nobody: a change
-//     is approved where the rules allow the original, else refused with
-//     the command to run instead — never "ask";
+//   - a change is approved ("allow") where the user's own rules and
+//     mode would have run the command as written without a prompt
+//     (claude_rules.go); else asked about where someone can answer, else
+//     refused with the command to run instead — never "ask" where nobody
+//     answers: permission_mode dontAsk and bypassPermissions, and a
+//     headless run (CLAUDE_CODE_ENTRYPOINT sdk-cli for `claude -p`,
+//     sdk-ts and sdk-py for the Agent SDKs, which Claude Code sets in its
+//     own environment and its hooks inherit): there "ask" becomes a
+//     refusal written for a human reviewer, and the model reads it;
 //   - the command runs in CLAUDE_CODE_SHELL, else $SHELL (zsh on macOS):
 //     that shell is analysed, and the context says so;
 //   - run_in_background takes a lone background job, unless
 //     CLAUDE_CODE_DISABLE_BACKGROUND_TASKS is set;
-//   - --allow approves a change only where the user's own permission
-//     rules would have run the command as written without a prompt
-//     (claude_rules.go).
 //
 // updatedInput replaces the whole tool input, so every field the hook
 // does not change is copied as it came. Errors exit 1: exit 2 would block.
@@ -92,7 +95,7 @@ func parseClaude(payload []byte, env Env) (*Call, error) {
 			break
 		}
 	}
-	noOneAsked := in.PermissionMode == "dontAsk" || in.PermissionMode == "bypassPermissions"
+	noOneAsked := in.PermissionMode == "dontAsk" || in.PermissionMode == "bypassPermissions" || claudeHeadless(env)
 	c.Caps = Caps{
 		Ask: !noOneAsked, Rewrite: true,
 		Background:      !envTrue(env.getenv("CLAUDE_CODE_DISABLE_BACKGROUND_TASKS")),
@@ -108,6 +111,18 @@ func parseClaude(payload []byte, env Env) (*Call, error) {
 	}
 	c.Render = func(a Answer) ([]byte, error) { return claudeAnswer(in.ToolInput, a) }
 	return c, nil
+}
+
+// claudeHeadless reports whether Claude Code runs without anyone at a
+// prompt: `claude -p` sets CLAUDE_CODE_ENTRYPOINT=sdk-cli, the Agent
+// SDKs sdk-ts and sdk-py (their host may answer through canUseTool, but
+// nothing in the payload says it does, so nobody is assumed).
+func claudeHeadless(env Env) bool {
+	switch env.getenv("CLAUDE_CODE_ENTRYPOINT") {
+	case "sdk-cli", "sdk-ts", "sdk-py":
+		return true
+	}
+	return false
 }
 
 // claudeAnswer writes Claude Code's PreToolUse answer (also Codex's,

@@ -10,7 +10,7 @@ import (
 )
 
 // claudeRules are the Bash permission rules of Claude Code's settings
-// (https://code.claude.com/docs/en/permissions), read so that --allow
+// (https://code.claude.com/docs/en/permissions), read so that the hook
 // never approves a rewrite of a command the user's rules would have
 // prompted for or refused.
 //

@@ -7,6 +7,9 @@ import "sort"
 // it (so `shguard hook --print-config AGENT > FILE` works for a new file).
 type install struct {
 	where, body string
+	// setup is what else the agent needs before it runs the hook at all
+	// (trust, feature flags), found by driving the real agents.
+	setup string
 }
 
 // configs follow each agent's own documentation of hook registration
@@ -19,15 +22,20 @@ var configs = map[string]install{
     ]
   }
 }
-`},
-	"codex": {"~/.codex/hooks.json or <repo>/.codex/hooks.json; and in ~/.codex/config.toml: [features] codex_hooks = true", `{
+`, ""},
+	"codex": {"~/.codex/hooks.json (or $CODEX_HOME/hooks.json), or <repo>/.codex/hooks.json in a trusted project", `{
   "hooks": {
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [{"type": "command", "command": "shguard hook --protocol codex"}]}
     ]
   }
 }
-`},
+`, `Codex runs a new or changed hook only once you trust it: start codex (the TUI) once and choose
+"Trust all and continue" (it saves [hooks.state."<hooks.json>:pre_tool_use:0:0"] trusted_hash in
+~/.codex/config.toml). codex exec cannot ask and skips an untrusted hook silently: trust it in the
+TUI first, or run codex exec --dangerously-bypass-hook-trust. Hooks are on by default from Codex
+0.124 ([features] hooks = true before; the old name codex_hooks is deprecated).
+Check with: shguard hook --doctor codex`},
 	"gemini": {".gemini/settings.json (project) or ~/.gemini/settings.json (user)", `{
   "hooks": {
     "BeforeTool": [
@@ -35,32 +43,82 @@ var configs = map[string]install{
     ]
   }
 }
-`},
+`, ""},
 	"cursor": {"<project>/.cursor/hooks.json or ~/.cursor/hooks.json", `{
   "version": 1,
   "hooks": {
     "beforeShellExecution": [{"command": "shguard hook --protocol cursor"}]
   }
 }
-`},
+`, ""},
 	"copilot": {".github/hooks/shguard.json in the repository", `{
   "version": 1,
   "hooks": {
     "preToolUse": [{"type": "command", "bash": "shguard hook --protocol copilot", "timeoutSec": 30}]
   }
 }
-`},
-	"cline": {"an executable file .clinerules/hooks/PreToolUse (VS Code extension; enable hooks in Cline's settings) or .cline/hooks/PreToolUse (CLI); the same as contrib/cline/PreToolUse", `#!/usr/bin/env bash
+`, `Copilot CLI loads hooks only in a trusted folder: answer its "trust this folder" prompt once
+(saved in ~/.copilot/config.json), or run with COPILOT_ALLOW_ALL=true (copilot -p ... --allow-all).
+Check with: shguard hook --doctor copilot`},
+	"cline": {"an executable file named PreToolUse (chmod +x): Cline CLI reads <project>/.cline/hooks/, <project>/.clinerules/hooks/, ~/.cline/hooks/ ($CLINE_DIR/hooks/) and ~/Documents/Cline/Hooks/; the VS Code extension .clinerules/hooks/ and ~/Documents/Cline/Hooks/ (enable hooks in its settings); the same as contrib/cline/PreToolUse", `#!/usr/bin/env bash
 # Cline runs this file with the tool call as JSON on stdin and no arguments.
 exec shguard hook --protocol cline
-`},
+`, `The file must be executable: chmod +x PreToolUse.
+Check with: shguard hook --doctor cline`},
+	"qwen": {".qwen/settings.json (project) or ~/.qwen/settings.json (user)", `{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "shguard hook --protocol qwen"}]}
+    ]
+  }
+}
+`, ""},
+	"opencode": {".opencode/plugins/shguard.js (project) or ~/.config/opencode/plugins/shguard.js (user); the same as contrib/opencode/shguard.js", opencodePlugin, ""},
 	"crush": {"crush.json or .crush.json (project), ~/.config/crush/crush.json (user)", `{
   "hooks": {
     "PreToolUse": [{"matcher": "^bash$", "command": "shguard hook --protocol crush", "timeout": 10}]
   }
 }
-`},
+`, ""},
 }
+
+// opencodePlugin is contrib/opencode/shguard.js (TestConfigFiles keeps
+// them equal).
+const opencodePlugin = `// shguard's OpenCode plugin: before every bash call it asks
+// ` + "`shguard hook --protocol opencode`" + ` and applies the answer: new args (a
+// command that cannot hang the tool), a refusal (thrown: the call fails
+// with the reason, the run goes on), advice (appended to the call's
+// output for the model). If shguard cannot be run or answers nothing,
+// the call goes ahead unchanged. Put this file in .opencode/plugins/
+// (project) or ~/.config/opencode/plugins/ (user).
+import { spawnSync } from "node:child_process";
+
+export const Shguard = async ({ directory }) => {
+  const notes = new Map();
+  return {
+    "tool.execute.before": async (input, output) => {
+      if (input.tool !== "bash") return;
+      const payload = JSON.stringify({
+        tool: input.tool, sessionID: input.sessionID, callID: input.callID,
+        args: output.args, directory, shell: process.env.SHELL || "",
+      });
+      const r = spawnSync("shguard", ["hook", "--protocol", "opencode"], { input: payload, encoding: "utf8", timeout: 10000 });
+      if (r.error || r.status !== 0 || !r.stdout.trim()) return;
+      let ans;
+      try { ans = JSON.parse(r.stdout); } catch { return; }
+      if (ans.context) notes.set(input.callID, ans.context);
+      if (ans.deny) throw new Error(ans.deny);
+      if (ans.args) Object.assign(output.args, ans.args);
+    },
+    "tool.execute.after": async (input, output) => {
+      const note = notes.get(input.callID);
+      if (!note) return;
+      notes.delete(input.callID);
+      if (typeof output.output === "string") output.output += "\n\n" + note;
+    },
+  };
+};
+`
 
 // Config returns the snippet that installs the hook in agent, as the
 // file holds it.
@@ -71,6 +129,10 @@ func Config(agent string) (string, bool) {
 
 // ConfigWhere says where agent's snippet goes.
 func ConfigWhere(agent string) string { return configs[agent].where }
+
+// ConfigSetup says what else agent needs before it runs the hook ("":
+// nothing).
+func ConfigSetup(agent string) string { return configs[agent].setup }
 
 // ConfigNames lists the agents Config knows.
 func ConfigNames() []string {

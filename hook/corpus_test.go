@@ -25,10 +25,12 @@ func TestCorpusOutcomes(t *testing.T) {
 		name string
 		caps Caps
 	}{
-		{"Claude Code, Crush (ask, rewrite, background)", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"}},
-		{"Gemini CLI (ask, rewrite, is_background)", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "is_background"}},
-		{"Claude Code without background tasks", Caps{Ask: true, Rewrite: true}},
-		{"Codex, Cursor, Copilot, Cline (cannot ask)", Caps{Rewrite: true}},
+		{"Claude Code, interactive (ask, background)", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"}},
+		{"Claude Code -p, rules deny (no one asked)", Caps{Rewrite: true, Background: true, BackgroundParam: "run_in_background"}},
+		{"Crush (silent, background)", Caps{Rewrite: true, Silent: true, Background: true, BackgroundParam: "run_in_background"}},
+		{"Gemini, Codex, Cline CLI, OpenCode (silent)", Caps{Rewrite: true, Silent: true}},
+		{"Qwen Code (background, no rewrite)", Caps{Background: true, BackgroundParam: "is_background"}},
+		{"Copilot CLI, Cursor (no rewrite)", Caps{}},
 	}
 	dir := t.TempDir()
 	var table strings.Builder
@@ -67,7 +69,7 @@ func TestCorpusOutcomes(t *testing.T) {
 					}
 				case Refuse:
 					refused++
-					if strings.Contains(ans.Reason, "Run this instead") || strings.Contains(ans.Reason, "Run it again as") {
+					if strings.Contains(ans.Reason, "Run this instead") || strings.Contains(ans.Reason, "Run it again as") || strings.Contains(ans.Reason, "Run instead, each as its own call") {
 						exact++
 					}
 					if !strings.Contains(ans.Reason, "Run ") && !strings.Contains(ans.Reason, "Start ") {

@@ -15,8 +15,9 @@ import (
 // "decision": "allow"|"deny" or none, "reason", "context",
 // "updated_input": {...}}. updated_input is a shallow-merge patch applied
 // also without a decision, which leaves Crush's normal permission
-// prompt in place: that is how shguard asks. run_in_background takes a
-// lone background job. Errors exit 1 (non-blocking); 2 blocks, 49 halts.
+// prompt in place (Caps.Silent): it prompts for the changed command where
+// it would have for the original. run_in_background takes a lone
+// background job and a foreground server. Errors exit 1 (non-blocking); 2 blocks, 49 halts.
 var Crush = &Protocol{
 	Name: "crush", Agent: "Crush", ErrorExit: 1,
 	Parse:      parseCrush,
@@ -52,7 +53,7 @@ func parseCrush(payload []byte, env Env) (*Call, error) {
 	}
 	return &Call{
 		Request: Request{Command: cmd, Cwd: cwd, InBackground: truthy(in.ToolInput, "run_in_background")},
-		Caps:    Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"},
+		Caps:    Caps{Ask: true, Rewrite: true, Silent: true, Background: true, BackgroundParam: "run_in_background"},
 		Render: func(a Answer) ([]byte, error) {
 			out := map[string]any{"version": 1}
 			if a.Context != "" {
@@ -67,9 +68,6 @@ func parseCrush(payload []byte, env Env) (*Call, error) {
 					patch["run_in_background"] = true
 				}
 				out["updated_input"] = patch
-				if a.Approve {
-					out["decision"] = "allow"
-				}
 			default:
 				if a.Context == "" {
 					return nil, nil

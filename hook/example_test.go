@@ -11,7 +11,7 @@ import (
 // LogFile names where a job's output may go; the caller creates it.
 func ExampleDecide() {
 	opt := hook.Options{LogFile: func(n int) string { return fmt.Sprintf("/tmp/job%d.log", n) }}
-	out, err := hook.Decide("cd app && npm run dev &", opt)
+	out, err := hook.Decide("cd app && npm run dev & sleep 2; curl -s localhost:5173", opt)
 	if err != nil {
 		panic(err) // only a command that is not valid shell
 	}
@@ -19,7 +19,7 @@ func ExampleDecide() {
 	fmt.Println("run instead:", out.Command)
 	// Output:
 	// hangs: true
-	// run instead: { cd app && exec npm run dev; } >/tmp/job0.log 2>&1 &
+	// run instead: { cd app && exec npm run dev; } >/tmp/job0.log 2>&1 & echo $! >/tmp/job0.pid; sleep 2; curl -s localhost:5173
 }
 
 // A command that only leaks, and cannot hang the caller, is left as it is.

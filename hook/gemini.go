@@ -16,8 +16,17 @@ import (
 // forces the confirmation prompt, "deny" sends "reason" to the model,
 // "allow" skips it) and hookSpecificOutput.tool_input, which the
 // scheduler builds the tool from: the complete input goes back, not a
-// patch. BeforeTool has no model-context channel, so advice is not
-// sent. is_background takes a lone background job. Exit codes: 1 is a
+// patch. A change is sent as tool_input with no decision: Gemini then
+// applies its own approval to the changed command (Caps.Silent).
+// Never "ask": Gemini CLI 0.61 forces the prompt even under --yolo, and
+// `gemini -p` then waits for ever; the payload does not say whether
+// anyone is there. BeforeTool has no model-context channel, so advice
+// is not sent. is_background is not used, although Gemini applies it
+// from a hook: driven end to end (Gemini CLI 0.61, `gemini -p`), what it
+// runs in the background (its wrapper shell, a subshell and the command)
+// keeps running after Gemini exits, recorded nowhere. So a lone job gets
+// a log file and its pid recorded, a foreground server a managed job
+// (job.go), like an agent without a background mode. Exit codes: 1 is a
 // warning and the command runs; 2 and above deny. So errors exit 1.
 var Gemini = &Protocol{
 	Name: "gemini", Agent: "Gemini CLI", ErrorExit: 1,
@@ -43,14 +52,14 @@ func parseGemini(payload []byte, env Env) (*Call, error) {
 	}
 	return &Call{
 		Request: Request{Command: cmd, Cwd: cwd, InBackground: truthy(in.ToolInput, "is_background")},
-		Caps:    Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "is_background"},
+		Caps:    Caps{Rewrite: true, Silent: true},
 		Render: func(a Answer) ([]byte, error) {
 			type specific struct {
 				HookEventName string                     `json:"hookEventName"`
 				ToolInput     map[string]json.RawMessage `json:"tool_input"`
 			}
 			out := struct {
-				Decision      string    `json:"decision"`
+				Decision      string    `json:"decision,omitempty"`
 				Reason        string    `json:"reason,omitempty"`
 				SystemMessage string    `json:"systemMessage,omitempty"`
 				Specific      *specific `json:"hookSpecificOutput,omitempty"`
@@ -59,10 +68,7 @@ func parseGemini(payload []byte, env Env) (*Call, error) {
 			case Refuse:
 				out.Decision, out.Reason = "deny", a.Reason
 			case Change:
-				out.Decision, out.Reason, out.SystemMessage = "ask", a.Reason, a.Reason
-				if a.Approve {
-					out.Decision = "allow"
-				}
+				out.SystemMessage = a.Reason // to the user; no decision
 				out.Specific = &specific{"BeforeTool", withCommand(in.ToolInput, a.Command, "is_background", a.Background)}
 			default:
 				return nil, nil

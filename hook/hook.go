@@ -3,7 +3,7 @@
 // the tool, move it to the background, or refuse it with a reason the
 // model can act on. Decide is the shared, side-effect-free decision; one
 // adapter per agent (claude.go, codex.go, gemini.go, cursor.go, copilot.go,
-// cline.go, crush.go, generic.go) turns that agent's payload into a
+// cline.go, crush.go, opencode.go, qwen.go, generic.go) turns that agent's payload into a
 // Request and the decision into the answer that agent honours (respond.go).
 // `shguard hook` is a thin command over it.
 //
@@ -25,8 +25,12 @@
 //     named by Options.LogFile (the paths go back as context; jobs inside
 //     a nested `bash -c "..."` string too, where the quoting allows); a
 //     command whose jobs cannot be redirected moves whole to the agent's
-//     background mechanism if it has one; ModeDeny, or no way left,
-//     refuses the command with a reason that tells the model what to run.
+//     background mechanism if it has one, else into a managed job (job.go),
+//     each redirected job's pid written beside its log; ModeDeny, or no way left,
+//     refuses the command with a reason that tells the model what to run;
+//   - a command that never ends in the foreground (a server, watcher or
+//     log follower: the analyzer's SG3001) moves to the background
+//     mechanism, else becomes a managed job (job.go).
 //
 // Decide only computes: it creates no directory and picks no file name
 // (Options.LogFile does, in the caller). Whether a change is approved,
@@ -76,11 +80,6 @@ func (m Mode) String() string {
 // Options configure the decisions.
 type Options struct {
 	Mode Mode
-	// Allow approves changed commands ("allow") instead of asking the user
-	// ("ask"), where the agent's own permission rules would have run the
-	// command as written without a prompt (the adapter checks that). Off
-	// by default: the hook never grants a permission the user did not.
-	Allow bool
 	// Lang and Style are the analyzer's (Style chooses the compound fix).
 	Lang  analyze.Lang
 	Style analyze.Style
@@ -93,6 +92,18 @@ type Options struct {
 	// and creates it when Outcome.Logs is not empty. nil: no job can be
 	// redirected, and such a command is moved to the background or denied.
 	LogFile func(n int) string
+	// Find returns the absolute path of a program on the PATH the hook
+	// runs with ("" when it is not there): with shexec a never-ending
+	// command without a background mode becomes a shexec job (job.go),
+	// with setsid a log-file job gets a process group of its own. The
+	// command names it by that path: an agent may run commands in a login
+	// shell whose profile resets PATH (Codex 0.171: "shexec: command not
+	// found" for a shexec the hook had found). nil: neither. Asked only
+	// for a command that needs it.
+	Find func(program string) string
+	// BackgroundParam names the background mode for the model
+	// (Caps.BackgroundParam).
+	BackgroundParam string
 	// Analyze are extra analyzer options (e.g. analyze.WithFilter from a
 	// .shguardrc).
 	Analyze []analyze.Option
@@ -114,13 +125,19 @@ type Outcome struct {
 	Hang bool
 	// Background: run Command in the tool's own background mode.
 	Background bool
+	// Forever: the input never ends by itself in the foreground (a
+	// server, watcher, log follower: SG3001), and Command moves it out of
+	// the tool's way (background mode or a managed job, job.go). Like
+	// Hang, the change is needed, not offered.
+	Forever bool
 	// Deny, when not "", refuses the command with this reason.
 	Deny string
 	// Reason says what was changed and why (for the permission prompt).
 	Reason string
 	// Context is advice or an account of the change for the model.
 	Context string
-	// Logs are the log files ModeRewrite sends job output to.
+	// Logs are the log files ModeRewrite sends job output to (each job's
+	// pid is recorded beside it, pidFile), and the log of a managed job.
 	Logs []string
 	// Findings are those of the input command, Remaining those of
 	// Command.
@@ -147,19 +164,31 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		if len(findings) > 0 {
 			out.Context = "shguard advice:\n" + list(findings)
 		}
+		if forever(findings) {
+			return moveForever(out, cmd, opt), nil
+		}
 		return out, nil
 	}
 
 	plan := rewrite.PlanResult(src, res, opt.analyzeOpts()...)
-	if opt.Background && out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
+	if out.Hang && plan.Foreground == "" && len(plan.Jobs) == 1 {
 		job := plan.Jobs[0]
 		bg, err := analyze.Analyze([]byte(job.Script()), opt.analyzeOpts()...)
-		if err == nil && analyze.Verdict(bg) < analyze.Error {
+		if err == nil && analyze.Verdict(bg) < analyze.Error && opt.Background {
 			out.Command, out.Background, out.Changed, out.Remaining = job.Script(), true, true, bg
 			out.Reason = "shguard: " + why(findings) + ". Changed: `" + short(job.Command) +
 				"` now runs as a background task of the tool (run_in_background: true), without the trailing &"
 			out.Context = "shguard moved this command to the background (run_in_background: true, trailing & removed) so that the tool owns the job: read its output and stop it with the tool's background-task commands."
 			return out, nil
+		}
+		// Without a background mode the lone job becomes a managed job:
+		// in a process group (or a shexec job) of its own, so that it
+		// outlives a tool that kills its process group when the command
+		// ends (Codex) and one kill stops all it started.
+		if err == nil && analyze.Verdict(bg) < analyze.Error && !opt.Background && opt.LogFile != nil {
+			if moved := moveWhole(out, job.Script(), "would hang the tool ("+why(findings)+")", opt); moved.Changed {
+				return moved, nil
+			}
 		}
 	}
 
@@ -168,11 +197,17 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	remaining := fixed.Remaining
 	out.Fixed = fixed.Applied
 	if analyze.Verdict(remaining) == analyze.Error {
+		logged, logs, err := redirectJobs(cur, opt)
 		if opt.Mode == ModeDeny {
-			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". " + instead(opt)
+			if opt.Background || err != nil {
+				// deny mode's promise: the jobs as their own calls in
+				// the background mode, where there is one
+				logged, logs = nil, nil
+			}
+			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". It was not run. " + instead(cur, logged, opt)
+			out.Logs = logs
 			return out, nil
 		}
-		logged, logs, err := redirectJobs(cur, opt)
 		if err != nil && opt.Background {
 			// The jobs sit where no redirection can reach (a coprocess,
 			// a quoted string we may not touch): the whole command runs
@@ -182,8 +217,16 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 			out.Context = "shguard moved this command to the background (run_in_background: true) because background work inside it would hang the tool: read its output with the tool's background-task commands."
 			return out, nil
 		}
+		if err != nil && opt.LogFile != nil {
+			// The same without a background mode: the whole command
+			// runs as a managed job (job.go), whose output cannot reach
+			// the tool.
+			if moved := moveWhole(out, cmd, "would hang the tool ("+why(remaining)+")", opt); moved.Changed {
+				return moved, nil
+			}
+		}
 		if err != nil {
-			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). " + instead(opt)
+			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). It was not run. " + instead(cur, nil, opt)
 			return out, nil
 		}
 		cur, out.Logs = logged, logs
@@ -192,6 +235,9 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		}
 	}
 	out.Remaining = remaining
+	if forever(remaining) {
+		return moveForever(out, string(cur), opt), nil
+	}
 	if string(cur) == cmd {
 		out.Context = "shguard warnings (the command runs unchanged):\n" + list(findings)
 		return out, nil
@@ -212,7 +258,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		fmt.Fprintf(&b, "- %s [%s]\n", firstFix(f), f.Rule)
 	}
 	for i, l := range out.Logs {
-		fmt.Fprintf(&b, "- background job %d writes its output to %s (read it with tail or cat); the job keeps running after the command returns\n", i+1, l)
+		fmt.Fprintf(&b, "- background job %d keeps running after the command returns; its output goes to %s (read it with tail or cat), its pid to %s; stop it with: kill $(cat %s)\n", i+1, l, pidFile(l), pidFile(l))
 	}
 	if len(remaining) > 0 {
 		b.WriteString("Still worth knowing:\n" + list(remaining))
@@ -220,14 +266,6 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	out.Context = strings.TrimSuffix(b.String(), "\n")
 	out.Reason = "shguard: " + why(findings) + ". Changed so that it cannot hang: review the rewritten command"
 	return out, nil
-}
-
-// instead tells the model what to do with a command that would hang.
-func instead(opt Options) string {
-	if opt.Background {
-		return "Start the long-running part as its own shell call in the tool's background mode (run_in_background: true, without the &), then run the rest of the command in another call."
-	}
-	return "Start the long-running part with its output sent to a file (`server >server.log 2>&1 &`, or under `nohup`/`setsid` with output redirected) so that nothing holds the tool's output, then run the rest and read the file."
 }
 
 // why joins the messages of the worst findings into one clause.
@@ -270,6 +308,8 @@ func short(s string) string {
 // `server >LOG 2>&1 & x`, and `A && B & x` (whose background subshell
 // holds the output too) becomes `{ A && B; } >LOG 2>&1 & x`; a job inside
 // a nested string (`bash -c "srv & x"`) is wrapped the same way in place.
+// Each job's pid is written beside its log (pidFile): `server >LOG 2>&1 &
+// echo $! >PID; x`.
 // Jobs without an & (coproc, setsid -f), or no Options.LogFile: an error.
 func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 	res, err := analyze.Run(src, opt.analyzeOpts()...)
@@ -298,6 +338,18 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 		}
 		logs = append(logs, log)
 		redir := ">" + log + " 2>&1 "
+		// The job's pid goes beside its log, so that it can be stopped:
+		// nothing the hook leaves running is unnamed. In a double-quoted
+		// nested string the outer shell must not expand $!.
+		bang := "$!"
+		if j.Quote == '"' {
+			bang = `\$!`
+		}
+		rec := " echo " + bang + " >" + pidFile(log)
+		if rest, _, _ := strings.Cut(string(src[j.Amp+1:]), "\n"); strings.TrimSpace(rest) != "" {
+			rec += ";" // before `}`, `fi`, `done` or the next command
+		}
+		edits = append(edits, analyze.Edit{Start: j.Amp + 1, End: j.Amp + 1, New: rec})
 		if j.List {
 			end := j.Amp
 			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {

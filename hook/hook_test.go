@@ -1,7 +1,10 @@
 package hook
 
 import (
+	"os"
+
 	"fmt"
+	"github.com/shguard/shguard/analyze"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -65,6 +68,70 @@ func TestQuote(t *testing.T) {
 	} {
 		if got := quote(in); got != want {
 			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// A never-ending foreground command becomes a log-file job that returns
+// with its first lines and names its pid, log and stop command, under
+// each shell the agents run; the stop command then ends it (with setsid:
+// its whole group, the program it started included).
+func TestManagedJobRuns(t *testing.T) {
+	for _, sh := range []string{"bash", "dash", "zsh", "mksh"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			continue
+		}
+		for _, setsid := range []bool{false, true} {
+			if _, err := exec.LookPath("setsid"); setsid && err != nil {
+				continue
+			}
+			dir := t.TempDir()
+			seen := filepath.Join(dir, "seen")
+			if err := os.WriteFile(seen, []byte("first line\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			lang, _ := analyze.ParseLang(sh)
+			opt := Options{Lang: lang, Find: func(p string) string {
+				if path, err := exec.LookPath(p); err == nil && setsid && p == "setsid" {
+					return path
+				}
+				return ""
+			}, LogFile: func(n int) string { return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }}
+			// a wrapper that never ends, around the follower: the stop
+			// command must reach the child too
+			out, err := Decide("tail -f "+seen+"; echo never", opt)
+			if err != nil || !out.Forever || len(out.Logs) != 1 {
+				t.Fatalf("%s: Decide = %+v, %v; want a managed job", sh, out, err)
+			}
+			pidf := pidFile(out.Logs[0])
+			t.Cleanup(func() {
+				if b, err := os.ReadFile(pidf); err == nil {
+					exec.Command("kill", "-9", "--", strings.TrimSpace(string(b))).Run()
+					exec.Command("pkill", "-9", "-f", "tail -f "+seen).Run()
+				}
+			})
+			c := exec.Command(sh, "-c", out.Command)
+			start := time.Now()
+			b, err := c.CombinedOutput()
+			if err != nil || !strings.Contains(string(b), "first line") || !strings.Contains(string(b), "stop it with: kill") {
+				t.Errorf("%s setsid=%v: %q -> output %q, %v", sh, setsid, out.Command, b, err)
+			}
+			if d := time.Since(start); d > 4*time.Second {
+				t.Errorf("%s: the job's first lines took %v", sh, d)
+			}
+			stop := "kill $(cat " + pidf + ")"
+			if setsid {
+				stop = "kill -- -$(cat " + pidf + ")"
+			}
+			if err := exec.Command("sh", "-c", stop).Run(); err != nil {
+				t.Errorf("%s: %s: %v", sh, stop, err)
+			}
+			if setsid {
+				time.Sleep(200 * time.Millisecond)
+				if exec.Command("pgrep", "-f", "tail -f "+seen).Run() == nil {
+					t.Errorf("%s: the follower outlived its job's stop command", sh)
+				}
+			}
 		}
 	}
 }

@@ -63,3 +63,18 @@ func TestClaudePlugin(t *testing.T) {
 		}
 	}
 }
+
+// The OpenCode plugin in contrib/ is the one --print-config prints, and
+// the Cline hook file runs the same command.
+func TestConfigFiles(t *testing.T) {
+	b, err := os.ReadFile("../contrib/opencode/shguard.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg, _ := Config("opencode"); cfg != string(b) {
+		t.Errorf("contrib/opencode/shguard.js differs from --print-config opencode")
+	}
+	if b, err = os.ReadFile("../contrib/cline/PreToolUse"); err != nil || !strings.Contains(string(b), "\nexec shguard hook --protocol cline\n") {
+		t.Errorf("contrib/cline/PreToolUse does not run the hook: %v", err)
+	}
+}

@@ -58,7 +58,7 @@ type Protocol struct {
 
 // Protocols lists the agents in the order Detect tries them: the most
 // specific shapes first, the generic {"command"} last.
-var Protocols = []*Protocol{Copilot, Cline, Cursor, Gemini, Crush, Codex, Claude, JSON}
+var Protocols = []*Protocol{Copilot, Cline, Cursor, OpenCode, Qwen, Gemini, Crush, Codex, Claude, JSON}
 
 // Lookup returns the protocol named name, or nil.
 func Lookup(name string) *Protocol {

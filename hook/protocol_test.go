@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -20,29 +21,47 @@ func TestProtocols(t *testing.T) {
 		// "key~text" checks that the value contains text; nil means no
 		// answer at all.
 		want []string
+		env  map[string]string // the agent's environment, when it matters
 	}{
-		{"claude/hang.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=cd web && npm run dev", "hookSpecificOutput.updatedInput.description=Start the dev server", "hookSpecificOutput.updatedInput.timeout=120000"}},
-		{"claude/leak.json", "claude", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.updatedInput=", "hookSpecificOutput.additionalContext~runs unchanged"}},
-		{"claude/bypass.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.run_in_background=true"}},
-		{"claude/dontask_nested.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead", "hookSpecificOutput.permissionDecisionReason~bash -c \"python3 -m http.server 8000 >"}},
-		{"claude/post.json", "claude", nil},
-		{"codex/hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead", "hookSpecificOutput.permissionDecisionReason~python3 -m http.server 8000 >"}},
-		{"codex/leak.json", "codex", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}},
-		{"codex/bypass.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~./server >"}},
-		{"gemini/hang.json", "gemini", []string{"decision=ask", "hookSpecificOutput.tool_input.is_background=true", "hookSpecificOutput.tool_input.command=npm run dev", "hookSpecificOutput.tool_input.dir_path=web", "hookSpecificOutput.tool_input.description=dev server"}},
-		{"gemini/clean.json", "gemini", nil},
-		{"gemini/background.json", "gemini", nil},
-		{"cursor/hang.json", "cursor", []string{"permission=deny", "agent_message~Run this instead", "agent_message~exec npm start; } >"}},
-		{"cursor/leak.json", "cursor", nil},
-		{"copilot/hang.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~Run this instead"}},
-		{"copilot/edit.json", "copilot", nil},
-		{"copilot/object_args.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~npm run dev >"}},
-		{"cline/sdk_hang.json", "cline", []string{"cancel=true", "errorMessage~would hang"}},
-		{"cline/sdk_string.json", "cline", []string{"cancel=true", "errorMessage~./server >"}},
-		{"cline/sdk_structured.json", "cline", []string{"cancel=true", "errorMessage~python3 -m http.server 8000 >", "errorMessage~npm run dev '&'"}},
-		{"cline/ext_leak.json", "cline", []string{"cancel=false", "contextModification~runs unchanged"}},
-		{"crush/hang.json", "crush", []string{"decision=", "updated_input.command=cd web && npm run dev", "updated_input.run_in_background=true", "context~background"}},
-		{"crush/leak.json", "crush", []string{"decision=", "updated_input=", "context~runs unchanged"}},
+		{"claude/hang.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=cd web && npm run dev", "hookSpecificOutput.updatedInput.description=Start the dev server", "hookSpecificOutput.updatedInput.timeout=120000"}, nil},
+		{"claude/leak.json", "claude", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.updatedInput=", "hookSpecificOutput.additionalContext~runs unchanged"}, nil},
+		{"claude/bypass.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.run_in_background=true"}, nil},
+		{"claude/dontask_nested.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run this instead", "hookSpecificOutput.permissionDecisionReason~bash -c \"python3 -m http.server 8000 >"}, nil},
+		{"claude/post.json", "claude", nil, nil},
+		// claude -p outside bypass: nobody answers "ask", and the user's
+		// rules do not allow the command: refused, for the model
+		{"claude/headless_default.json", "claude", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~It was not run. Run instead, each as its own call:\n- `./server` with run_in_background: true\n- then: sleep 2; curl -s localhost:8080"}, map[string]string{"CLAUDE_CODE_ENTRYPOINT": "sdk-cli"}},
+		// interactive: the user is asked, with the change shown
+		{"claude/headless_default.json", "claude", []string{"hookSpecificOutput.permissionDecision=ask", "hookSpecificOutput.updatedInput.command~./server "}, map[string]string{"CLAUDE_CODE_ENTRYPOINT": "cli"}},
+		{"claude/server_foreground.json", "claude", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.run_in_background=true", "hookSpecificOutput.updatedInput.command=python3 -m http.server 8794", "hookSpecificOutput.additionalContext~background"}, nil},
+		{"codex/server_foreground.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~bash -c 'python3 -m http.server 8794' >", "hookSpecificOutput.additionalContext~Stop it with"}, nil},
+		{"gemini/server_foreground.json", "gemini", []string{"decision=", "hookSpecificOutput.tool_input.is_background=", "hookSpecificOutput.tool_input.command~bash -c 'tail -f app.log' >"}, nil},
+		{"copilot/server_foreground.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~It was not run. Run this instead", "permissionDecisionReason~bash -c 'npm run dev' >"}, nil},
+		{"cline/cli_both_shapes_coproc.json", "cline", []string{"cancel=false", "overrideInput.commands~bash -c 'coproc ./server; sleep 1' >", "context~Stop it with"}, nil},
+		{"cline/ext_hang.json", "cline", []string{"cancel=true", "errorMessage~Run this instead"}, nil},
+		{"qwen/hang_lone.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~Run it again as its own call with is_background: true:\ncd web && npm run dev"}, nil},
+		{"qwen/mid.json", "qwen", []string{"hookSpecificOutput.permissionDecision=deny", "hookSpecificOutput.permissionDecisionReason~- `./server` with is_background: true\n- then: sleep 2; curl -s localhost:8080"}, nil},
+		{"qwen/leak.json", "qwen", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}, nil},
+		{"opencode/hang.json", "opencode", []string{"args.command~./server >", "args.description=Start and probe", "args.timeout=120000", "context~stop it with"}, nil},
+		{"opencode/server.json", "opencode", []string{"args.command~bash -c 'python3 -m http.server 8794'", "deny="}, nil},
+		{"opencode/read.json", "opencode", nil, nil},
+		{"codex/hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~python3 -m http.server 8000 >", "hookSpecificOutput.additionalContext~stop it with: kill $(cat "}, nil},
+		{"codex/leak.json", "codex", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}, nil},
+		{"codex/bypass.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~./server >"}, nil},
+		{"gemini/hang.json", "gemini", []string{"decision=", "hookSpecificOutput.tool_input.is_background=", "hookSpecificOutput.tool_input.command~bash -c 'npm run dev' >", "hookSpecificOutput.tool_input.dir_path=web", "hookSpecificOutput.tool_input.description=dev server"}, nil},
+		{"gemini/clean.json", "gemini", nil, nil},
+		{"gemini/background.json", "gemini", nil, nil},
+		{"cursor/hang.json", "cursor", []string{"permission=deny", "agent_message~Run this instead", "agent_message~npm start' >"}, nil},
+		{"cursor/leak.json", "cursor", nil, nil},
+		{"copilot/hang.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~Run this instead"}, nil},
+		{"copilot/edit.json", "copilot", nil, nil},
+		{"copilot/object_args.json", "copilot", []string{"permissionDecision=deny", "permissionDecisionReason~bash -c 'npm run dev' >"}, nil},
+		{"cline/sdk_hang.json", "cline", []string{"cancel=false", "overrideInput.commands~bash -c 'npm run dev' >", "context~Stop it with"}, nil},
+		{"cline/sdk_string.json", "cline", []string{"cancel=false", "overrideInput.commands~./server >"}, nil},
+		{"cline/sdk_structured.json", "cline", []string{"cancel=false", "overrideInput.commands~python3 -m http.server 8000 >", "overrideInput.commands~npm run dev", "context~Stop it with"}, nil},
+		{"cline/ext_leak.json", "cline", []string{"cancel=false", "contextModification~runs unchanged"}, nil},
+		{"crush/hang.json", "crush", []string{"decision=", "updated_input.command=cd web && npm run dev", "updated_input.run_in_background=true", "context~background"}, nil},
+		{"crush/leak.json", "crush", []string{"decision=", "updated_input=", "context~runs unchanged"}, nil},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			raw, err := os.ReadFile(filepath.Join("testdata", c.file))
@@ -53,7 +72,7 @@ func TestProtocols(t *testing.T) {
 			if err != nil || pr.Name != c.agent {
 				t.Fatalf("detected %v, %v; want %s", pr, err, c.agent)
 			}
-			out, err := answer(t, pr, raw, Options{})
+			out, err := answerEnv(t, pr, raw, Options{}, c.env)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -83,19 +102,34 @@ func TestProtocols(t *testing.T) {
 	}
 }
 
-// A foreground server gets advice that fits the agent: its background
-// mode where it has one, else a redirected job.
-func TestServerAdvice(t *testing.T) {
+// A foreground server is moved out of the tool's way, not advised: to the
+// agent's background mode, else into a managed job (shexec's when it is
+// on PATH), and an agent that cannot take a change is told the exact
+// command; with nowhere to go it stays advice.
+func TestForeverMoved(t *testing.T) {
+	const cmd = "PORT=3000 node_modules/.bin/vite --port 3000"
+	logs := func(n int) string { return fmt.Sprintf("/tmp/sg/job%d.log", n) }
 	for _, c := range []struct {
+		name string
 		caps Caps
-		want string
+		opt  Options
+		kind Kind
+		want string // in Command (Change) or Reason (Refuse) or Context (Pass)
 	}{
-		{Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background"}, "with run_in_background: true"},
-		{Caps{Rewrite: true}, "cmd >server.log 2>&1 &"},
+		{"background mode", Caps{Ask: true, Rewrite: true, Background: true, BackgroundParam: "run_in_background", Permitted: func(string) bool { return true }}, Options{}, Change, cmd},
+		{"shexec job", Caps{Rewrite: true, Silent: true}, Options{Find: func(p string) string { return map[string]string{"shexec": "/usr/bin/shexec"}[p] }, LogFile: logs}, Change, "/usr/bin/shexec --yield 5 --shell bash -c 'PORT=3000 node_modules/.bin/vite --port 3000'"},
+		{"log-file job", Caps{Rewrite: true, Silent: true}, Options{Find: func(p string) string { return map[string]string{"setsid": "/usr/bin/setsid"}[p] }, LogFile: logs}, Change, "/usr/bin/setsid bash -c 'PORT=3000 node_modules/.bin/vite --port 3000' >/tmp/sg/job0.log 2>&1 </dev/null & echo $! >/tmp/sg/job0.pid;"},
+		{"no rewrite", Caps{}, Options{LogFile: logs}, Refuse, "It was not run. Run this instead, which starts it as a background job and returns with its first lines:\nbash -c"},
+		{"background, no rewrite", Caps{Background: true, BackgroundParam: "is_background"}, Options{}, Refuse, "Run it again as its own call with is_background: true:\n" + cmd},
+		{"nowhere to go", Caps{Rewrite: true, Silent: true}, Options{}, Pass, "start the server with its output sent to a file"},
 	} {
-		ans, err := Respond(Request{Command: "PORT=3000 node_modules/.bin/vite --port 3000"}, c.caps, Options{})
-		if err != nil || ans.Kind != Pass || !strings.Contains(ans.Context, "[SG3001]") || !strings.Contains(ans.Context, c.want) {
-			t.Errorf("%+v: %+v, %v; want advice with %q", c.caps, ans, err, c.want)
+		ans, err := Respond(Request{Command: cmd}, c.caps, c.opt)
+		got := map[Kind]string{Change: ans.Command, Refuse: ans.Reason, Pass: ans.Context}[ans.Kind]
+		if err != nil || ans.Kind != c.kind || !strings.Contains(got, c.want) {
+			t.Errorf("%s: %+v, %v; want kind %v with %q", c.name, ans, err, c.kind, c.want)
+		}
+		if c.kind == Change && c.caps.Background != ans.Background {
+			t.Errorf("%s: background %v", c.name, ans.Background)
 		}
 	}
 }
@@ -103,10 +137,15 @@ func TestServerAdvice(t *testing.T) {
 // answer runs one payload through its protocol the way the CLI does, in
 // an environment with no agent variables and no settings files.
 func answer(t *testing.T, pr *Protocol, raw []byte, opt Options) ([]byte, error) {
+	return answerEnv(t, pr, raw, opt, nil)
+}
+
+// answerEnv is answer with these environment variables.
+func answerEnv(t *testing.T, pr *Protocol, raw []byte, opt Options, env map[string]string) ([]byte, error) {
 	if pr.Direct != nil {
 		return pr.Direct(raw, opt)
 	}
-	call, err := pr.Parse(raw, Env{})
+	call, err := pr.Parse(raw, Env{Getenv: func(k string) string { return env[k] }})
 	if err != nil || call == nil {
 		return nil, err
 	}
@@ -138,14 +177,14 @@ func lookup(m map[string]any, key string) string {
 	case string:
 		return v
 	}
-	b, _ := json.Marshal(v)
-	return string(b)
+	b, _ := marshal(v) // no HTML escaping: commands are full of & and >
+	return strings.TrimSpace(string(b))
 }
 
 // Bad input never blocks: each protocol reports it as an error, and its
 // exit status is one its agent treats as a non-blocking hook error.
 func TestBadInputExit(t *testing.T) {
-	want := map[string]int{"claude": 1, "codex": 1, "gemini": 1, "cursor": 1, "copilot": 0, "cline": 0, "crush": 1, "json": 1}
+	want := map[string]int{"claude": 1, "codex": 1, "gemini": 1, "cursor": 1, "copilot": 0, "cline": 0, "crush": 1, "opencode": 1, "qwen": 1, "json": 1}
 	for name, exit := range want {
 		pr := Lookup(name)
 		if pr == nil {
@@ -210,5 +249,36 @@ func TestClaudeRules(t *testing.T) {
 	// others only what an allow rule lets through.
 	if !rs.permits("make", "bypassPermissions") || rs.permits("make", "dontAsk") || rs.permits("git clean -f", "bypassPermissions") {
 		t.Error("permission modes")
+	}
+}
+
+// Cline CLI's refusal ends the tool call, not the run: never "cancel",
+// but an input that prints the reason for the model and fails.
+func TestClineRefusal(t *testing.T) {
+	raw, err := os.ReadFile("testdata/cline/cli_both_shapes_coproc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call, err := Cline.Parse(raw, Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ans, err := Respond(call.Request, call.Caps, Options{Mode: ModeDeny})
+	if err != nil || ans.Kind != Refuse {
+		t.Fatalf("Respond = %+v, %v; want a refusal", ans, err)
+	}
+	out, err := call.Render(ans)
+	var got struct {
+		Cancel        bool
+		OverrideInput struct{ Commands []string }
+	}
+	if err != nil || json.Unmarshal(out, &got) != nil || got.Cancel || len(got.OverrideInput.Commands) != 1 {
+		t.Fatalf("answer %s, %v", out, err)
+	}
+	c := exec.Command("bash", "-c", got.OverrideInput.Commands[0])
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	if err := c.Run(); err == nil || strings.TrimSpace(stderr.String()) != ans.Reason {
+		t.Errorf("the override printed %q, %v; want the reason and a failure", stderr.String(), err)
 	}
 }

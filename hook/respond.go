@@ -23,19 +23,30 @@ type Request struct {
 	Shell, ShellFrom string
 }
 
-// Caps says which answers an agent honours for a shell call.
+// Caps says which answers an agent honours for a shell call, and how it
+// applies them.
 type Caps struct {
-	// Ask: it can stop and ask the user to confirm.
+	// Ask: it can stop and ask the user to confirm, and someone is there
+	// to answer (not a headless run: Claude Code's -p turns "ask" into a
+	// refusal, Gemini CLI's -p waits for ever).
 	Ask bool
 	// Rewrite: it runs a changed command the hook hands back.
 	Rewrite bool
+	// Silent: it applies a changed command without a permission decision
+	// from the hook, and its own approval then judges the changed command
+	// as it would have judged the original (Gemini CLI's tool_input with
+	// no decision, Crush's updated_input, Cline's overrideInput,
+	// OpenCode's args, Codex's allow + updatedInput, whose approvals are a
+	// separate event). Such a change adds no prompt and removes none.
+	Silent bool
 	// Background: it can run the command in its own background mode, and
 	// BackgroundParam names that mode for the model ("run_in_background").
 	Background      bool
 	BackgroundParam string
 	// Permitted reports whether the command as the model wrote it would
-	// have run without a prompt under the agent's own permission rules;
-	// only then may --allow approve a change. nil: never.
+	// have run without a prompt under the agent's own permission rules and
+	// mode; only then is a change approved ("allow") where the agent
+	// needs a decision to apply it (Claude Code). nil: never.
 	Permitted func(cmd string) bool
 }
 
@@ -66,16 +77,22 @@ type Answer struct {
 	Logs []string
 }
 
-// Respond decides for one call and chooses the richest answer the agent
-// honours: a change it can ask about or approve, else a refusal whose
-// reason spells out the command to run instead — never an answer the
-// agent would ignore and so fail open. A command that only leaks runs
-// unchanged with advice, unless the change needs no prompt.
+// Respond decides for one call and chooses the answer the agent applies
+// the way it would have treated the command as written (design.md, "Its
+// answer policy"):
+//   - a change that is needed (the command would hang, or never ends in
+//     the foreground) is applied silently where the agent can apply it
+//     without a decision (Caps.Silent) or where the original would have
+//     run without a prompt (Caps.Permitted: "allow"); shown to the user
+//     ("ask") only where the original would have prompted anyway and
+//     someone can answer; else refused with the exact command to run
+//     instead — never an answer the agent ignores and so fails open;
+//   - a command that only leaks runs unchanged, with advice.
 func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 	if req.InBackground || strings.TrimSpace(req.Command) == "" {
 		return Answer{}, nil
 	}
-	opt.Background = caps.Background
+	opt.Background, opt.BackgroundParam = caps.Background, caps.BackgroundParam
 	out, err := Decide(req.Command, opt)
 	if err != nil {
 		var pe *analyze.ParseError
@@ -85,7 +102,7 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 		return Answer{}, err
 	}
 	ctx := out.Context
-	if ctx != "" && !out.Changed && hasRule(out.Findings, analyze.ForegroundServer.ID) {
+	if ctx != "" && !out.Changed && forever(out.Findings) {
 		ctx += "\n" + serverAdvice(caps)
 	}
 	if ctx != "" {
@@ -95,41 +112,19 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 		}
 		ctx += ")"
 	}
-	// A change runs without a prompt only where the command as written
-	// would have: with --allow, or where nobody is asked anyway.
-	approve := (opt.Allow || !caps.Ask) && caps.Rewrite && caps.Permitted != nil && caps.Permitted(req.Command)
-	change := Answer{Kind: Change, Command: out.Command, Background: out.Background, Approve: approve, Reason: out.Reason, Context: ctx, Logs: out.Logs}
 	switch {
 	case out.Deny != "":
-		return Answer{Kind: Refuse, Reason: out.Deny, Context: ctx}, nil
-	case !out.Changed:
+		return Answer{Kind: Refuse, Reason: out.Deny, Context: ctx, Logs: out.Logs}, nil
+	case !out.Changed || !out.Hang && !out.Forever:
 		return Answer{Kind: Pass, Context: ctx}, nil
-	case !out.Hang:
-		if approve && opt.Allow {
-			return change, nil
-		}
-		return Answer{Kind: Pass, Context: ctx}, nil
-	case approve || caps.Rewrite && caps.Ask:
-		return change, nil
 	}
-	return Answer{Kind: Refuse, Reason: runInstead(out, caps), Context: ctx, Logs: out.Logs}, nil
-}
-
-// runInstead is the refusal for an agent that cannot take the change
-// itself: the exact command to run, so the next turn is not a guess.
-func runInstead(out *Outcome, caps Caps) string {
-	if out.Background {
-		p := caps.BackgroundParam
-		if p == "" {
-			p = "background mode"
-		}
-		return out.Reason + ". Run it again as: `" + out.Command + "` with " + p + ": true"
+	// Only now, for a needed change: the agent's rules may take reading
+	// its settings files, which a clean command must not pay for.
+	approve := caps.Rewrite && caps.Permitted != nil && caps.Permitted(req.Command)
+	if approve || caps.Rewrite && (caps.Silent || caps.Ask) {
+		return Answer{Kind: Change, Command: out.Command, Background: out.Background, Approve: approve, Reason: out.Reason, Context: ctx, Logs: out.Logs}, nil
 	}
-	r := "shguard: this command would hang the tool: " + why(out.Findings) + ". Run this instead, which does the same work without holding the tool's output:\n" + out.Command
-	if len(out.Logs) > 0 {
-		r += "\n(background output goes to " + strings.Join(out.Logs, ", ") + "; read it with tail or cat)"
-	}
-	return r
+	return Answer{Kind: Refuse, Reason: runInstead(out, req.Command, caps, opt), Context: ctx, Logs: out.Logs}, nil
 }
 
 // serverAdvice says how to start a foreground server in this agent, so

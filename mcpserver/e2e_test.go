@@ -12,6 +12,7 @@ import (
 	osexec "os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -20,20 +21,46 @@ import (
 )
 
 // shexecBinary builds cmd/shexec and, next to it, cmd/shexec-mcp, which
-// `shexec mcp` becomes (with -tags portable when the tests have it).
+// `shexec mcp` becomes (with -tags portable when the tests have it), once
+// per test run: the tests that drive them share the two binaries, which
+// they only run.
 func shexecBinary(t *testing.T) string {
 	t.Helper()
-	dir := t.TempDir()
-	tags := ""
-	if portableBuild {
-		tags = "portable"
-	}
-	for _, prog := range []string{"shexec", "shexec-mcp"} {
-		if out, err := osexec.Command("go", "build", "-tags="+tags, "-o", filepath.Join(dir, prog), "../cmd/"+prog).CombinedOutput(); err != nil {
-			t.Fatalf("go build %s: %v\n%s", prog, err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "shexec-mcp-test-")
+		if built.err != nil {
+			return
 		}
+		tags := ""
+		if portableBuild {
+			tags = "portable"
+		}
+		for _, prog := range []string{"shexec", "shexec-mcp"} {
+			if out, err := osexec.Command("go", "build", "-tags="+tags, "-o", filepath.Join(built.dir, prog), "../cmd/"+prog).CombinedOutput(); err != nil {
+				built.err = fmt.Errorf("go build %s: %v\n%s", prog, err, out)
+				return
+			}
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return filepath.Join(dir, "shexec")
+	return filepath.Join(built.dir, "shexec")
+}
+
+// built holds the binaries shexecBinary built; TestMain removes them.
+var built struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
 }
 
 // TestStdioEndToEnd drives the real `shexec mcp` with JSON-RPC lines on its

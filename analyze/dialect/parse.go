@@ -47,17 +47,17 @@ func ParserPool(lang syntax.LangVariant) *sync.Pool {
 	case syntax.LangZsh:
 		i = 3
 	}
-	pp := &parserPools[i]
-	if pp.New == nil {
-		parserPoolsInit.Do(func() {
-			for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
-				parserPools[i].New = func() any {
-					return &PooledParser{P: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
-				}
+	// Always through the Once: reading pp.New first to skip it raced with
+	// the goroutine setting it (two analyses starting together, as the
+	// language server's and the linter's inputs do; go test -race).
+	parserPoolsInit.Do(func() {
+		for i, l := range []syntax.LangVariant{syntax.LangBash, syntax.LangPOSIX, syntax.LangMirBSDKorn, syntax.LangZsh} {
+			parserPools[i].New = func() any {
+				return &PooledParser{P: syntax.NewParser(syntax.Variant(l), syntax.KeepComments(true))}
 			}
-		})
-	}
-	return pp
+		}
+	})
+	return &parserPools[i]
 }
 
 var parserPoolsInit sync.Once

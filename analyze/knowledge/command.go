@@ -179,6 +179,9 @@ func Resolve(args []*syntax.Word) Resolved {
 				i++ // nice -10
 				continue
 			}
+			if name == "sudo" && (o == "--background" || len(o) > 1 && o[1] != '-' && strings.Contains(o, "b")) {
+				r.Fork = true // sudo -b: forks, in a process group of its own, with the caller's output (daemons_kept.go)
+			}
 			if name == "setsid" {
 				if o == "-f" || o == "--fork" || (len(o) > 1 && o[1] != '-' && strings.Contains(o, "f")) {
 					r.Fork = true
@@ -455,7 +458,7 @@ var ProgKinds = sync.OnceValue(func() map[string]progKind {
 	lists := []struct {
 		s    *WordSet
 		kind progKind
-	}{{quick, KQuick}, {instant, KQuick}, {serverNames, KServer}, {daemonNames, KDaemon}}
+	}{{quick, KQuick}, {instant, KQuick}, {serverNames, KServer}, {followerNames, KServer}, {fileRunnerNames, KServer}, {daemonNames, KDaemon}, {moreDaemonNames, KDaemon}}
 	n := len(wrapperOpts)
 	for _, l := range lists {
 		n += maxWords(l.s.words)

@@ -106,7 +106,7 @@ func Daemonizes(r Resolved) string {
 			return "daemonizes unless given -D"
 		}
 	}
-	return ""
+	return moreDaemons(r) // (daemons_kept.go)
 }
 
 // hasOperand: ssh-agent with a command runs it and exits with it; any word
@@ -129,3 +129,14 @@ func hasOperand(args []string) bool {
 var daemonNames = SetOf(`ssh tmux screen ssh-agent gpg-agent start-stop-daemon daemonize
 redis-server keydb-server mongod mongos memcached php-fpm dnsmasq pg_ctl pg_ctlcluster nginx sshd
 supervisord gpgconf dbus-launch`)
+
+// HasAttached reports whether a short option is among the arguments,
+// alone or with its value attached (`-l`, `-llog/pg.log`).
+func HasAttached(args Argv, opt string) bool {
+	for _, a := range args {
+		if strings.HasPrefix(a, opt) {
+			return true
+		}
+	}
+	return false
+}

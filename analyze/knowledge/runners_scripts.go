@@ -23,12 +23,29 @@ package knowledge
 // their script's command, which a script of more than one (`tsc && vite`
 // in bash 3.2) does not do.
 //
+//   - pnpm 10 runs a script as npm does, under `sh -c`, and a TERM to pnpm
+//     leaves the script's command: measured with pnpm 10.0.0 and 10.34.9
+//     (`pnpm dev` of `node srv.js`: pnpm, then sh, then node, one process
+//     group; TERM to pnpm's pid, node still runs 8 s later). An earlier
+//     note here had pnpm 10 reap its children's process groups; neither
+//     version does where the script's shell is dash.
+//
 // Measured and not among them, each ending its child when TERM ends it:
-// pnpm 10, which starts a reaper that kills the process groups of its
-// children when pnpm goes away (by TERM or KILL); bun 1.4 (`bun run`,
-// bunx), which runs the script's command as its own child; and the
-// reloading dev servers nodemon, tsx watch, concurrently, flask run
-// --debug, Django's runserver and uvicorn --reload.
+// bun 1.4 (`bun run`, bunx; 1.4.5: bun, then node, no shell), which runs
+// the script's command as its own child; yarn berry (4.18.1: yarn, then
+// node, through its own shell, no sh), which the verdict does not assume
+// (`yarn` is judged as yarn 1, the global yarn most machines have, which
+// a project's packageManager field may override: not read); cargo run
+// (1.95.0), which execs the program it built, as poetry run (1.3.2) execs
+// its command; and the reloading dev servers nodemon (3.1.14), tsx
+// watch, concurrently (9.2.5, which pipes its commands' output through
+// itself: they hold nothing of the caller's), flask run --debug, Django's
+// runserver and uvicorn --reload. uv could not be installed here (not in
+// Debian 12, PyPI not reachable): uv run is taken to exec its command, as
+// poetry run does. Each measured in a PID namespace the same way: the
+// runner started as `RUNNER … &` by bash -c (a group leader) with stdout
+// and stderr one pipe, its process tree and who holds the pipe listed
+// after 5 to 12 s, TERM to $!, survivors listed 3 to 8 s later.
 
 // ScriptRunner says whether the resolved command runs its work as a child
 // that a kill of the command leaves running (apart), and whether that work
@@ -36,12 +53,10 @@ package knowledge
 // command does not reach it either (deep). A runner that execs its
 // command (`poetry run npm run dev`) is that command; a task runner (make,
 // rake, invoke) leaves what its task file runs (see runners_tasks.go).
-// shLeaves asks whether this host's sh leaves a script's last command
-// running as its child (dash) rather than exec it in its place: the
-// dialect table knows, the caller passes the question in (a seam, as
-// mvdan.cc/sh's expand.Config.Env), and it is asked only for the runners
-// whose script sh runs (npm, npx, yarn).
-func ScriptRunner(r Resolved, shLeaves func() bool) (apart, deep bool) {
+// shLeaves: this host's sh leaves a script's last command running as its
+// child (dash) rather than exec it in its place; the dialect table knows
+// (the caller asks it), this file only uses the answer.
+func ScriptRunner(r Resolved, shLeaves bool) (apart, deep bool) {
 	if inner, ok := ExecRunner(r); ok {
 		return ScriptRunner(inner, shLeaves)
 	}
@@ -52,15 +67,14 @@ func ScriptRunner(r Resolved, shLeaves func() bool) (apart, deep bool) {
 	// not exec it in its place (dash). Where it does (bash on macOS and
 	// Fedora), a script of one command, as most are (`vite`, `next dev`),
 	// dies of the signal npm passes on.
+	leaves := shLeaves
 	switch r.Name {
 	case "npm":
 		switch firstOperand(ArgvOf(r), "--prefix", "--workspace", "-w") {
 		case "run", "run-script", "rum", "urn", "start", "test", "t", "tst", "restart", "exec", "x":
-			leaves := shLeaves()
 			return leaves, leaves
 		}
 	case "npx":
-		leaves := shLeaves()
 		return leaves, leaves
 	case "yarn", "yarnpkg":
 		switch firstOperand(ArgvOf(r), "--cwd") {
@@ -69,7 +83,14 @@ func ScriptRunner(r Resolved, shLeaves func() bool) (apart, deep bool) {
 			"outdated", "audit", "bin", "dir", "link", "unlink", "licenses", "owner", "tag":
 			return false, false
 		}
-		leaves := shLeaves()
+		return leaves, leaves
+	case "pnpm":
+		switch firstOperand(ArgvOf(r), "--dir", "-C", "--filter", "-F") {
+		case "", "install", "i", "add", "remove", "rm", "update", "up", "list", "ls", "why", "outdated",
+			"audit", "store", "config", "init", "publish", "pack", "link", "unlink", "import", "rebuild",
+			"prune", "fetch", "env", "setup", "root", "bin", "patch", "patch-commit", "deploy", "licenses":
+			return false, false
+		}
 		return leaves, leaves
 	case "go":
 		return firstOperand(ArgvOf(r)) == "run", false

@@ -4,13 +4,51 @@ import (
 	"strings"
 )
 
-// ServerKind says what kind of never-ending program the command is, or "".
-func ServerKind(r Resolved) string {
+// TaskNames are the targets or tasks a task runner is asked for: its
+// operands that are no option, option value (make -C dir -f file -j 4) or
+// variable assignment (make PORT=8080 dev), each part of a rake
+// namespace (server:start) and without rake's arguments (serve[4000]).
+func TaskNames(r Resolved) []string {
+	var names []string
+	args := ArgvOf(r)
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-C" || a == "-f" || a == "-I" || a == "-o" || a == "-W" || a == "-r" || a == "-R" || a == "-e" || a == "-c":
+			i++ // the option's value
+		case (a == "-j" || a == "-l") && i+1 < len(args) && IsDigits(args[i+1]):
+			i++
+		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
+		default:
+			a, _, _ = strings.Cut(a, "[")
+			names = append(names, strings.Split(a, ":")...)
+		}
+	}
+	return names
+}
+
+// serverNames are the programs serverKind knows something about (and
+// the runners and build tools of servers.go).
+var serverNames = SetOf(`npm yarn pnpm bun npx pnpx bunx vite next astro nuxt remix nodemon
+http-server live-server webpack-dev-server json-server redis-server mongod postgres uvicorn
+gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
+ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
+tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
+firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein
+make gmake rake invoke inv
+runsvdir runsv supervise svscan supervisord foreman honcho overmind Xvfb Xvnc Xephyr`)
+
+// fileRunnerNames are the runtimes fileServerKind reads the scripts of
+// (the walk records their calls for SG3001: see progKinds).
+var fileRunnerNames = SetOf(`node nodejs ts-node tsx bun deno python python3 python2 pypy3 ruby php go npm yarn pnpm`)
+
+// serverKind says what kind of never-ending program the command is, or "".
+func serverKind(r Resolved) string {
 	if r.Kind&KServer == 0 || r.Timeout {
 		return "" // under timeout it ends by itself
 	}
 	if inner, ok := runnerInner(r); ok {
-		return ServerKind(inner) // uv run uvicorn…, bundle exec rails s
+		return serverKind(inner) // uv run uvicorn…, bundle exec rails s
 	}
 	if kind := buildGoal(r); kind != "" {
 		return kind
@@ -192,37 +230,3 @@ func ServerKind(r Resolved) string {
 	}
 	return ""
 }
-
-// TaskNames are the targets or tasks a task runner is asked for: its
-// operands that are no option, option value (make -C dir -f file -j 4) or
-// variable assignment (make PORT=8080 dev), each part of a rake
-// namespace (server:start) and without rake's arguments (serve[4000]).
-func TaskNames(r Resolved) []string {
-	var names []string
-	args := ArgvOf(r)
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-C" || a == "-f" || a == "-I" || a == "-o" || a == "-W" || a == "-r" || a == "-R" || a == "-e" || a == "-c":
-			i++ // the option's value
-		case (a == "-j" || a == "-l") && i+1 < len(args) && IsDigits(args[i+1]):
-			i++
-		case strings.HasPrefix(a, "-") || strings.Contains(a, "="):
-		default:
-			a, _, _ = strings.Cut(a, "[")
-			names = append(names, strings.Split(a, ":")...)
-		}
-	}
-	return names
-}
-
-// serverNames are the programs serverKind knows something about (and
-// the runners and build tools of servers.go).
-var serverNames = SetOf(`npm yarn pnpm bun npx pnpx bunx vite next astro nuxt remix nodemon
-http-server live-server webpack-dev-server json-server redis-server mongod postgres uvicorn
-gunicorn hypercorn daphne caddy python python3 python2 flask rails php hugo jekyll mkdocs ng
-ember tail journalctl kubectl docker podman docker-compose watch entr watchexec inotifywait
-tsc webpack jest vitest cargo ping yes sleep manage.py streamlit gradio symfony wrangler air
-firebase deno dotnet uv poetry pipenv pdm hatch rye bundle mvn mvnw gradle gradlew sbt lein
-make gmake rake invoke inv
-runsvdir runsv supervise svscan supervisord foreman honcho overmind Xvfb Xvnc Xephyr`)

@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
-	"github.com/shguard/shguard/analyze"
-	"github.com/shguard/shguard/rewrite"
+	"github.com/shguard/shguard/internal/explain"
 )
 
 // runExplain prints a rule's documentation: what it catches, why, a WRONG
@@ -21,34 +19,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, "shguard: explain takes one rule ID or name (shguard --list-rules lists them)\n")
 		return exitUsage
 	}
-	r := analyze.Lookup(args[0])
-	if r == nil {
-		for _, x := range analyze.Rules() {
-			if strings.EqualFold(x.Name, args[0]) {
-				r = x
-			}
-		}
-	}
+	r := explain.Rule(args[0])
 	if r == nil {
 		fmt.Fprintf(stderr, "shguard: no rule %q (shguard --list-rules lists them)\n", args[0])
 		return exitUsage
 	}
-	fmt.Fprintf(stdout, "%s %s (%s)\n\n%s\n\nWhy:\n%s\n\n", r.ID, r.Name, r.Severity, r.Summary, indent(r.Doc))
-	fmt.Fprintf(stdout, "WRONG:\n%s\n", indent(r.Wrong))
-	if fs, err := analyze.Analyze([]byte(r.Wrong)); err == nil {
-		for _, f := range fs {
-			if f.Rule == r.ID {
-				fmt.Fprintf(stdout, "  shguard: %d:%d: %s\n", f.Start.Line, f.Start.Col, oneLine(f.Message))
-			}
-		}
-	}
-	if res, err := rewrite.Fix([]byte(r.Wrong)); err == nil && len(res.Applied) > 0 {
-		fmt.Fprintf(stdout, "  shguard --fix makes it:\n%s\n", indent(string(res.Out)))
-	}
-	fmt.Fprintf(stdout, "\nRIGHT:\n%s\n\nMore: %s\n", indent(r.Right), r.URL())
+	explain.Write(stdout, r)
 	return exitClean
-}
-
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(strings.TrimRight(s, "\n"), "\n", "\n    ")
 }

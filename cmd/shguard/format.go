@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/findingjson"
 )
 
 // A formatter writes findings. Streaming formats write in add; document
@@ -27,7 +27,7 @@ func newFormatter(name string, color bool) (formatter, bool) {
 	case "gcc":
 		return gccFormat{}, true
 	case "json":
-		return &jsonFormat{out: []jsonFinding{}}, true
+		return &jsonFormat{out: []findingjson.Finding{}}, true
 	case "sarif":
 		wd, _ := os.Getwd() // "" (absolute URIs only) if it cannot be had
 		return &sarifFormat{wd: wd}, true
@@ -146,53 +146,13 @@ func excerpt(src []byte, f analyze.Finding) (string, string) {
 	return line.String(), caret.String()
 }
 
-// jsonFinding is one element of -f json.
-type jsonFinding struct {
-	File        string        `json:"file"`
-	Rule        string        `json:"rule"`
-	Name        string        `json:"name"`
-	Severity    string        `json:"severity"`
-	Line        int           `json:"line"`
-	Column      int           `json:"column"`
-	EndLine     int           `json:"end_line"`
-	EndColumn   int           `json:"end_column"`
-	StartOffset int           `json:"start_offset"`
-	EndOffset   int           `json:"end_offset"`
-	Message     string        `json:"message"`
-	Suggestion  string        `json:"suggestion,omitempty"`
-	URL         string        `json:"url"`
-	Fixes       []analyze.Fix `json:"fixes"`
-}
-
-type jsonFormat struct{ out []jsonFinding }
+type jsonFormat struct{ out []findingjson.Finding }
 
 func (j *jsonFormat) add(_ io.Writer, name string, _ []byte, fs []analyze.Finding) {
-	for _, f := range fs {
-		jf := jsonFinding{
-			File: name, Rule: f.Rule, Severity: f.Severity.String(),
-			Line: f.Start.Line, Column: f.Start.Col, EndLine: f.End.Line, EndColumn: f.End.Col,
-			StartOffset: f.Start.Offset, EndOffset: f.End.Offset,
-			Message: f.Message, Suggestion: f.Suggestion, Fixes: f.Fixes,
-		}
-		if jf.Fixes == nil {
-			jf.Fixes = []analyze.Fix{}
-		}
-		if r := analyze.Lookup(f.Rule); r != nil {
-			jf.Name, jf.URL = r.Name, r.URL()
-		}
-		j.out = append(j.out, jf)
-	}
+	j.out = findingjson.Append(j.out, name, fs)
 }
 
 func (j *jsonFormat) flush(w io.Writer) { writeJSON(w, j.out) }
 
-// writeJSON writes v indented, without HTML escaping (shell is full of &
-// and <).
-func writeJSON(w io.Writer, v any) {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		panic(err) // only plain data is encoded
-	}
-}
+// writeJSON writes v as -f json does (findingjson.Write).
+func writeJSON(w io.Writer, v any) { findingjson.Write(w, v) }

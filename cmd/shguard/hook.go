@@ -25,7 +25,8 @@ Usage:
 
 Protocols: claude (Claude Code), codex (Codex CLI), gemini (Gemini CLI),
 cursor (Cursor), copilot (GitHub Copilot CLI), cline (Cline), crush (Crush),
-json (any framework). Without --protocol the payload's shape decides, in
+opencode (OpenCode, through its plugin), qwen (Qwen Code), json (any
+framework). Without --protocol the payload's shape decides, in
 this order:
 %s
 For each shell call:
@@ -35,19 +36,26 @@ For each shell call:
     ('nohup ./srv >/dev/null 2>&1 &'): the call goes ahead unchanged, with
     the advice for the model where the agent has a context channel;
   * a command that only starts one thing in the background
-    ('cd app && npm run dev &'): moved to the agent's background mode
-    (Claude Code and Crush run_in_background, Gemini is_background);
+    ('cd app && npm run dev &'), or never ends in the foreground (a server,
+    watcher or log follower: 'npm run dev', 'tail -f log'): moved to the
+    agent's background mode (Claude Code and Crush run_in_background; Qwen
+    Code is told to use is_background); elsewhere it becomes a managed job
+    (shexec --yield when shexec is on PATH, else a setsid log-file job
+    whose pid is recorded) that returns with its first lines;
   * a command that would hang the tool ('server & sleep 2; curl ...'): the
     behaviour-preserving fixes are applied and (--mode rewrite, default)
-    each job that still holds the output writes to a log file instead,
-    also inside a nested 'bash -c "..."' string; --mode deny refuses.
-  The change is asked about where the agent can ask (Claude Code outside
-  dontAsk/bypassPermissions, Gemini CLI, Crush); where it cannot (Codex,
-  Cursor, Copilot CLI, Cline, Claude Code in dontAsk) the call is refused
-  with the exact command to run instead. --allow approves the change only
-  where shguard can see that the agent's own rules would have run the
-  command as written without a prompt (Claude Code's permission settings;
-  Codex in bypassPermissions).
+    each job that still holds the output writes to a log file, its pid
+    beside it, also inside a nested 'bash -c "..."' string; --mode deny
+    refuses.
+  A change adds no prompt and removes none: it is applied silently where
+  the agent applies a change through its own approval (Gemini CLI, Crush,
+  Codex, Cline CLI, OpenCode) or where the agent's own rules would have run
+  the command as written without a prompt (Claude Code's settings and
+  mode: "allow"); shown to the user ("ask") only where the original would
+  have prompted and someone can answer (not claude -p); else, and in
+  agents that cannot take a change (Copilot CLI, Cursor, Qwen Code),
+  refused with the exact command to run instead. Every job left running is
+  named in the answer with its log and the command that stops it.
 
 The shell analysed: --shell, else the agent's (Claude Code: CLAUDE_CODE_SHELL,
 else $SHELL), else the project's .shguardrc (found from the payload's cwd),
@@ -61,8 +69,10 @@ Generic (--protocol json): {"command": "..."} in; out
 
 Exit status: 0 with an answer or none. A payload that cannot be read gets
 a line on stderr and the agent's non-blocking error status: 1 for claude,
-codex, gemini, cursor, crush and json; 0 for copilot and cline (and when
-no agent is recognised), never 2, which blocks the tool. 3: bad usage.
+codex, gemini, cursor, crush, opencode, qwen and json; 0 for copilot and
+cline (and when no agent is recognised), never 2, which blocks the tool.
+--doctor: 0 when the installation is complete, 1 when something is
+missing. 3: bad usage.
 
 Flags:
 `
@@ -76,13 +86,14 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	var (
 		protocol    = fs.String("protocol", "", "agent protocol: "+strings.Join(hook.Names(), ", ")+" (default: from the payload)")
 		mode        = fs.String("mode", "rewrite", "background work that would hang the tool mid-command: rewrite (send its output\nto a log file) or deny (refuse, tell the model what to run)")
-		allow       = fs.Bool("allow", false, `approve changed commands the agent's own rules would have run without a prompt`)
+		_           = fs.Bool("allow", false, "no effect, kept for older configurations: a change to a command the agent's\nown rules run without a prompt is now always approved")
 		style       = fs.String("style", "", "fix style for 'A && B &': default or brace (default: .shguardrc, else default)")
 		shell       = fs.StringP("shell", "s", "", "the shell that runs the command: bash, zsh, dash, sh, mksh (default: the agent's)")
 		lang        = fs.String("lang", "", "same as --shell")
 		norc        = fs.Bool("norc", false, "ignore .shguardrc")
 		logDir      = fs.String("log-dir", "", "directory for the logs of rewritten jobs")
 		printConfig = fs.String("print-config", "", "print the configuration that installs the hook for AGENT and exit")
+		doctor      = fs.String("doctor", "", "check that the hook is installed for AGENT so that it runs, say what is\nmissing, and exit 1 if anything is")
 		help        = fs.BoolP("help", "h", false, "show this help")
 	)
 	usageErr := func(format string, a ...any) int {
@@ -110,8 +121,14 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return usageErr("--print-config: unknown agent %q (want %s)", *printConfig, strings.Join(hook.ConfigNames(), ", "))
 		}
 		fmt.Fprintf(stderr, "# put this in %s\n", hook.ConfigWhere(*printConfig))
+		if setup := hook.ConfigSetup(*printConfig); setup != "" {
+			fmt.Fprintf(stderr, "# and: %s\n", strings.ReplaceAll(setup, "\n", "\n#      "))
+		}
 		fmt.Fprint(stdout, cfg)
 		return exitClean
+	}
+	if *doctor != "" {
+		return runDoctor(*doctor, stdout, stderr)
 	}
 	var opt hook.Options
 	var err error
@@ -131,7 +148,6 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return usageErr("--shell: %v", err)
 		}
 	}
-	opt.Allow = *allow
 	var proto *hook.Protocol
 	if *protocol != "" {
 		if proto = hook.Lookup(*protocol); proto == nil {
@@ -184,6 +200,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opt.LogFile = func(int) string {
 		return filepath.Join(dir, fmt.Sprintf("job-%012x.log", rand.Uint64()&(1<<48-1)))
 	}
+	opt.Find = onPath
 	ans, err := hook.Respond(call.Request, call.Caps, opt)
 	if err != nil {
 		return fail(err)
@@ -220,6 +237,8 @@ func hookOptions(opt *hook.Options, call *hook.Call, langSet, styleSet, norc boo
 	if dir == "" {
 		dir = "."
 	}
+	// the files the command runs (node server.js), read where it runs
+	opt.Analyze = append(opt.Analyze, analyze.WithFiles(os.DirFS(dir)))
 	path, err := shguardrc.Find(dir)
 	if norc || err != nil || path == "" {
 		return
@@ -297,4 +316,22 @@ func plainPath(p string) bool {
 		}
 	}
 	return p != ""
+}
+
+// onPath returns the absolute path of the executable named name in
+// $PATH, which the hook shares with the agent that started it ("" when
+// there is none).
+func onPath(name string) string {
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if d == "" {
+			continue // the current directory: not a place to run a job from
+		}
+		p := filepath.Join(d, name)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0 {
+			if abs, err := filepath.Abs(p); err == nil {
+				return abs
+			}
+		}
+	}
+	return ""
 }

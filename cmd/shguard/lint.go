@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/udiff"
 	"github.com/shguard/shguard/rewrite"
 	"github.com/shguard/shguard/shguardrc"
 )
@@ -132,9 +133,12 @@ func (l *linter) options(in *input) ([]analyze.Option, error) {
 	if guessed {
 		opts = append(opts, analyze.WithShebangShell()) // (#!/bin/sh scripts run as `bash x.sh`)
 	}
+	dir := "." // (-c and stdin run here)
 	if in.path != "" {
 		opts = append(opts, analyze.WithScriptFile()) // run as `sh file`, not `sh -c`
+		dir = filepath.Dir(in.path)
 	}
+	opts = append(opts, analyze.WithFiles(os.DirFS(dir))) // node server.js reads server.js there
 	return opts, nil
 }
 
@@ -263,7 +267,7 @@ func (l *linter) lintAll(inputs []input, diff bool) int {
 		case c.err != nil:
 			worse(l.failed(in, c.err))
 		case diff:
-			unifiedDiff(l.stdout, diffName(in.name), in.src, c.fix.Out)
+			udiff.Write(l.stdout, diffName(in.name), in.src, c.fix.Out)
 			if len(c.fix.Applied)+len(c.fix.Remaining) > 0 {
 				worse(exitFindings)
 			}

@@ -37,6 +37,7 @@ Usage:
   shguard [flags] -c 'COMMAND'     lint one command string
   shguard explain SGxxxx           a rule's documentation and examples
   shguard hook [flags]             pre-exec hook for agent tools (shguard hook --help)
+  shguard lsp                      language server for editors (shguard lsp --help)
 
 Examples:
   shguard -c 'cd app && npm run dev &'         # error SG1002, exit 1
@@ -129,6 +130,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runHook(args[1:], stdin, stdout, stderr)
 		case "explain":
 			return runExplain(args[1:], stdout, stderr)
+		case "lsp":
+			return runLSP(args[1:], stdin, stdout, stderr)
 		}
 	}
 	fs := newFlagSet("shguard")

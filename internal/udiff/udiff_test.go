@@ -1,4 +1,4 @@
-package main
+package udiff
 
 import (
 	"bytes"
@@ -47,7 +47,7 @@ func TestUnifiedDiffAppliesWithPatch(t *testing.T) {
 			t.Fatal(err)
 		}
 		var d bytes.Buffer
-		unifiedDiff(&d, "f.sh", []byte(a), []byte(b))
+		Write(&d, "f.sh", []byte(a), []byte(b))
 		if a == b {
 			if d.Len() != 0 {
 				t.Fatalf("diff of equal texts: %q", d.String())

@@ -1,4 +1,7 @@
-package main
+// Package udiff writes unified diffs of line changes, as `diff -u` does:
+// `shguard -f diff` prints the fixes with it, and the playground shows the
+// same diff the CLI would print.
+package udiff
 
 import (
 	"bytes"
@@ -138,9 +141,9 @@ func backtrack(trace [][]int, d, k, x, y int) []change {
 
 const context = 3
 
-// unifiedDiff writes the diff from old to new as `diff -u` does, with
+// Write writes the diff from old to new as `diff -u` does, with
 // `a/name` and `b/name` headers, for patch -p1 and git apply.
-func unifiedDiff(w io.Writer, name string, old, new []byte) {
+func Write(w io.Writer, name string, old, new []byte) {
 	a, b := splitLines(old), splitLines(new)
 	cs := lineChanges(a, b)
 	if len(cs) == 0 {
