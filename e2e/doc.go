@@ -32,7 +32,7 @@
 // there), SHGUARD_E2E_UPDATE=1 (rewrite the table in docs/agents.md),
 // SHGUARD_E2E_SHGUARD (a shguard to drive instead of this tree's),
 // SHGUARD_E2E_KNOWN=1 (CI: only a regression fails, a cell the table
-// records as ✅ that now fails; other differences from the table are
+// records as ✅ that fails twice in a row; other differences from the table are
 // logged), SHGUARD_E2E_RESULTS=DIR (TestRejudge: judge
 // the runs kept in DIR again, without driving the agents).
 //

@@ -101,6 +101,14 @@ func TestAgents(t *testing.T) {
 						defer func() { <-sem }()
 						res := runIn(t, unshare, bins, a, c, mode)
 						v := judge(res, a, c)
+						if !v.OK && known {
+							// A real agent on a loaded machine can miss a
+							// limit once; a cell fails CI only when it
+							// fails twice. The first run stays in the log.
+							t.Logf("first run failed (%s), running once more: %s", v.Cell, strings.Join(v.Why, "; "))
+							res = runIn(t, unshare, bins, a, c, mode)
+							v = judge(res, a, c)
+						}
 						mu.Lock()
 						got.set(row, c.Name, v.Cell)
 						mu.Unlock()
@@ -118,8 +126,9 @@ func TestAgents(t *testing.T) {
 }
 
 // known is SHGUARD_E2E_KNOWN=1 (CI): only a regression fails, a cell the
-// table records as passing that now fails. A cell the table records as
-// failing that fails again (another way or not) or now passes is logged.
+// table records as passing that fails in two runs one after the other. A
+// cell the table records as failing that fails again (another way or not)
+// or now passes, and a passing cell that passes another way, is logged.
 var known = os.Getenv("SHGUARD_E2E_KNOWN") == "1"
 
 // recorded is docs/agents.md's cell for row × case ("" none).
@@ -182,7 +191,10 @@ func checkTable(t *testing.T, got cells, rows []string) {
 	for r, cs := range got {
 		for c, cell := range cs {
 			if doc[r][c] != cell {
-				if known && !strings.HasPrefix(doc[r][c], "✅") {
+				// Under known, only a regression fails: a cell recorded
+				// as passing that now fails. Another passing outcome
+				// (changed where the table says refused, say) is logged.
+				if known && (!strings.HasPrefix(doc[r][c], "✅") || strings.HasPrefix(cell, "✅")) {
 					t.Logf("docs/agents.md says %q for %s × %s, the run gave %q: update the table (SHGUARD_E2E_UPDATE=1)", doc[r][c], r, c, cell)
 					continue
 				}

@@ -145,7 +145,10 @@ func TestKillWholeTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if el := time.Since(start); el > 3*time.Second {
+	// The kill ends after the 0.3 s grace; the bound only tells it from
+	// a kill that does not end (the context's 10 s): 3 s, which a machine
+	// at load 40 took 4.7 s for, is 8 s.
+	if el := time.Since(start); el > 8*time.Second {
 		t.Errorf("kill took %v", el)
 	}
 	for _, r := range procs {

@@ -15,10 +15,13 @@ import (
 // agent applies), how many it refuses (the model must run what the
 // reason says: "exact" when it gives the whole command to run, else how
 // to start the job), how many run unchanged; "to bg" are the changes
-// that move the command to the agent's background mode. A command that hangs never runs
-// unchanged (no answer an agent ignores), a change never still hangs,
-// and a command that only leaks is never changed or refused without
-// --allow (no friction without a hang). `go test ./hook -run Corpus -v`
+// that move the command to the agent's background mode. A command that
+// hangs the tool never runs unchanged (no answer an agent ignores), a
+// change never still hangs, and a command that only leaks is never
+// changed or refused (no friction without a hang). "Hangs" counts the
+// commands whose shell does not end (error) and those that never end in
+// the foreground (SG3001: a server, follower, watcher or a wait on them,
+// which hold the tool until its timeout whatever their verdict). `go test ./hook -run Corpus -v`
 // prints the table.
 func TestCorpusOutcomes(t *testing.T) {
 	profiles := []struct {
@@ -48,14 +51,15 @@ func TestCorpusOutcomes(t *testing.T) {
 				continue
 			}
 			v := analyze.Verdict(fs)
-			if e.Verdict == corpus.Clean || v < analyze.Warning {
+			hangs := v == analyze.Error || forever(fs)
+			if !hangs && (e.Verdict == corpus.Clean || v < analyze.Warning) {
 				continue // the analyzer's misses are the corpus tests' business
 			}
 			ans, err := Respond(Request{Command: e.Cmd}, p.caps, opt)
 			if err != nil {
 				t.Fatalf("%s: %v", e.ID, err)
 			}
-			if v == analyze.Error {
+			if hangs {
 				hang++
 				switch ans.Kind {
 				case Change:
@@ -64,7 +68,7 @@ func TestCorpusOutcomes(t *testing.T) {
 						moved++
 					}
 					after, err := analyze.Analyze([]byte(ans.Command), analyze.WithLang(lang))
-					if err != nil || analyze.Verdict(after) == analyze.Error && !ans.Background {
+					if err != nil || (analyze.Verdict(after) == analyze.Error || forever(after)) && !ans.Background {
 						t.Errorf("%s (%s): the change %q still hangs: %v", e.ID, p.name, ans.Command, err)
 					}
 				case Refuse:

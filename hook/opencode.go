@@ -6,7 +6,7 @@ import (
 )
 
 // OpenCode is the protocol between shguard and its OpenCode plugin
-// (contrib/opencode/shguard.js, printed by --print-config opencode).
+// (hook/opencode_plugin.js, printed by --print-config opencode; contrib/opencode/shguard.js links to it).
 // OpenCode has no command hooks: a plugin's "tool.execute.before" gets
 // ({tool, sessionID, callID}, {args}) before every tool call and may
 // change output.args in place or throw, and "tool.execute.after" may

@@ -245,13 +245,16 @@ func TestRunPromotion(t *testing.T) {
 	}
 	flag := filepath.Join(t.TempDir(), "job-ran")
 	first := "echo one >" + flag + "; exec sleep " + m
-	script := first + " & echo two & echo fg"
+	// The shell waits for its own background `echo two`: without the
+	// wait, a machine at load 40 had not run it when the shell exited,
+	// and the leftover policy (kill) stopped it before it wrote.
+	script := first + " & echo two & echo fg; wait"
 	second := strings.Index(script, "echo two")
 	plan := func(s string) (*exec.Plan, error) {
 		if s != script {
 			return nil, errors.New("unexpected script")
 		}
-		return &exec.Plan{Foreground: " echo fg", Jobs: []exec.PlannedJob{
+		return &exec.Plan{Foreground: " echo fg; wait", Jobs: []exec.PlannedJob{
 			{Script: first, Start: 0, End: len(first) + 2},
 			{Script: "", Start: second, End: second + len("echo two &")}, // Store.Start refuses an empty command
 		}}, nil
