@@ -268,6 +268,11 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	}
 	out.Context = strings.TrimSuffix(b.String(), "\n")
 	out.Reason = "shguard: " + why(findings) + ". Changed so that it cannot hang: review the rewritten command"
+	// The reason also reaches an agent without a context channel (Gemini
+	// CLI shows it to the user): each job that runs on is named there too.
+	for i, l := range out.Logs {
+		out.Reason += fmt.Sprintf(". Background job %d: log %s, stop it with: %s", i+1, l, stopJob(pidFile(l)))
+	}
 	return out, nil
 }
 
