@@ -95,6 +95,9 @@ type Job struct {
 	// List: the statement is an and-or list, pipeline, time or negation,
 	// whose own redirections would apply to its last command only.
 	List bool
+	// Disown: zsh's `&!` or `&|` puts it in the background (and disowns
+	// it): the token at Amp is two bytes long.
+	Disown bool
 }
 
 // Run is Analyze returning the whole Result.
@@ -371,7 +374,8 @@ func (p *pass) publicJob(j *job) Job {
 	if j.lastOfList {
 		pj.Head = j.head
 	}
-	if j.stmt.Background && j.stmt.Semicolon.IsValid() {
+	pj.Disown = j.stmt.Disown
+	if (j.stmt.Background || j.stmt.Disown) && j.stmt.Semicolon.IsValid() {
 		switch {
 		case !j.inNested:
 			pj.Amp = int(j.stmt.Semicolon.Offset())

@@ -326,7 +326,8 @@ var pathRe = regexp.MustCompile(`/[A-Za-z0-9._/+=:,@%-]+`)
 // classify says who manages each leftover: the agent itself (its own
 // daemons), a shexec job (the process or its group is a job's, or it
 // descends from a shexec process), or a pid recorded in a file the hook's
-// answer names. Anything else is unmanaged.
+// answer names — with its process tree or group when the answer's stop
+// command kills that. Anything else is unmanaged.
 func classify(left []Proc, hooks []HookCall, dir string, daemons []string) {
 	jobs := map[int]bool{}
 	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -339,7 +340,13 @@ func classify(left []Proc, hooks []HookCall, dir string, daemons []string) {
 		return nil
 	})
 	recorded := map[int]string{}
+	// tree: the answer's stop command kills the recorded pid's process
+	// tree (hook.stopJob), so a descendant of a recorded pid is reached
+	// too; group: it kills the recorded pid's process group (setsid job).
+	tree, group := false, false
 	for _, h := range hooks {
+		tree = tree || strings.Contains(h.Output, "pgrep -P")
+		group = group || strings.Contains(h.Output, "kill -- -$(cat ")
 		for _, f := range pathRe.FindAllString(h.Output, -1) {
 			b, err := os.ReadFile(f)
 			if err != nil || len(b) > 1<<16 {
@@ -368,6 +375,22 @@ func classify(left []Proc, hooks []HookCall, dir string, daemons []string) {
 		}
 		if f, ok := recorded[p.Pid]; ok {
 			p.Managed = "recorded pid in " + f
+			continue
+		}
+		if f, ok := recorded[p.Pgid]; ok && group {
+			p.Managed = "process group of the recorded pid in " + f
+			continue
+		}
+		for q, ok := byPid[p.PPid]; ok && tree; q, ok = byPid[q.PPid] {
+			if f, ok := recorded[q.Pid]; ok {
+				p.Managed = "process tree of the recorded pid in " + f
+				break
+			}
+			if q.PPid == q.Pid {
+				break
+			}
+		}
+		if p.Managed != "" {
 			continue
 		}
 		for q, ok := *p, true; ok; q, ok = byPid[q.PPid] {

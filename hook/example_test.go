@@ -19,7 +19,7 @@ func ExampleDecide() {
 	fmt.Println("run instead:", out.Command)
 	// Output:
 	// hangs: true
-	// run instead: { cd app && exec npm run dev; } >/tmp/job0.log 2>&1 & echo $! >/tmp/job0.pid; sleep 2; curl -s localhost:5173
+	// run instead: { exec >/tmp/job0.log 2>&1; cd app && exec npm run dev; } & echo $! >/tmp/job0.pid; sleep 2; curl -s localhost:5173
 }
 
 // A command that only leaks, and cannot hang the caller, is left as it is.

@@ -258,13 +258,18 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		fmt.Fprintf(&b, "- %s [%s]\n", firstFix(f), f.Rule)
 	}
 	for i, l := range out.Logs {
-		fmt.Fprintf(&b, "- background job %d keeps running after the command returns; its output goes to %s (read it with tail or cat), its pid to %s; stop it with: kill $(cat %s)\n", i+1, l, pidFile(l), pidFile(l))
+		fmt.Fprintf(&b, "- background job %d keeps running after the command returns; its output goes to %s (read it with tail or cat), its pid to %s; stop it with: %s (it and all it started)\n", i+1, l, pidFile(l), stopJob(pidFile(l)))
 	}
 	if len(remaining) > 0 {
 		b.WriteString("Still worth knowing:\n" + list(remaining))
 	}
 	out.Context = strings.TrimSuffix(b.String(), "\n")
 	out.Reason = "shguard: " + why(findings) + ". Changed so that it cannot hang: review the rewritten command"
+	// The reason also reaches an agent without a context channel (Gemini
+	// CLI shows it to the user): each job that runs on is named there too.
+	for i, l := range out.Logs {
+		out.Reason += fmt.Sprintf(". Background job %d: log %s, stop it with: %s", i+1, l, stopJob(pidFile(l)))
+	}
 	return out, nil
 }
 
@@ -337,29 +342,39 @@ func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
 			return nil, nil, fmt.Errorf("the log file name %q needs quoting", log)
 		}
 		logs = append(logs, log)
-		redir := ">" + log + " 2>&1 "
-		// The job's pid goes beside its log, so that it can be stopped:
-		// nothing the hook leaves running is unnamed. In a double-quoted
-		// nested string the outer shell must not expand $!.
+		// After the & (or zsh's two-byte &! and &|) the job's pid goes
+		// beside its log, so that it can be stopped: nothing the hook
+		// leaves running is unnamed. In a double-quoted nested string
+		// the outer shell must not expand $!.
+		after := j.Amp + 1
+		if j.Disown {
+			after++
+		}
 		bang := "$!"
 		if j.Quote == '"' {
 			bang = `\$!`
 		}
 		rec := " echo " + bang + " >" + pidFile(log)
-		if rest, _, _ := strings.Cut(string(src[j.Amp+1:]), "\n"); strings.TrimSpace(rest) != "" {
+		if rest, _, _ := strings.Cut(string(src[after:]), "\n"); strings.TrimSpace(rest) != "" {
 			rec += ";" // before `}`, `fi`, `done` or the next command
 		}
-		edits = append(edits, analyze.Edit{Start: j.Amp + 1, End: j.Amp + 1, New: rec})
+		edits = append(edits, analyze.Edit{Start: after, End: after, New: rec})
 		if j.List {
+			// A pipeline or list runs in a subshell whose pid is $!; its
+			// parts are that subshell's children, which the stop command
+			// (stopJob) reaches. The output is redirected inside the
+			// group with exec: mksh, redirecting a backgrounded group
+			// from outside, leaks the caller's stdout into the job (its
+			// saved copy, fd 251) and the tool waits for it.
 			end := j.Amp
 			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
 				end--
 			}
 			edits = append(edits,
-				analyze.Edit{Start: j.Start, End: j.Start, New: "{ "},
-				analyze.Edit{Start: end, End: j.Amp, New: "; } " + redir})
+				analyze.Edit{Start: j.Start, End: j.Start, New: "{ exec >" + log + " 2>&1; "},
+				analyze.Edit{Start: end, End: j.Amp, New: "; } "})
 		} else {
-			edits = append(edits, analyze.Edit{Start: j.Amp, End: j.Amp, New: redir})
+			edits = append(edits, analyze.Edit{Start: j.Amp, End: j.Amp, New: ">" + log + " 2>&1 "})
 		}
 	}
 	if len(edits) == 0 {

@@ -74,8 +74,9 @@ func TestQuote(t *testing.T) {
 
 // A never-ending foreground command becomes a log-file job that returns
 // with its first lines and names its pid, log and stop command, under
-// each shell the agents run; the stop command then ends it (with setsid:
-// its whole group, the program it started included).
+// each shell the agents run; the stop command then ends it and the
+// program it started (with setsid: its whole group; without: its process
+// tree).
 func TestManagedJobRuns(t *testing.T) {
 	for _, sh := range []string{"bash", "dash", "zsh", "mksh"} {
 		if _, err := exec.LookPath(sh); err != nil {
@@ -119,18 +120,16 @@ func TestManagedJobRuns(t *testing.T) {
 			if d := time.Since(start); d > 4*time.Second {
 				t.Errorf("%s: the job's first lines took %v", sh, d)
 			}
-			stop := "kill $(cat " + pidf + ")"
+			stop := stopJob(pidf)
 			if setsid {
 				stop = "kill -- -$(cat " + pidf + ")"
 			}
 			if err := exec.Command("sh", "-c", stop).Run(); err != nil {
 				t.Errorf("%s: %s: %v", sh, stop, err)
 			}
-			if setsid {
-				time.Sleep(200 * time.Millisecond)
-				if exec.Command("pgrep", "-f", "tail -f "+seen).Run() == nil {
-					t.Errorf("%s: the follower outlived its job's stop command", sh)
-				}
+			time.Sleep(200 * time.Millisecond)
+			if exec.Command("pgrep", "-f", "tail -f "+seen).Run() == nil {
+				t.Errorf("%s setsid=%v: the follower outlived its job's stop command", sh, setsid)
 			}
 		}
 	}

@@ -89,7 +89,7 @@ func runInstead(out *Outcome, src string, caps Caps, opt Options) string {
 	}
 	r += "Run this instead, which does the same work without holding the tool's output:\n" + out.Command
 	for _, l := range out.Logs {
-		r += "\n(background output goes to " + l + ", read it with tail or cat; stop the job with: kill $(cat " + pidFile(l) + "))"
+		r += "\n(background output goes to " + l + ", read it with tail or cat; stop the job (and all it started) with: " + stopJob(pidFile(l)) + ")"
 	}
 	return r
 }

@@ -20,7 +20,7 @@ import (
 // the last line of the output). Without it, the job is a log-file job
 // whose pid is recorded next to its log: with setsid in
 // a process group of its own, so that one kill stops everything it
-// started (`npm run dev` → node); without, its pid alone.
+// started (`npm run dev` → node); without, its process tree (stopJob).
 
 // jobYield is how long a started job's output is followed before the
 // command returns (shexec --yield), and the most a log-file job is waited
@@ -50,7 +50,7 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 	if quote(log) != log || quote(pid) != pid {
 		return "", "", "", false
 	}
-	start, kill := sh+" -c "+quote(cmd), "kill $(cat "+pid+")"
+	start, kill := sh+" -c "+quote(cmd), stopJob(pid)
 	if setsid := find("setsid"); setsid != "" {
 		start, kill = quote(setsid)+" "+start, "kill -- -$(cat "+pid+")"
 	}
@@ -61,6 +61,18 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 		"; i=0; while [ $i -lt " + jobYield + "0 ] && [ ! -s " + log + " ]; do sleep 0.1; i=$((i+1)); done; sleep 1; tail -n 40 " + log +
 		"; echo \"[shguard: this runs on as a background job, pid $(cat " + pid + "); log " + log + "; stop it with: " + kill + "]\""
 	return wrapped, log, "`" + kill + "`", true
+}
+
+// stopJob is the command that stops the job whose pid is recorded in
+// pid and every process it started: the recorded pid is a subshell (a
+// pipeline or list in the background) or a command that may start
+// children (npm → node), and without job control (zsh and dash refuse
+// `set -m` in a non-interactive shell) they all share the caller's
+// process group, so no group kill can single them out. It lists the
+// process tree under the pid (pgrep -P, on Linux and macOS) before it
+// kills any of them, so that none is reparented out of reach first.
+func stopJob(pid string) string {
+	return "kill $(k() { echo $1; for c in $(pgrep -P $1); do k $c; done; }; k $(cat " + pid + "))"
 }
 
 // pidFile is where the pid of the job writing log is recorded.

@@ -45,7 +45,7 @@ func TestProtocols(t *testing.T) {
 		{"opencode/hang.json", "opencode", []string{"args.command~./server >", "args.description=Start and probe", "args.timeout=120000", "context~stop it with"}, nil},
 		{"opencode/server.json", "opencode", []string{"args.command~bash -c 'python3 -m http.server 8794'", "deny="}, nil},
 		{"opencode/read.json", "opencode", nil, nil},
-		{"codex/hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~python3 -m http.server 8000 >", "hookSpecificOutput.additionalContext~stop it with: kill $(cat "}, nil},
+		{"codex/hang.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~python3 -m http.server 8000 >", "hookSpecificOutput.additionalContext~stop it with: kill $(k() { echo $1; for c in $(pgrep -P $1)"}, nil},
 		{"codex/leak.json", "codex", []string{"hookSpecificOutput.permissionDecision=", "hookSpecificOutput.additionalContext~runs unchanged"}, nil},
 		{"codex/bypass.json", "codex", []string{"hookSpecificOutput.permissionDecision=allow", "hookSpecificOutput.updatedInput.command~./server >"}, nil},
 		{"gemini/hang.json", "gemini", []string{"decision=", "hookSpecificOutput.tool_input.is_background=", "hookSpecificOutput.tool_input.command~bash -c 'npm run dev' >", "hookSpecificOutput.tool_input.dir_path=web", "hookSpecificOutput.tool_input.description=dev server"}, nil},

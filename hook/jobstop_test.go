@@ -1,0 +1,95 @@
+package hook
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shguard/shguard/analyze"
+)
+
+// A job redirected in the middle of a command, whatever its shape, under
+// each shell: the rewritten command returns at once, the rest of it still
+// runs and prints, $? after it is unchanged, and the stop command the
+// answer gives ends every process the job started (a pipeline's parts, a
+// subshell's children, zsh's disowned &!), not only the pid in $!.
+//
+// notYet are the shapes Decide does not yet redirect in place: it moves
+// the whole command into a managed job instead, whose $? is the
+// wrapper's and whose recorded pid (the inner shell) has exited by the
+// time the job's processes run on, so the stop command misses them.
+var notYet = map[string]string{
+	"dash/group":    "the analyzer gives the group's pipeline no & offset (Amp -1) under dash",
+	"mksh/pipeline": "the analyzer does not see the exec redirection inside the group and still finds the output held",
+	"mksh/and-or":   "as mksh/pipeline",
+	"mksh/subshell": "as mksh/pipeline",
+	"mksh/group":    "as mksh/pipeline",
+}
+
+func TestRedirectedJobStops(t *testing.T) {
+	type shape struct{ name, job, sep string }
+	shapes := []shape{
+		{"simple", "tail -f SEEN", "&"},
+		{"pipeline", "tail -f SEEN | cat", "&"},
+		{"and-or", "true && tail -f SEEN | cat", "&"},
+		{"subshell", "( tail -f SEEN | cat )", "&"},
+		{"group", "{ tail -f SEEN | cat; }", "&"},
+	}
+	byShell := map[string][]shape{
+		"bash": {{"stderr-pipe", "tail -f SEEN |& cat", "&"}},
+		"zsh":  {{"disown", "tail -f SEEN", "&!"}, {"disown-pipe", "tail -f SEEN |& cat", "&|"}},
+	}
+	for _, sh := range []string{"bash", "zsh", "dash", "mksh"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			continue
+		}
+		lang, _ := analyze.ParseLang(sh)
+		for _, s := range append(append([]shape{}, shapes...), byShell[sh]...) {
+			t.Run(sh+"/"+s.name, func(t *testing.T) {
+				if why, ok := notYet[sh+"/"+s.name]; ok {
+					t.Skip("not redirected in place yet: " + why)
+				}
+				dir := t.TempDir()
+				seen := filepath.Join(dir, "seen")
+				os.WriteFile(seen, []byte("first line\n"), 0o644)
+				follower := "tail -f " + seen
+				t.Cleanup(func() { exec.Command("pkill", "-9", "-f", follower).Run() })
+				cmd := strings.ReplaceAll(s.job, "SEEN", seen) + " " + s.sep + " sleep 0.2; echo rest-ran; false"
+				opt := Options{Lang: lang, LogFile: func(n int) string { return filepath.Join(dir, fmt.Sprintf("job%d.log", n)) }}
+				out, err := Decide(cmd, opt)
+				if err != nil || !out.Changed || len(out.Logs) != 1 {
+					t.Fatalf("Decide(%q) = %+v, %v; want a redirected job", cmd, out, err)
+				}
+				start := time.Now()
+				c := exec.Command(sh, "-c", out.Command)
+				c.WaitDelay = 5 * time.Second // a held pipe: fail, do not hang
+				b, err := c.CombinedOutput()
+				if d := time.Since(start); d > 4*time.Second {
+					t.Errorf("%q held the caller for %v", out.Command, d)
+				}
+				if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 || strings.TrimSpace(string(b)) != "rest-ran" {
+					t.Errorf("%s -c %q -> %q, %v; want rest-ran and exit 1 (the status of the rest)", sh, out.Command, b, err)
+				}
+				time.Sleep(300 * time.Millisecond)
+				if exec.Command("pgrep", "-f", follower).Run() != nil {
+					t.Fatalf("%q: the job is not running", out.Command)
+				}
+				stop := stopJob(pidFile(out.Logs[0]))
+				if !strings.Contains(out.Context, stop) {
+					t.Errorf("the context does not give the stop command %q: %s", stop, out.Context)
+				}
+				if b, err := exec.Command(sh, "-c", stop).CombinedOutput(); err != nil {
+					t.Errorf("%s: %s: %v %s", sh, stop, err, b)
+				}
+				time.Sleep(300 * time.Millisecond)
+				if b, err := exec.Command("pgrep", "-a", "-f", follower).Output(); err == nil {
+					t.Errorf("%q: left after its stop command: %s", out.Command, b)
+				}
+			})
+		}
+	}
+}
