@@ -124,7 +124,13 @@ func TestRunCustomLeftoverPolicy(t *testing.T) {
 	m := marker(t)
 	var out bytes.Buffer
 	p := &recordingPolicy{}
-	res, err := exec.Run(context.Background(), "(sleep 0.3; echo late; exec sleep "+m+") & echo early",
+	// The shell exits only once the subshell has forked its sleep (the
+	// ready file is made after the fork), so the policy finds both
+	// whatever the machine's load; the sleep's 3 s only has to outlast
+	// the shell's exit and the scan, not race a bound.
+	ready := filepath.Join(t.TempDir(), "ready")
+	script := "(sleep 3 & : >" + ready + "; wait; echo late; exec sleep " + m + ") & until [ -e " + ready + " ]; do :; done; echo early"
+	res, err := exec.Run(context.Background(), script,
 		exec.WithStdout(&out), exec.WithLeftovers(p), exec.WithGrace(time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +138,7 @@ func TestRunCustomLeftoverPolicy(t *testing.T) {
 	if out.String() != "early\n" || p.late != "late\n" {
 		t.Errorf("stdout %q, read by the policy %q", out.String(), p.late)
 	}
-	// The backgrounded subshell and its `sleep 0.3`, both holding stdout.
+	// The backgrounded subshell and its `sleep 3`, both holding stdout.
 	holds := func(l exec.Leftover) bool { return l.HoldsOutput }
 	if portableBuild {
 		t.Log("portable: HoldsOutput not checked (no holder scan, as on macOS)")
