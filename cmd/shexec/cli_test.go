@@ -139,11 +139,17 @@ func TestPromptReturn(t *testing.T) {
 		t.Run(c.script, func(t *testing.T) {
 			t.Parallel()
 			m := marker(t)
-			got := shexec(t, "", "--leftovers", "kill", "-c", strings.ReplaceAll(c.script, "%M", m))
+			// The held sleep would hold shexec forever (and the runner
+			// kills it at 20 s: no exit 0); a grace of 10 s makes a
+			// shexec that waits it out instead of for the sleep's end
+			// take 10 s. Within 5 s is neither, with seconds to spare
+			// for a busy machine (900 ms, the bound before, was crossed
+			// at load 25: 1.6 and 2.0 s).
+			got := shexec(t, "", "--leftovers", "kill", "--grace", "10", "-c", strings.ReplaceAll(c.script, "%M", m))
 			if got.stdout != c.want || got.code != 0 {
 				t.Errorf("got %q exit %d, want %q exit 0", got.stdout, got.code, c.want)
 			}
-			if got.elapsed > 900*time.Millisecond {
+			if got.elapsed > 5*time.Second {
 				t.Errorf("took %v", got.elapsed)
 			}
 			if got.stderr != "" {
