@@ -6,6 +6,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/shguard/shguard/analyze/knowledge"
 	"mvdan.cc/sh/v3/syntax"
@@ -36,13 +37,18 @@ const maxRead = 128 << 10
 
 // listenPattern finds what keeps a program of each language running:
 // listening on a port or socket, serving, an endless loop or timer.
-var listenPattern = map[string]*regexp.Regexp{
-	"js":  regexp.MustCompile(`\.listen\(|createServer\(|Bun\.serve\(|Deno\.serve\(|\bserve\(\s*\{|new WebSocketServer\(|setInterval\(|\.watch\(|fastify\(\)[\s\S]*\.listen|app\.start\(`),
-	"py":  regexp.MustCompile(`\b(app|application|server|api|site)\.run\(|uvicorn\.run\(|serve_forever\(|run_forever\(|run_app\(|HTTPServer\(|TCPServer\(|waitress\.serve\(|serve\(app|while True:|\.polling\(|\.infinity_polling\(|socketio\.run\(|app\.launch\(|demo\.launch\(|mainloop\(`),
-	"go":  regexp.MustCompile(`ListenAndServe|net\.Listen\(|\.Serve\(|\.Run\(\s*(":|fmt|addr|os\.Getenv|\))|\.Start\(\s*":|\.Listen\(\s*":|select\s*\{\s*\}`),
-	"rb":  regexp.MustCompile(`run!|WEBrick|TCPServer\.new|loop do|Rack::Handler|Puma::`),
-	"php": regexp.MustCompile(`stream_socket_server|socket_listen|->run\(\)|Swoole|React\\`),
-}
+//
+// Compiled on first use, not at start-up: the hook starts before every
+// agent command and most commands run no script file.
+var listenPattern = sync.OnceValue(func() map[string]*regexp.Regexp {
+	return map[string]*regexp.Regexp{
+		"js":  regexp.MustCompile(`\.listen\(|createServer\(|Bun\.serve\(|Deno\.serve\(|\bserve\(\s*\{|new WebSocketServer\(|setInterval\(|\.watch\(|fastify\(\)[\s\S]*\.listen|app\.start\(`),
+		"py":  regexp.MustCompile(`\b(app|application|server|api|site)\.run\(|uvicorn\.run\(|serve_forever\(|run_forever\(|run_app\(|HTTPServer\(|TCPServer\(|waitress\.serve\(|serve\(app|while True:|\.polling\(|\.infinity_polling\(|socketio\.run\(|app\.launch\(|demo\.launch\(|mainloop\(`),
+		"go":  regexp.MustCompile(`ListenAndServe|net\.Listen\(|\.Serve\(|\.Run\(\s*(":|fmt|addr|os\.Getenv|\))|\.Start\(\s*":|\.Listen\(\s*":|select\s*\{\s*\}`),
+		"rb":  regexp.MustCompile(`run!|WEBrick|TCPServer\.new|loop do|Rack::Handler|Puma::`),
+		"php": regexp.MustCompile(`stream_socket_server|socket_listen|->run\(\)|Swoole|React\\`),
+	}
+})
 
 // fileServerKind says whether the command runs a file whose content keeps
 // it running, by reading it from fsys: "(a server: F listens)", "(may
@@ -120,7 +126,7 @@ func scriptServer(name, lang string, fsys fs.FS) string {
 	}
 	data, ok := readHead(fsys, name)
 	switch {
-	case ok && listenPattern[lang].Match(data):
+	case ok && listenPattern()[lang].Match(data):
 		return "(a server: " + name + " listens)"
 	case ok:
 		return "" // read, and nothing in it keeps it running
@@ -164,7 +170,7 @@ func goRunServer(rest knowledge.Argv, fsys fs.FS) string {
 		}
 	}
 	for _, f := range files {
-		if data, ok := readHead(fsys, f); ok && listenPattern["go"].Match(data) {
+		if data, ok := readHead(fsys, f); ok && listenPattern()["go"].Match(data) {
 			return "(a server: " + f + " listens)"
 		}
 	}
