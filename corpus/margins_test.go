@@ -50,6 +50,12 @@ func TestMargins(t *testing.T) {
 				o := obs[i]
 				if o.Err != nil {
 					t.Errorf("line %d: %s: %v", e.Line, e.ID, o.Err)
+				} else if e.Endless {
+					// ends: never — judged as TestShells judges it: the
+					// shell must still run when the bound gives up.
+					if o.Outcome.Exited {
+						t.Errorf("line %d: %s: with the bounds %s, %s ended (%s), the corpus says its foreground never ends", e.Line, e.ID, m.name, e.Shell, o.Outcome)
+					}
 				} else if got := o.Outcome.Verdict(); got != e.Verdict {
 					t.Errorf("line %d: %s: with the bounds %s, %s says %s, the corpus says %s\nscript: %s", e.Line, e.ID, m.name, e.Shell, o.Outcome, e.Verdict, e.Script())
 				}
