@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"bufio"
 	"math/rand"
 	"os"
 	"os/exec"
@@ -21,17 +20,7 @@ import (
 // of the repository. Two dumps, before and after a refactor of analyze/,
 // must be byte-identical (see internal/analysisdump).
 func TestDumpAnalyses(t *testing.T) {
-	path := os.Getenv("SHGUARD_DUMP")
-	if path == "" {
-		t.Skip("SHGUARD_DUMP is not set")
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	defer w.Flush()
+	w := analysisdump.Open(t)
 	write := func(in analysisdump.Input) {
 		if err := analysisdump.Write(w, in); err != nil {
 			t.Fatal(err)

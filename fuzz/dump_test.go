@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"bufio"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -20,17 +19,7 @@ import (
 // before and after a refactor of analyze/, must be byte-identical (see
 // internal/analysisdump).
 func TestDumpAnalyses(t *testing.T) {
-	path := os.Getenv("SHGUARD_DUMP")
-	if path == "" {
-		t.Skip("SHGUARD_DUMP is not set")
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	w := bufio.NewWriter(f)
-	defer w.Flush()
+	w := analysisdump.Open(t)
 	var ids, srcs []string
 	b, err := os.ReadFile("testdata/seeds.txt")
 	if err != nil {
