@@ -2,6 +2,7 @@ package analyze_test
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -87,7 +88,12 @@ func benchAnalyze(b *testing.B, in []input) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for _, x := range in {
-			if _, err := analyze.Analyze(x.src, opts[x.lang]...); err != nil {
+			// A command its shell rejects (dash given bash's arrays) ends
+			// in a ParseError naming the shell that takes it: that is the
+			// analysis's answer, found by parsing it twice, as the bare
+			// parse above does when it falls back to bash.
+			var pe *analyze.ParseError
+			if _, err := analyze.Analyze(x.src, opts[x.lang]...); err != nil && !errors.As(err, &pe) {
 				b.Fatal(err)
 			}
 		}
