@@ -98,6 +98,12 @@ type Job struct {
 	// Disown: zsh's `&!` or `&|` puts it in the background (and disowns
 	// it): the token at Amp is two bytes long.
 	Disown bool
+	// Program is the offset of the first word of the job's command when
+	// the job is one program that the shell's fork execs (`srv &`,
+	// `PORT=1 nohup srv &`): not a builtin, function, eval, list or
+	// subshell. A wrapper that execs (setsid) can go right before it;
+	// like Amp, it is -1 where an edit cannot reach (deeper strings).
+	Program int
 }
 
 // Run is Analyze returning the whole Result.
@@ -375,6 +381,7 @@ func (p *pass) publicJob(j *job) Job {
 		pj.Head = j.head
 	}
 	pj.Disown = j.stmt.Disown
+	pj.Program = -1
 	if (j.stmt.Background || j.stmt.Disown) && j.stmt.Semicolon.IsValid() {
 		switch {
 		case !j.inNested:
@@ -383,6 +390,9 @@ func (p *pass) publicJob(j *job) Job {
 			if amp := j.src.outer(int(j.stmt.Semicolon.Offset())); amp > j.start && p.src[amp] == '&' {
 				pj.Amp, pj.Quote = amp, j.src.quote
 			}
+		}
+		if ce, ok := j.stmt.Cmd.(*syntax.CallExpr); ok && pj.Amp >= 0 && execsProgram(j, ce) {
+			pj.Program = j.src.outer(int(ce.Args[0].Pos().Offset()))
 		}
 	}
 	switch j.stmt.Cmd.(type) {

@@ -333,3 +333,15 @@ func (j *job) escapes() bool {
 func (j *job) pauses(d time.Duration, bounded bool) bool {
 	return bounded && d < knowledge.Pause && (j.fgSlow || d < j.fgDur)
 }
+
+// execsProgram reports whether the background job j of the simple
+// command ce is one program its fork execs: its first word names no
+// builtin, and it calls no function (a function's body may end in exec,
+// which still makes the job a subshell first).
+func execsProgram(j *job, ce *syntax.CallExpr) bool {
+	if j.kind != jobSimple || j.forks || j.callsFunc || j.coproc || len(ce.Args) == 0 || len(j.prog) == 0 {
+		return false
+	}
+	name := knowledge.WordLit(ce.Args[0])
+	return name != "" && !knowledge.Builtin(name)
+}

@@ -16,6 +16,8 @@ import (
 // takes for a rewrite; Codex's approvals are a separate hook event
 // (PermissionRequest), so this rewrites the command and grants nothing:
 // Codex's own approval and sandbox judge the changed command (Caps.Silent).
+// When the command returns, Codex kills its process group: a job the
+// rewrite leaves running gets a group of its own (Caps.GroupKilled).
 // A deny needs a non-empty reason, which it always has. Errors exit 1
 // ("failed", the command runs); exit 2 would block.
 var Codex = &Protocol{
@@ -35,7 +37,7 @@ func parseCodex(payload []byte, env Env) (*Call, error) {
 	}
 	return &Call{
 		Request: Request{Command: cmd, Cwd: in.Cwd},
-		Caps:    Caps{Rewrite: true, Silent: true},
+		Caps:    Caps{Rewrite: true, Silent: true, GroupKilled: true},
 		Render: func(a Answer) ([]byte, error) {
 			a.Approve = true // the only rewrite Codex takes; see above
 			return claudeAnswer(in.ToolInput, a)

@@ -38,7 +38,6 @@
 package hook
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -104,6 +103,11 @@ type Options struct {
 	// BackgroundParam names the background mode for the model
 	// (Caps.BackgroundParam).
 	BackgroundParam string
+	// GroupKilled: the agent kills the tool's process group when the
+	// command returns (Caps.GroupKilled): each job a rewrite leaves
+	// running starts under setsid (found with Find) where it is one
+	// program, so that it outlives the command as the user meant.
+	GroupKilled bool
 	// Analyze are extra analyzer options (e.g. analyze.WithFilter from a
 	// .shguardrc).
 	Analyze []analyze.Option
@@ -139,6 +143,9 @@ type Outcome struct {
 	// Logs are the log files ModeRewrite sends job output to (each job's
 	// pid is recorded beside it, pidFile), and the log of a managed job.
 	Logs []string
+	// Stops are the commands that stop the job writing each of Logs (and
+	// all it started), in the same order.
+	Stops []string
 	// Findings are those of the input command, Remaining those of
 	// Command.
 	Findings, Remaining []analyze.Finding
@@ -197,15 +204,15 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	remaining := fixed.Remaining
 	out.Fixed = fixed.Applied
 	if analyze.Verdict(remaining) == analyze.Error {
-		logged, logs, err := redirectJobs(cur, opt)
+		red, err := redirectJobs(cur, opt)
 		if opt.Mode == ModeDeny {
 			if opt.Background || err != nil {
 				// deny mode's promise: the jobs as their own calls in
 				// the background mode, where there is one
-				logged, logs = nil, nil
+				red = &redirected{}
 			}
-			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". It was not run. " + instead(cur, logged, opt)
-			out.Logs = logs
+			out.Deny = "shguard: this command would hang the tool: " + why(remaining) + ". It was not run. " + instead(cur, red.out, opt)
+			out.Logs, out.Stops = red.logs, red.stops
 			return out, nil
 		}
 		if err != nil && opt.Background {
@@ -229,10 +236,11 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 			out.Deny = "shguard: this command would hang the tool (" + why(remaining) + ") and could not be rewritten (" + err.Error() + "). It was not run. " + instead(cur, nil, opt)
 			return out, nil
 		}
-		cur, out.Logs = logged, logs
+		cur, out.Logs, out.Stops = red.out, red.logs, red.stops
 		if remaining, err = analyze.Analyze(cur, opt.analyzeOpts()...); err != nil {
 			return nil, err // cannot happen: redirectJobs checks the parse
 		}
+		remaining = red.beyond(remaining)
 	}
 	out.Remaining = remaining
 	if forever(remaining) {
@@ -258,7 +266,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 		fmt.Fprintf(&b, "- %s [%s]\n", firstFix(f), f.Rule)
 	}
 	for i, l := range out.Logs {
-		fmt.Fprintf(&b, "- background job %d keeps running after the command returns; its output goes to %s (read it with tail or cat), its pid to %s; stop it with: %s (it and all it started)\n", i+1, l, pidFile(l), stopJob(pidFile(l)))
+		fmt.Fprintf(&b, "- background job %d keeps running after the command returns; its output goes to %s (read it with tail or cat), its pid to %s; stop it with: %s (it and all it started)\n", i+1, l, pidFile(l), out.Stops[i])
 	}
 	if len(remaining) > 0 {
 		b.WriteString("Still worth knowing:\n" + list(remaining))
@@ -268,7 +276,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	// The reason also reaches an agent without a context channel (Gemini
 	// CLI shows it to the user): each job that runs on is named there too.
 	for i, l := range out.Logs {
-		out.Reason += fmt.Sprintf(". Background job %d: log %s, stop it with: %s", i+1, l, stopJob(pidFile(l)))
+		out.Reason += fmt.Sprintf(". Background job %d: log %s, stop it with: %s", i+1, l, out.Stops[i])
 	}
 	return out, nil
 }
@@ -306,88 +314,6 @@ func short(s string) string {
 		s = s[:57] + "..."
 	}
 	return s
-}
-
-// redirectJobs sends the output of every background job that still holds
-// the caller's output to a log file of its own: `server & x` becomes
-// `server >LOG 2>&1 & x`, and `A && B & x` (whose background subshell
-// holds the output too) becomes `{ A && B; } >LOG 2>&1 & x`; a job inside
-// a nested string (`bash -c "srv & x"`) is wrapped the same way in place.
-// Each job's pid is written beside its log (pidFile): `server >LOG 2>&1 &
-// echo $! >PID; x`.
-// Jobs without an & (coproc, setsid -f), or no Options.LogFile: an error.
-func redirectJobs(src []byte, opt Options) ([]byte, []string, error) {
-	res, err := analyze.Run(src, opt.analyzeOpts()...)
-	if err != nil {
-		return nil, nil, err
-	}
-	if opt.LogFile == nil {
-		return nil, nil, errors.New("no log file to send the output to")
-	}
-	var edits []analyze.Edit
-	var logs []string
-	seen := map[int]bool{} // a function's job is listed once per call
-	for _, j := range res.Jobs {
-		if !j.HoldsOutput || j.Resolved || j.Amp >= 0 && seen[j.Amp] {
-			continue
-		}
-		seen[j.Amp] = true
-		if j.Amp < 0 {
-			return nil, nil, errors.New("a background job inside a coprocess, a nested string that is not simply quoted, or a string of a string holds the output")
-		}
-		log := opt.LogFile(len(logs))
-		if quote(log) != log {
-			// Spliced into the command, also inside a job's quoted
-			// `bash -c '…'` string, the name must read the same unquoted.
-			return nil, nil, fmt.Errorf("the log file name %q needs quoting", log)
-		}
-		logs = append(logs, log)
-		// After the & (or zsh's two-byte &! and &|) the job's pid goes
-		// beside its log, so that it can be stopped: nothing the hook
-		// leaves running is unnamed. In a double-quoted nested string
-		// the outer shell must not expand $!.
-		after := j.Amp + 1
-		if j.Disown {
-			after++
-		}
-		bang := "$!"
-		if j.Quote == '"' {
-			bang = `\$!`
-		}
-		rec := " echo " + bang + " >" + pidFile(log)
-		if rest, _, _ := strings.Cut(string(src[after:]), "\n"); strings.TrimSpace(rest) != "" {
-			rec += ";" // before `}`, `fi`, `done` or the next command
-		}
-		edits = append(edits, analyze.Edit{Start: after, End: after, New: rec})
-		if j.List {
-			// A pipeline or list runs in a subshell whose pid is $!; its
-			// parts are that subshell's children, which the stop command
-			// (stopJob) reaches. The output is redirected inside the
-			// group with exec: mksh, redirecting a backgrounded group
-			// from outside, leaks the caller's stdout into the job (its
-			// saved copy, fd 251) and the tool waits for it.
-			end := j.Amp
-			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
-				end--
-			}
-			edits = append(edits,
-				analyze.Edit{Start: j.Start, End: j.Start, New: "{ exec >" + log + " 2>&1; "},
-				analyze.Edit{Start: end, End: j.Amp, New: "; } "})
-		} else {
-			edits = append(edits, analyze.Edit{Start: j.Amp, End: j.Amp, New: ">" + log + " 2>&1 "})
-		}
-	}
-	if len(edits) == 0 {
-		return nil, nil, errors.New("no background job to redirect")
-	}
-	out, err := rewrite.Apply(src, edits)
-	if err != nil {
-		return nil, nil, err
-	}
-	if fs, err := analyze.Analyze(out, opt.analyzeOpts()...); err != nil || analyze.Verdict(fs) == analyze.Error {
-		return nil, nil, errors.New("the output would still be held")
-	}
-	return out, logs, nil
 }
 
 // quote makes a shell word of s.

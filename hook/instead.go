@@ -88,8 +88,8 @@ func runInstead(out *Outcome, src string, caps Caps, opt Options) string {
 		}
 	}
 	r += "Run this instead, which does the same work without holding the tool's output:\n" + out.Command
-	for _, l := range out.Logs {
-		r += "\n(background output goes to " + l + ", read it with tail or cat; stop the job (and all it started) with: " + stopJob(pidFile(l)) + ")"
+	for i, l := range out.Logs {
+		r += "\n(background output goes to " + l + ", read it with tail or cat; stop the job (and all it started) with: " + out.Stops[i] + ")"
 	}
 	return r
 }

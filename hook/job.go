@@ -27,8 +27,9 @@ import (
 // for to print its first lines.
 const jobYield = "5"
 
-// managedJob returns the command that starts cmd as a managed job, and
-// the job's log file ("" for a shexec job). ok is false when no job can
+// managedJob returns the command that starts cmd as a managed job, the
+// job's log file ("" for a shexec job) and how to stop it (the command,
+// or for a shexec job a sentence that says how). ok is false when no job can
 // be built (no log file name that reads the same unquoted).
 func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok bool) {
 	sh := opt.Lang.String()
@@ -60,7 +61,7 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 	wrapped = start + " >" + log + " 2>&1 </dev/null & echo $! >" + pid +
 		"; i=0; while [ $i -lt " + jobYield + "0 ] && [ ! -s " + log + " ]; do sleep 0.1; i=$((i+1)); done; sleep 1; tail -n 40 " + log +
 		"; echo \"[shguard: this runs on as a background job, pid $(cat " + pid + "); log " + log + "; stop it with: " + kill + "]\""
-	return wrapped, log, "`" + kill + "`", true
+	return wrapped, log, kill, true
 }
 
 // stopJob is the command that stops the job whose pid is recorded in
@@ -114,7 +115,8 @@ func moveWhole(out *Outcome, cmd, what string, opt Options) *Outcome {
 	}
 	out.Command, out.Changed = wrapped, true
 	if log != "" {
-		out.Logs = append(out.Logs, log)
+		out.Logs, out.Stops = append(out.Logs, log), append(out.Stops, stop)
+		stop = "`" + stop + "`"
 	}
 	out.Reason = "shguard: this command " + what + ". Changed: it now starts as a managed background job and the call returns with its first lines"
 	where := "shexec's job log"

@@ -43,6 +43,11 @@ type Caps struct {
 	// BackgroundParam names that mode for the model ("run_in_background").
 	Background      bool
 	BackgroundParam string
+	// GroupKilled: it kills the tool's process group when the command
+	// returns (Codex 0.171, measured end to end: a server left in the
+	// group by `bash -c "srv & …"` stops answering once the call
+	// returned), so a job meant to run on needs a group of its own.
+	GroupKilled bool
 	// Permitted reports whether the command as the model wrote it would
 	// have run without a prompt under the agent's own permission rules and
 	// mode; only then is a change approved ("allow") where the agent
@@ -92,7 +97,7 @@ func Respond(req Request, caps Caps, opt Options) (Answer, error) {
 	if req.InBackground || strings.TrimSpace(req.Command) == "" {
 		return Answer{}, nil
 	}
-	opt.Background, opt.BackgroundParam = caps.Background, caps.BackgroundParam
+	opt.Background, opt.BackgroundParam, opt.GroupKilled = caps.Background, caps.BackgroundParam, caps.GroupKilled
 	out, err := Decide(req.Command, opt)
 	if err != nil {
 		var pe *analyze.ParseError
