@@ -3,20 +3,9 @@ package analyze
 // The bytes parseAmpGt (in the dialect) moved to read dash's `&>` as
 // `& >`, as the findings and fixes of this pass see them.
 
-// ampGtAt reports whether the & of a statement (its Semicolon position, in
-// the parsed text) is a `&>` of the source.
-func (p *pass) ampGtAt(amp int) bool {
-	for _, m := range p.ampGt {
-		if amp == m || amp == m-1 {
-			return true
-		}
-	}
-	return false
-}
-
 // dropMovedFixes removes the fixes of findings whose edits would touch a
 // byte parseAmpGt moved: they were computed on the parsed copy.
-func (p *pass) dropMovedFixes() {
+func (p *checker) dropMovedFixes() {
 	for i := range p.findings {
 		f := &p.findings[i]
 		for _, fx := range f.Fixes {

@@ -19,14 +19,10 @@
 package analyze
 
 import (
-	"path"
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/shguard/shguard/analyze/diag"
-	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -119,119 +115,15 @@ func Run(src []byte, opts ...Option) (*Result, error) {
 // does not need them). The result is a value: Analyze, in front of every
 // command, keeps only its findings.
 func run(src []byte, withJobs bool, opts []Option) (Result, error) {
-	// Passes are reused: one sits in front of every command an agent runs.
-	p := newPass(src)
+	// Checkers are reused: one sits in front of every command an agent runs.
+	p := newChecker(src)
 	defer p.release()
 	for _, o := range opts {
-		o(&p.cfg)
+		o(&p.opts)
 	}
-	d := p.cfg.lang.Dialect()
-	// The rereads below parse the text as the shell reads it where
-	// mvdan.cc/sh's parser refuses it; what the shell itself refuses
-	// (refused) is checked on the tree of that text.
-	f, err := dialect.Parse(src, d.Variant)
-	var bad []int // (see badSubstsRead)
-	if err != nil {
-		var moved []int
-		f, moved, err = dialect.Reread(src, d, err)
-		p.reread = err == nil
-		if d.AmpGtBackgrounds {
-			p.ampGt = moved
-		} else {
-			p.always = moved
-		}
+	if err := p.walk(); err != nil {
+		return Result{}, err
 	}
-	if err == nil {
-		if pe := d.Refused(f, src); pe != nil {
-			f, err = nil, pe
-		}
-	}
-	if err != nil {
-		// zsh, mksh: bash's ${!x}, ${x^^}… refused where expanded
-		if ef, ebad := expansionsRead(p, src, d); ef != nil {
-			f, bad, err = ef, ebad, nil
-		}
-	}
-	if err != nil && d.Variant == syntax.LangPOSIX {
-		// A sh script with bash syntax: read it as bash (the walk still
-		// models sh) and say so, as ShellCheck does, rather than stop;
-		// unless the shell is known to be dash, which refuses it
-		// (knownShellRefuses).
-		bf, berr := dialect.Parse(src, syntax.LangBash)
-		refusal := knownShellRefuses(p, src, bf, d)
-		if refusal != nil {
-			err = refusal
-		} else if berr == nil {
-			p.notPOSIX, f = err.(*diag.ParseError), bf
-			if d.BashSyntaxStops {
-				// dash runs the lines before the error, and stops; it
-				// ends where it expands what it refuses (badSubstsRead)
-				if f, bad = badSubstsRead(p, src, bf, d); f == nil {
-					if f = parsedLines(p, string(src), d.Variant, err); f == nil {
-						f, _ = dialect.Parse(nil, d.Variant)
-					}
-				}
-			}
-			err = nil
-		}
-	}
-	if err != nil {
-		return Result{}, dialect.ExplainParseError(err, d)
-	}
-	p.file = f
-	p.root.src = source{text: src, bad: bad}
-	rs := &p.root.sh // its tables are kept for the next pass, cleared
-	rs.reset(shTop, false, d)
-	rs.leads = p.cfg.caller == dialect.CallerGroupLeader
-
-	// The walker is run's own (it does not escape): a pooled one paid a
-	// write barrier for each of its pointer fields at every reset while
-	// the collector marked.
-	w := &walker{p: p, src: &p.root.src, sh: &p.root.sh, free: p.freeShells}
-	env, maybe := fdtable.CallerFDs, 0
-	var prev *syntax.Stmt   // ($? of the statement before: see prevStatus)
-	var slept time.Duration // (see endsWithShell)
-	exitAt, exitSlept := -1, time.Duration(0)
-	for i, s := range f.Stmts {
-		p.top = s
-		w.prev = prev
-		w.next = loopFollow{s, f.Stmts[i+1:]} // (see walker.following)
-		n := len(p.jobs)
-		env = w.stmt(s, env)
-		w.prev = prev
-		for _, j := range p.jobs[n:] {
-			j.slept = slept
-		}
-		if w.errTrapExits(s) {
-			break // trap 'echo failed; exit 1' ERR (see walk_errtrap.go)
-		}
-		if w.afterExit(s, n, &maybe) || w.errexitEnds(s) {
-			break
-		}
-		if maybe > 0 && exitAt < 0 {
-			exitAt, exitSlept = len(p.jobs), slept // the jobs an exit here leaves
-		}
-		if w.sureCond() == 0 {
-			slept += sureSleep(s)
-		}
-		prev = s
-	}
-	w.prev = nil
-	if maybe > 0 {
-		w.exitCondOut()
-	}
-	p.top = nil
-	w.endShell()
-	watchdogsLate(p.jobs) // ( sleep 30; kill $P ) & (see walk_watchdog.go)
-	if exitAt >= 0 {
-		endsWithShell(p.jobs[:exitAt], exitSlept) // (the shell may exit there)
-		endsWithShell(p.jobs[exitAt:], slept)
-	} else {
-		endsWithShell(p.jobs, slept)
-	}
-	tailsEnd(p.jobs, w.slow, w.bounded) // tail -f --pid=$P & (see walk_tailpid.go)
-	w.walkUncalled()
-	p.freeShells = w.free
 	for _, r := range sortedRules() {
 		if r.check != nil {
 			p.rule = r
@@ -241,8 +133,8 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	p.dropMovedFixes()
 	p.applyDirectives()
 	p.dropSubsumed()
-	if p.cfg.keep != nil {
-		p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return !p.cfg.keep(f) })
+	if p.opts.keep != nil {
+		p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return !p.opts.keep(f) })
 	}
 	if len(p.findings) > 0 {
 		p.lines = lineStarts(p.lines[:0], src)
@@ -261,7 +153,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b diag.Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := Result{File: f, Reread: p.reread}
+	res := Result{File: p.file, Reread: p.reread}
 	if len(p.findings) > 0 {
 		// p.findings is the pass's scratch, reused by the next pass: the
 		// result gets a copy of exactly its length.
@@ -276,93 +168,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	return res, nil
 }
 
-func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }
-
-// write records the script the command line writes into the file name.
-func (p *pass) write(name string, sc *script) {
-	if p.written == nil {
-		p.written = map[string]*script{}
-	}
-	p.written[name] = sc
-}
-
-// writtenScript is the script the command line wrote into the file name,
-// or nil. Most command lines write none: then the name is not cleaned
-// (path.Clean allocates for ./run.sh).
-func (p *pass) writtenScript(name string) *script {
-	if len(p.written) == 0 {
-		return nil
-	}
-	return p.written[path.Clean(name)]
-}
-
-// define notes a function or alias name the script defines.
-func (p *pass) define(name string) {
-	if p.defined == nil {
-		p.defined = map[string]bool{}
-	}
-	p.defined[name] = true
-}
-
-func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
-	p.forgetResolved()
-	pp := dialect.ParserPool(lang)
-	pr := pp.Get().(*dialect.PooledParser)
-	defer pp.Put(pr)
-	return pr.P.Parse(strings.NewReader(code), "")
-}
-
-// report adds a finding; positions are outer byte offsets, turned into
-// lines and columns once all rules ran.
-func (p *pass) report(start, end int, msg string) *diag.Finding {
-	p.findings = append(p.findings, diag.Finding{
-		Rule:     p.rule.ID,
-		Severity: p.rule.Severity,
-		Start:    diag.Position{Offset: start},
-		End:      diag.Position{Offset: end},
-		Message:  msg,
-		URL:      p.rule.url,
-	})
-	return &p.findings[len(p.findings)-1]
-}
-
-// text returns the outer source between two offsets.
-func (p *pass) text(start, end int) string {
-	if start < 0 || end > len(p.src) || start > end {
-		return ""
-	}
-	return string(p.src[start:end])
-}
-
-// short is text cut to a readable length for messages.
-func short(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) > 60 {
-		s = s[:57] + "..."
-	}
-	return s
-}
-
-// lineStarts appends to ls the offset of every line of src.
-func lineStarts(ls []int, src []byte) []int {
-	ls = append(ls, 0)
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
-		}
-	}
-	return ls
-}
-
-func (p *pass) position(off int) diag.Position {
-	i := sort.Search(len(p.lines), func(i int) bool { return p.lines[i] > off }) - 1
-	if i < 0 {
-		i = 0
-	}
-	return diag.Position{Offset: off, Line: i + 1, Col: off - p.lines[i] + 1}
-}
-
-func (p *pass) publicJob(j *job) Job {
+func (p *checker) publicJob(j *job) Job {
 	pj := Job{
 		Start:       j.start,
 		End:         j.end,

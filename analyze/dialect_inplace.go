@@ -20,7 +20,7 @@ func (w *walker) execsTail(ce *syntax.CallExpr) bool {
 	if len(r.All) == 0 || knowledge.Builtins.Has(r.Name) || w.funcs[r.Name] != nil {
 		return false
 	}
-	return plainName(knowledge.WordLit(r.Head))
+	return knowledge.PlainName(knowledge.WordLit(r.Head))
 }
 
 // leads reports whether the simple command s (resolved as r) runs as the

@@ -66,7 +66,7 @@ reported.`,
 // WithDirectives turns inline `# shguard disable=` directives on (the
 // default) or off. Off, every finding is reported and directives are plain
 // comments.
-func WithDirectives(on bool) Option { return func(c *config) { c.noDirectives = !on } }
+func WithDirectives(on bool) Option { return func(o *options) { o.noDirectives = !on } }
 
 // directive is one `# shguard ...` comment.
 type directive struct {
@@ -82,7 +82,7 @@ const directiveWord = "shguard"
 
 // applyDirectives drops the findings that directives cover and reports
 // the invalid and unused directives. It runs after every rule.
-func (p *pass) applyDirectives() {
+func (p *checker) applyDirectives() {
 	if !p.directivesPossible() {
 		return
 	}
@@ -120,8 +120,8 @@ func (p *pass) applyDirectives() {
 
 // directivesPossible is false when no directive can apply: none are
 // honoured, or the source does not name the tool.
-func (p *pass) directivesPossible() bool {
-	return !p.cfg.noDirectives && bytes.Contains(p.src, []byte(directiveWord))
+func (p *checker) directivesPossible() bool {
+	return !p.opts.noDirectives && bytes.Contains(p.src, []byte(directiveWord))
 }
 
 // span is a finding's place, in outer offsets.
@@ -131,7 +131,7 @@ type span struct{ start, end int }
 type spans []span
 
 // errorSpans are the places of the error findings.
-func (p *pass) errorSpans() spans {
+func (p *checker) errorSpans() spans {
 	var errs spans
 	for _, f := range p.findings {
 		if f.Severity == diag.Error {
@@ -160,7 +160,7 @@ func compareSpans(a, b span) int {
 // leak reported, as a directive silences exactly the rules it names. It
 // is a step of the driver, not of a rule, so that no rule reads another's
 // findings and the order the rules run in does not matter.
-func (p *pass) dropSubsumed() {
+func (p *checker) dropSubsumed() {
 	if !slices.ContainsFunc(p.findings, func(f diag.Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
 		return
 	}

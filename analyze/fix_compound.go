@@ -19,11 +19,11 @@ import (
 // other compound shapes (`(A; B) &`, `{ A; B; } &`) have no brace form
 // (`(A; B &)` would be a double fork) and get the exec fix as in the
 // default style.
-func (p *pass) compoundFixes(j *job) []diag.Fix {
+func (p *checker) compoundFixes(j *job) []diag.Fix {
 	if serverBeforeTail(j.stmt.Cmd) {
 		return nil // neither form stops the wait for it
 	}
-	if p.cfg.style == StyleBrace {
+	if p.opts.style == StyleBrace {
 		if b, ok := j.stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			if f, ok := p.braceFix(j, b); ok {
 				return []diag.Fix{f}
@@ -59,7 +59,7 @@ func (p *pass) compoundFixes(j *job) []diag.Fix {
 //
 // Prefix assignments and redirections stay where they are: `FOO=1 exec B`
 // exports FOO to B just as `FOO=1 B` does, and `>log exec B` redirects B.
-func (p *pass) execFix(j *job) (diag.Fix, bool) {
+func (p *checker) execFix(j *job) (diag.Fix, bool) {
 	if j.tail == nil {
 		return diag.Fix{}, false
 	}
@@ -68,7 +68,7 @@ func (p *pass) execFix(j *job) (diag.Fix, bool) {
 		return diag.Fix{}, false
 	}
 	name := knowledge.WordLit(ce.Args[0])
-	if !plainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == dialect.LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
+	if !knowledge.PlainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == dialect.LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
 		return diag.Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -90,25 +90,6 @@ func (p *pass) execFix(j *job) (diag.Fix, bool) {
 // program of the same name, if any, instead).
 var kshBuiltins = knowledge.SetOf(`print whence integer autoload functions nameref rename realpath cat sleep`)
 
-// plainName reports whether a command name is a literal that exec runs as
-// the same program: no expansion, quoting or escape, not an option.
-func plainName(name string) bool {
-	if name == "" || name[0] == '-' {
-		return false
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		switch {
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		case strings.IndexByte("_./+-:@,", c) >= 0: // not %: `%1` is `fg %1`
-		case c == '~' && i == 0:
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // braceFix turns `A && B &` into `A && { B & }`: only B runs in the
 // background, A runs in the shell's foreground (so a `cd` or an assignment
 // in A now changes the shell: that is what this style means, and why it is
@@ -118,7 +99,7 @@ func plainName(name string) bool {
 // B must be something bash runs as the background process itself (a simple
 // command, possibly negated, or a pipeline); for `time B`, a subshell or a
 // loop, `{ B & }` would fork a waiting subshell again, so there is no fix.
-func (p *pass) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
+func (p *checker) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	if !j.stmt.Background || !j.stmt.Semicolon.IsValid() || len(j.stmt.Redirs) > 0 {
 		return diag.Fix{}, false
 	}
@@ -213,7 +194,7 @@ func commentEndsInBackslash(text []byte) bool {
 // place where the inner text and the outer source agree: not between an
 // escaping backslash and the character it escapes, not inside a line
 // continuation, and the text must survive the quoting.
-func (p *pass) insert(s *source, off int, text string) (diag.Edit, bool) {
+func (p *checker) insert(s *source, off int, text string) (diag.Edit, bool) {
 	if s.offs == nil {
 		return diag.Edit{Start: off, End: off, New: text}, true
 	}
@@ -293,7 +274,7 @@ type scope struct {
 
 // scopes returns the scopes that govern a job's tail: the outer script's,
 // and for a job inside a `bash -c` or eval string also that code's.
-func (p *pass) scopes(j *job) []*scope {
+func (p *checker) scopes(j *job) []*scope {
 	if p.outerScope == nil {
 		p.outerScope = scopeOf(p.file)
 	}
@@ -326,7 +307,7 @@ func (p *pass) scopes(j *job) []*scope {
 
 // faithful reports whether every byte of a nested text is the outer byte
 // its offset maps to, at increasing offsets.
-func (p *pass) faithful(s *source) bool {
+func (p *checker) faithful(s *source) bool {
 	prev := -1
 	for i := 0; i < len(s.text); i++ {
 		o := s.outer(i)

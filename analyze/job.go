@@ -345,3 +345,11 @@ func execsProgram(j *job, ce *syntax.CallExpr) bool {
 	name := knowledge.WordLit(ce.Args[0])
 	return name != "" && !knowledge.Builtin(name)
 }
+
+// reportable is true for jobs the outcome rules speak about: not a
+// builtin that finishes at once, not waited for or killed.
+func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteOnly() }
+
+// remoteOnly: the job runs on another machine and holds nothing of the
+// caller's, so nothing of it hangs or outlives anything here.
+func (j *job) remoteOnly() bool { return j.remote && !j.fds.Holds() }

@@ -50,12 +50,12 @@ func holdsFd(t *fdtable.Table, fd int) bool {
 }
 
 // quoted shows a job's source in a message.
-func (p *pass) quoted(j *job) string { return p.snippet(j.start, j.end) }
+func (p *checker) quoted(j *job) string { return p.snippet(j.start, j.end) }
 
 // snippet is the source between two outer offsets as a message shows it:
 // in backquotes, whitespace runs collapsed, cut to 60 bytes. Built in one
 // allocation: messages are made for every finding.
-func (p *pass) snippet(start, end int) string {
+func (p *checker) snippet(start, end int) string {
 	if start < 0 || end > len(p.src) || start > end {
 		return "``"
 	}
@@ -101,14 +101,6 @@ func (p *pass) snippet(start, end int) string {
 }
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-// reportable is true for jobs the outcome rules speak about: not a
-// builtin that finishes at once, not waited for or killed.
-func (j *job) reportable() bool { return !j.quick && !j.resolved() && !j.remoteOnly() }
-
-// remoteOnly: the job runs on another machine and holds nothing of the
-// caller's, so nothing of it hangs or outlives anything here.
-func (j *job) remoteOnly() bool { return j.remote && !j.fds.Holds() }
 
 // daemonAdvice is the advice for a daemon (see daemons.go), which no
 // $! names.

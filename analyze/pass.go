@@ -1,17 +1,21 @@
 package analyze
 
 import (
-	"sync"
+	"path"
+	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/dialect"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// pass holds what the walk found; rules read it and report.
+// pass is one walk of one command: its config, its source and tree, and
+// what the walk found there (jobs, marks, calls), which the floors above
+// read; it holds nothing they write (findings, fixes: see checker).
 type pass struct {
 	passState
-	// root is the walk of the top-level shell, set anew by run when the
-	// walk starts (newPass does not clear it twice).
+	// root is the walk of the top-level shell, set anew by walk when it
+	// starts (reset does not clear it twice).
 	root struct {
 		src source
 		sh  shell
@@ -21,26 +25,20 @@ type pass struct {
 	freeShells []*shell
 }
 
-// passState is what newPass resets for every command.
+// passState is what reset clears for every command.
 type passState struct {
 	// written are the script files the command line writes, by name
 	// (see writtenScript).
-	written  map[string]*script
-	cfg      config
-	src      []byte
-	file     *syntax.File
-	top      *syntax.Stmt // the top-level statement being walked
-	jobs     []*job
-	spare    []*job // jobs of earlier passes, reused by newJob
-	calls    []call
-	marks    []mark
-	findings []diag.Finding
-	lines    []int
-	defined  map[string]bool
-	// scopes of the exec fix (fix_compound.go), computed once per source
-	outerScope   *scope
-	nestedScopes map[*source]*scope
-	rule         *Rule // the rule being checked
+	written map[string]*script
+	cfg     config
+	src     []byte
+	file    *syntax.File
+	top     *syntax.Stmt // the top-level statement being walked
+	jobs    []*job
+	spare   []*job // jobs of earlier passes, reused by newJob
+	calls   []call
+	marks   []mark
+	defined map[string]bool
 	// inPlace are the statements the shell execs in place of itself (see
 	// markInPlace)
 	inPlace     []*syntax.Stmt
@@ -78,16 +76,6 @@ type passState struct {
 	evals map[*syntax.CallExpr]*source
 }
 
-var passes = sync.Pool{New: func() any { return new(pass) }}
-
-// newPass returns a cleared pass from the pool. It keeps the buffers that
-// never leave Run (ended subshells, the jobs and marks slices).
-func newPass(src []byte) *pass {
-	p := passes.Get().(*pass)
-	p.reset(src)
-	return p
-}
-
 // reset clears what the previous pass left. Its fields are cleared one by
 // one, and only those still set: assigning the whole struct (as this did)
 // paid a write barrier for each of its ~35 pointer words, nil or not,
@@ -104,25 +92,15 @@ func (p *pass) reset(src []byte) {
 		clear(s.jobs)
 		s.jobs = s.jobs[:0]
 	}
-	if len(s.findings) > 0 {
-		clear(s.findings)
-		s.findings = s.findings[:0]
-	}
-	s.marks, s.lines = s.marks[:0], s.lines[:0]
+	s.marks = s.marks[:0]
 	s.src = src
-	s.cfg.lang, s.cfg.caller, s.cfg.scriptFile, s.cfg.shebangGuess, s.cfg.style, s.cfg.noDirectives, s.cfg.files = 0, 0, false, false, 0, false, nil
+	s.cfg.lang, s.cfg.caller, s.cfg.scriptFile, s.cfg.shebangGuess, s.cfg.files = 0, 0, false, false, nil
 	zeroMap(&s.cfg.servers)
-	if s.cfg.keep != nil {
-		s.cfg.keep = nil
-	}
 	zeroMap(&s.written)
 	zero(&s.file)
 	zero(&s.top)
 	zeroSlice(&s.calls)
 	zeroMap(&s.defined)
-	zero(&s.outerScope)
-	zeroMap(&s.nestedScopes)
-	zero(&s.rule)
 	zeroSlice(&s.inPlace)
 	s.inPlaceDone, s.reread, s.ended = false, false, false
 	zero(&s.notPOSIX)
@@ -158,10 +136,49 @@ func zeroSlice[T any](s *[]T) {
 	}
 }
 
-// release hands the pass back, with its scratch slices (the Result has
-// copies); what the next reset would clear is cleared now, so that the
-// pool does not keep this command's tree alive.
-func (p *pass) release() {
-	p.reset(nil)
-	passes.Put(p)
+func (p *pass) isTop(s *syntax.Stmt) bool { return p.top == s }
+
+// write records the script the command line writes into the file name.
+func (p *pass) write(name string, sc *script) {
+	if p.written == nil {
+		p.written = map[string]*script{}
+	}
+	p.written[name] = sc
+}
+
+// writtenScript is the script the command line wrote into the file name,
+// or nil. Most command lines write none: then the name is not cleaned
+// (path.Clean allocates for ./run.sh).
+func (p *pass) writtenScript(name string) *script {
+	if len(p.written) == 0 {
+		return nil
+	}
+	return p.written[path.Clean(name)]
+}
+
+// define notes a function or alias name the script defines.
+func (p *pass) define(name string) {
+	if p.defined == nil {
+		p.defined = map[string]bool{}
+	}
+	p.defined[name] = true
+}
+
+func (p *pass) parseNested(code string, lang syntax.LangVariant) (*syntax.File, error) {
+	p.forgetResolved()
+	pp := dialect.ParserPool(lang)
+	pr := pp.Get().(*dialect.PooledParser)
+	defer pp.Put(pr)
+	return pr.P.Parse(strings.NewReader(code), "")
+}
+
+// ampGtAt reports whether the & of a statement (its Semicolon position, in
+// the parsed text) is a `&>` of the source.
+func (p *pass) ampGtAt(amp int) bool {
+	for _, m := range p.ampGt {
+		if amp == m || amp == m-1 {
+			return true
+		}
+	}
+	return false
 }

@@ -31,7 +31,7 @@ type Rule struct {
 	// about what one shell does.
 	Shell dialect.Lang
 
-	check func(*pass)
+	check func(*checker)
 	url   string // URL, made once
 }
 

@@ -24,13 +24,6 @@ import (
 // without the file, a file named like a server (server.js, app.py,
 // ./cmd/server) "may not end".
 
-// WithFiles gives the analysis the directory the command will run in, to
-// read the files a command runs (a script, a Go package, package.json)
-// where only their content says whether the command ends: `node
-// server.js` of a server.js that listens never does (SG3001). os.DirFS of
-// the working directory is the usual value; nil reads nothing.
-func WithFiles(fsys fs.FS) Option { return func(c *config) { c.files = fsys } }
-
 // maxRead bounds what is read of one file: a server's listen call is in
 // its first hundred kilobytes or not found.
 const maxRead = 128 << 10

@@ -22,7 +22,7 @@ the job. For a server or a watcher that is forever. Redirect both streams
 shell ends, or hand it to a job manager.`,
 	Wrong: `python3 -m http.server 8000 &`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind == jobCompound && !j.execsTail || j.ampGt {
 				continue

@@ -30,7 +30,7 @@ the parent's directory, variables and $? are unchanged. Then redirect B's
 output. Brace style: A && { B & } (A then runs in the foreground).`,
 	Wrong: `cd /tmp && python3 -m http.server 8000 &>/dev/null &`,
 	Right: `cd /tmp && exec python3 -m http.server 8000 &>/dev/null & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind != jobCompound || j.execsTail {
 				continue

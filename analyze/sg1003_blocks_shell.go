@@ -20,7 +20,7 @@ last command zsh and bash exec): the job becomes tail's child, which tail
 never reaps, and its zombie answers --pid after it exits.`,
 	Wrong: `pid=$(python3 -m http.server 8000 & echo $!)`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if !j.reportable() || !j.fds.Blocks() {
 				continue

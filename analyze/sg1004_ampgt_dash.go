@@ -21,7 +21,7 @@ Write the portable form, >file 2>&1.`,
 	Shell: dialect.LangDash,
 	Wrong: `./server &>/dev/null &`,
 	Right: `./server >/dev/null 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if !j.ampGt || !j.reportable() || !j.fds.Holds() {
 				continue

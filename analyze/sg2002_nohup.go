@@ -14,7 +14,7 @@ pipe, so nohup cmd & still holds the caller's output, and the job outlives
 the shell with nobody managing it. Redirect explicitly and manage the job.`,
 	Wrong: `nohup ./server --port 8080 >/tmp/server.log 2>&1 &`,
 	Right: `./server --port 8080 >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if j.nohup && j.reportable() {
 				p.report(j.start, j.end,

@@ -15,7 +15,7 @@ it, and setsid -f forks and returns at once, so the shell cannot even wait
 for it. Start it as a managed job instead, which tracks it wherever it goes.`,
 	Wrong: `setsid -f ./worker >/tmp/worker.log 2>&1`,
 	Right: `./worker >/tmp/worker.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if j.setsid && j.reportable() {
 				p.report(j.start, j.end,

@@ -16,7 +16,7 @@ var Disown = register(&Rule{
 and it keeps running after the shell exits with nobody tracking it.`,
 	Wrong: `./watcher >/tmp/watch.log 2>&1 & disown`,
 	Right: `./watcher >/tmp/watch.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, m := range p.marks {
 			// $! and pid variables still reach a disowned job: one
 			// killed later does not outlive the shell.

@@ -14,7 +14,7 @@ server is re-parented to init. No wait in the script can reach it, and its
 pid is lost. Start it in the script's own shell and keep $!.`,
 	Wrong: `(./server >/tmp/server.log 2>&1 &)`,
 	Right: `./server >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if j.orphaned && !j.quick && !j.killed && !j.setsid && !j.remoteOnly() {
 				p.report(j.start, j.end,

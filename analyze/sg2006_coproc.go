@@ -13,7 +13,7 @@ still the caller's. When the shell exits without waiting for it, it keeps
 running (and, with stderr not redirected, keeps the caller waiting).`,
 	Wrong: `coproc bc -l 2>/dev/null; echo '2+2' >&"${COPROC[1]}"; read -r x <&"${COPROC[0]}"`,
 	Right: `coproc bc -l 2>/dev/null; echo '2+2' >&"${COPROC[1]}"; read -r x <&"${COPROC[0]}"; kill "$COPROC_PID"`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, j := range p.jobs {
 			if j.coproc && j.reportable() {
 				p.report(j.start, j.end,

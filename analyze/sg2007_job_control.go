@@ -16,7 +16,7 @@ control on, which puts every later background job in its own process group,
 where a timeout that kills the command's group does not reach it.`,
 	Wrong: `sleep 30 >/dev/null 2>&1 & fg`,
 	Right: `sleep 30 >/dev/null 2>&1 & wait`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, m := range p.marks {
 			if m.rule != "SG2007" || !m.leavesJob() {
 				continue
@@ -29,21 +29,3 @@ where a timeout that kills the command's group does not reach it.`,
 		}
 	},
 })
-
-// leavesJob reports whether a job-control command concerns a job that is
-// still running when the shell exits. Without one the command changes
-// nothing that outlives the shell (`set -m; build & wait` is collected as
-// usual; `fg` with no job fails harmlessly), which bash confirms in the
-// corpus.
-func (m mark) leavesJob() bool {
-	js := m.jobs
-	if m.sh != nil && m.from <= len(m.sh.jobs) {
-		js = m.sh.jobs[m.from:]
-	}
-	for _, j := range js {
-		if j.reportable() {
-			return true
-		}
-	}
-	return false
-}

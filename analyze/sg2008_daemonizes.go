@@ -27,7 +27,7 @@ reported). Some keep the caller's output as well, and the caller hangs
 without --log-file, nginx with its error log on stderr.`,
 	Wrong: `tmux new-session -d -s dev 'npm run dev'`,
 	Right: `./node_modules/.bin/vite >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill $pid`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		// The daemon is a job the walk keeps (see daemons.go): one its
 		// stop command, a kill by name or by pid file ended is not
 		// reported.

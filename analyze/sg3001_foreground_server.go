@@ -28,7 +28,7 @@ call until its timeout. Start them as managed background jobs and poll
 their logs.`,
 	Wrong: `npm run dev`,
 	Right: `npm run build`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, c := range p.calls {
 			if c.async {
 				continue

@@ -17,7 +17,7 @@ it is (SG1001). Elsewhere setsid runs cmd in place, but a timeout's group
 kill never reaches cmd. If a new session is not what you need, drop setsid.`,
 	Wrong: `setsid ./build.sh; echo built`,
 	Right: `./build.sh; echo built`,
-	check: func(p *pass) {
+	check: func(p *checker) {
 		for _, m := range p.marks {
 			if m.rule == "SG3002" {
 				p.report(m.start, m.end,

@@ -27,7 +27,7 @@ it is a bash script, or write it in POSIX sh.`,
 	Shell: dialect.LangPOSIX,
 	Wrong: "#!/bin/sh\nx=(a b); echo \"${x[0]}\"",
 	Right: "#!/bin/sh\nset -- a b; echo \"$1\"",
-	check: func(p *pass) {
+	check: func(p *checker) {
 		if e := p.notPOSIX; e != nil {
 			off := max(e.Offset, 0)
 			how := "analysed as bash"

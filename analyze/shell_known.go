@@ -6,17 +6,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// WithShebangShell says the shell (WithLang) was read from the script's
-// shebang line and nothing else named it: a guess at what will run the
-// script, since `#!/bin/sh` scripts full of bash syntax are often run as
-// `bash script.sh`. Only then is a sh script that dash cannot parse
-// analysed as bash, with SG3003 saying so, as ShellCheck does. Without it
-// the shell is known (-s, a directive, .shguardrc, the shell an agent or
-// shexec runs), and a source it refuses is a *ParseError (SG1000), as
-// for every other shell: dash prints "Syntax error", runs nothing of the
-// line and exits 2.
-func WithShebangShell() Option { return func(c *config) { c.shebangGuess = true } }
-
 // knownShellRefuses returns the parse error of a source the shell (dash,
 // or sh where it is dash) refuses as it parses, when the shell is known
 // (see WithShebangShell); nil when the guess lets the analysis read it as

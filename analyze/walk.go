@@ -10,18 +10,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// mark is a position of interest: a disown, a job-control command.
-type mark struct {
-	rule       string
-	start, end int
-	what       string
-	// The jobs a job-control command concerns, for SG2007: jobs named by
-	// fg/bg, and for set -m the jobs sh starts from index from on.
-	jobs []*job
-	sh   *shell
-	from int
-}
-
 // walker walks statements in execution order, tracking descriptors and jobs.
 type walker struct {
 	p     *pass

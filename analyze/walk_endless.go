@@ -123,7 +123,7 @@ func (w *walker) noteEndlessLoop(c *syntax.WhileClause) {
 		what = "never ends: " + w.sh.d.Lang.String() + " has no `" + why + "` (\"" + why + ": not found\", status 127), which fails every round, so the loop never leaves; use `[ ]`, `.` or what the shell has"
 	}
 	start, end := w.src.outer(int(c.Pos().Offset())), w.src.outer(int(c.End().Offset()))
-	w.mark(mark{rule: ForegroundServer.ID, start: start, end: end, what: what})
+	w.mark(mark{rule: "SG3001", start: start, end: end, what: what})
 }
 
 // mayLeave reports whether running list may leave the loop it is the
@@ -254,7 +254,7 @@ func (w *walker) noteEndlessWait(s syntax.Node, pending, named []*job, nflag, al
 		return
 	}
 	start, end := w.src.outer(int(s.Pos().Offset())), w.src.outer(int(s.End().Offset()))
-	w.mark(mark{rule: ForegroundServer.ID, start: start, end: end, what: "waits for a job that never ends " + what})
+	w.mark(mark{rule: "SG3001", start: start, end: end, what: "waits for a job that never ends " + what})
 }
 
 // jobEndless says what kind of never-ending program a job runs (see

@@ -1,6 +1,8 @@
 package knowledge
 
 import (
+	"strings"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -53,4 +55,23 @@ func UnquotedParts(word *syntax.Word) []syntax.WordPart {
 		}
 	}
 	return word.Parts
+}
+
+// PlainName reports whether a command name is a literal that exec runs as
+// the same program: no expansion, quoting or escape, not an option.
+func PlainName(name string) bool {
+	if name == "" || name[0] == '-' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("_./+-:@,", c) >= 0: // not %: `%1` is `fg %1`
+		case c == '~' && i == 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
