@@ -10,7 +10,7 @@ func (p *checker) dropMovedFixes() {
 		f := &p.findings[i]
 		for _, fx := range f.Fixes {
 			for _, e := range fx.Edits {
-				for _, m := range p.ampGt {
+				for _, m := range p.AmpGt {
 					if e.Start <= m+3 && e.End >= m-1 {
 						f.Fixes = nil
 					}

@@ -24,6 +24,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/fdtable"
+	"github.com/shguard/shguard/analyze/walk"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -121,7 +122,7 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	for _, o := range opts {
 		o(&p.opts)
 	}
-	if err := p.walk(); err != nil {
+	if err := p.Walk(); err != nil {
 		return Result{}, err
 	}
 	for _, r := range sortedRules() {
@@ -153,59 +154,59 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	p.findings = slices.CompactFunc(p.findings, func(a, b diag.Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
-	res := Result{File: p.file, Reread: p.reread}
+	res := Result{File: p.File, Reread: p.Reread}
 	if len(p.findings) > 0 {
 		// p.findings is the pass's scratch, reused by the next pass: the
 		// result gets a copy of exactly its length.
 		res.Findings = append(make([]diag.Finding, 0, len(p.findings)), p.findings...)
 	}
 	if withJobs {
-		res.Jobs = make([]Job, 0, len(p.jobs))
-		for _, j := range p.jobs {
+		res.Jobs = make([]Job, 0, len(p.Jobs))
+		for _, j := range p.Jobs {
 			res.Jobs = append(res.Jobs, p.publicJob(j))
 		}
 	}
 	return res, nil
 }
 
-func (p *checker) publicJob(j *job) Job {
+func (p *checker) publicJob(j *walk.Job) Job {
 	pj := Job{
-		Start:       j.start,
-		End:         j.end,
-		Head:        j.start,
+		Start:       j.Start,
+		End:         j.End,
+		Head:        j.Start,
 		Amp:         -1,
-		TopLevel:    j.topLevel,
-		Compound:    j.kind == jobCompound,
-		HoldsOutput: j.fds.Holds(),
-		Stdout:      targetName(j.fds[1]),
-		Stderr:      targetName(j.fds[2]),
-		Resolved:    j.resolved(),
-		Escapes:     j.escapes(),
-		Brief:       j.quick,
+		TopLevel:    j.TopLevel,
+		Compound:    j.Kind == walk.JobCompound,
+		HoldsOutput: j.Fds.Holds(),
+		Stdout:      targetName(j.Fds[1]),
+		Stderr:      targetName(j.Fds[2]),
+		Resolved:    j.Resolved(),
+		Escapes:     j.Escapes(),
+		Brief:       j.Quick,
 	}
-	if j.lastOfList {
-		pj.Head = j.head
+	if j.LastOfList {
+		pj.Head = j.Head
 	}
-	pj.Disown = j.stmt.Disown
+	pj.Disown = j.Stmt.Disown
 	pj.Program = -1
-	if (j.stmt.Background || j.stmt.Disown) && j.stmt.Semicolon.IsValid() {
+	if (j.Stmt.Background || j.Stmt.Disown) && j.Stmt.Semicolon.IsValid() {
 		switch {
-		case !j.inNested:
-			pj.Amp = int(j.stmt.Semicolon.Offset())
-		case j.depth == 1 && j.src.quote != 0:
-			if amp := j.src.outer(int(j.stmt.Semicolon.Offset())); amp > j.start && p.src[amp] == '&' {
-				pj.Amp, pj.Quote = amp, j.src.quote
+		case !j.InNested:
+			pj.Amp = int(j.Stmt.Semicolon.Offset())
+		case j.Depth == 1 && j.Src.Quote != 0:
+			if amp := j.Src.Outer(int(j.Stmt.Semicolon.Offset())); amp > j.Start && p.Src[amp] == '&' {
+				pj.Amp, pj.Quote = amp, j.Src.Quote
 			}
 		}
-		if ce, ok := j.stmt.Cmd.(*syntax.CallExpr); ok && pj.Amp >= 0 && execsProgram(j, ce) {
-			pj.Program = j.src.outer(int(ce.Args[0].Pos().Offset()))
+		if ce, ok := j.Stmt.Cmd.(*syntax.CallExpr); ok && pj.Amp >= 0 && walk.ExecsProgram(j, ce) {
+			pj.Program = j.Src.Outer(int(ce.Args[0].Pos().Offset()))
 		}
 	}
-	switch j.stmt.Cmd.(type) {
+	switch j.Stmt.Cmd.(type) {
 	case *syntax.BinaryCmd, *syntax.TimeClause:
 		pj.List = true
 	}
-	pj.List = pj.List || j.stmt.Negated
+	pj.List = pj.List || j.Stmt.Negated
 	return pj
 }
 

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // checker is one analysis above the walk: the walk's pass (embedded: the
@@ -14,14 +15,14 @@ import (
 // findings, the rule being checked and the fix's scopes. It is pooled
 // with the pass inside it (one object, as the pass alone was before).
 type checker struct {
-	pass
+	walk.Pass
 	opts     options
 	findings []diag.Finding
 	lines    []int
 	rule     *Rule // the rule being checked
 	// scopes of the exec fix (fix_compound.go), computed once per source
 	outerScope   *scope
-	nestedScopes map[*source]*scope
+	nestedScopes map[*walk.Source]*scope
 }
 
 var checkers = sync.Pool{New: func() any { return new(checker) }}
@@ -40,9 +41,9 @@ func newChecker(src []byte) *checker {
 // barrier per pointer word otherwise). TestPassResetFields makes a new
 // field fail until it is cleared here.
 func (c *checker) reset(src []byte) {
-	c.pass.reset(src)
-	if c.opts.cfg != &c.cfg {
-		c.opts.cfg = &c.cfg
+	c.Pass.Reset(src)
+	if c.opts.cfg != &c.Cfg {
+		c.opts.cfg = &c.Cfg
 	}
 	c.opts.style, c.opts.noDirectives = 0, false
 	if c.opts.keep != nil {
@@ -88,10 +89,10 @@ func (p *checker) report(start, end int, msg string) *diag.Finding {
 
 // text returns the outer source between two offsets.
 func (p *checker) text(start, end int) string {
-	if start < 0 || end > len(p.src) || start > end {
+	if start < 0 || end > len(p.Src) || start > end {
 		return ""
 	}
-	return string(p.src[start:end])
+	return string(p.Src[start:end])
 }
 
 // short is text cut to a readable length for messages.

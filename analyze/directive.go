@@ -86,7 +86,7 @@ func (p *checker) applyDirectives() {
 	if !p.directivesPossible() {
 		return
 	}
-	ds := collectDirectives(p.file, p.src)
+	ds := collectDirectives(p.File, p.Src)
 	if len(ds) == 0 {
 		return
 	}
@@ -109,7 +109,7 @@ func (p *checker) applyDirectives() {
 				where = "a directive trailing a command covers nothing; put it on the line above the statement"
 			case d.from > d.to:
 				where = "no statement follows it"
-			case d.from == 0 && d.to == len(p.src):
+			case d.from == 0 && d.to == len(p.Src):
 				where = "the file has no " + id + " finding"
 			}
 			p.report(d.start, d.end, "`"+short(text)+"` suppresses nothing for "+id+": "+where+"; remove it")
@@ -121,7 +121,7 @@ func (p *checker) applyDirectives() {
 // directivesPossible is false when no directive can apply: none are
 // honoured, or the source does not name the tool.
 func (p *checker) directivesPossible() bool {
-	return !p.opts.noDirectives && bytes.Contains(p.src, []byte(directiveWord))
+	return !p.opts.noDirectives && bytes.Contains(p.Src, []byte(directiveWord))
 }
 
 // span is a finding's place, in outer offsets.

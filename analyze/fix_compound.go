@@ -8,6 +8,7 @@ import (
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/analyze/walk"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -19,12 +20,12 @@ import (
 // other compound shapes (`(A; B) &`, `{ A; B; } &`) have no brace form
 // (`(A; B &)` would be a double fork) and get the exec fix as in the
 // default style.
-func (p *checker) compoundFixes(j *job) []diag.Fix {
-	if serverBeforeTail(j.stmt.Cmd) {
+func (p *checker) compoundFixes(j *walk.Job) []diag.Fix {
+	if serverBeforeTail(j.Stmt.Cmd) {
 		return nil // neither form stops the wait for it
 	}
 	if p.opts.style == StyleBrace {
-		if b, ok := j.stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
+		if b, ok := j.Stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			if f, ok := p.braceFix(j, b); ok {
 				return []diag.Fix{f}
 			}
@@ -59,16 +60,16 @@ func (p *checker) compoundFixes(j *job) []diag.Fix {
 //
 // Prefix assignments and redirections stay where they are: `FOO=1 exec B`
 // exports FOO to B just as `FOO=1 B` does, and `>log exec B` redirects B.
-func (p *checker) execFix(j *job) (diag.Fix, bool) {
-	if j.tail == nil {
+func (p *checker) execFix(j *walk.Job) (diag.Fix, bool) {
+	if j.Tail == nil {
 		return diag.Fix{}, false
 	}
-	ce, ok := j.tail.Cmd.(*syntax.CallExpr)
+	ce, ok := j.Tail.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return diag.Fix{}, false
 	}
 	name := knowledge.WordLit(ce.Args[0])
-	if !knowledge.PlainName(name) || knowledge.Builtins.Has(name) || p.cfg.lang == dialect.LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.stmt) {
+	if !knowledge.PlainName(name) || knowledge.Builtins.Has(name) || p.Cfg.Lang == dialect.LangMksh && kshBuiltins.Has(name) || mentionsTrap(j) && hasTrap(j.Stmt) {
 		return diag.Fix{}, false
 	}
 	for _, sc := range p.scopes(j) {
@@ -79,8 +80,8 @@ func (p *checker) execFix(j *job) (diag.Fix, bool) {
 			return diag.Fix{}, false
 		}
 	}
-	e, ok := p.insert(j.src, int(ce.Args[0].Pos().Offset()), "exec ")
-	if !ok || !bytes.HasPrefix(p.src[e.Start:], []byte(name)) {
+	e, ok := p.insert(j.Src, int(ce.Args[0].Pos().Offset()), "exec ")
+	if !ok || !bytes.HasPrefix(p.Src[e.Start:], []byte(name)) {
 		return diag.Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return diag.Fix{Message: "exec `" + path.Base(name) + "` so the background subshell becomes it instead of waiting for it", Edits: []diag.Edit{e}}, true
@@ -99,8 +100,8 @@ var kshBuiltins = knowledge.SetOf(`print whence integer autoload functions namer
 // B must be something bash runs as the background process itself (a simple
 // command, possibly negated, or a pipeline); for `time B`, a subshell or a
 // loop, `{ B & }` would fork a waiting subshell again, so there is no fix.
-func (p *checker) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
-	if !j.stmt.Background || !j.stmt.Semicolon.IsValid() || len(j.stmt.Redirs) > 0 {
+func (p *checker) braceFix(j *walk.Job, b *syntax.BinaryCmd) (diag.Fix, bool) {
+	if !j.Stmt.Background || !j.Stmt.Semicolon.IsValid() || len(j.Stmt.Redirs) > 0 {
 		return diag.Fix{}, false
 	}
 	switch y := b.Y.Cmd.(type) {
@@ -118,15 +119,15 @@ func (p *checker) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	default:
 		return diag.Fix{}, false
 	}
-	if j.src.offs != nil {
+	if j.Src.Offs != nil {
 		for _, sc := range p.scopes(j) {
 			if sc.unmapped {
 				return diag.Fix{}, false
 			}
 		}
 	}
-	amp := int(j.stmt.Semicolon.Offset())
-	text := j.src.text
+	amp := int(j.Stmt.Semicolon.Offset())
+	text := j.Src.Text
 	closing := " }"
 	blank := false
 	for i := amp + 1; i < len(text); i++ {
@@ -152,9 +153,9 @@ func (p *checker) braceFix(j *job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 		}
 		break
 	}
-	open, ok1 := p.insert(j.src, int(b.Y.Pos().Offset()), "{ ")
-	cl, ok2 := p.insert(j.src, amp+1, closing)
-	if !ok1 || !ok2 || cl.Start < 1 || p.src[cl.Start-1] != '&' || open.Start >= len(p.src) || p.src[open.Start] != text[b.Y.Pos().Offset()] {
+	open, ok1 := p.insert(j.Src, int(b.Y.Pos().Offset()), "{ ")
+	cl, ok2 := p.insert(j.Src, amp+1, closing)
+	if !ok1 || !ok2 || cl.Start < 1 || p.Src[cl.Start-1] != '&' || open.Start >= len(p.Src) || p.Src[open.Start] != text[b.Y.Pos().Offset()] {
 		return diag.Fix{}, false // the parser's offsets are off (a NUL byte does that)
 	}
 	return diag.Fix{Message: "background only the last command: `A && { B & }`", Edits: []diag.Edit{open, cl}}, true
@@ -194,11 +195,11 @@ func commentEndsInBackslash(text []byte) bool {
 // place where the inner text and the outer source agree: not between an
 // escaping backslash and the character it escapes, not inside a line
 // continuation, and the text must survive the quoting.
-func (p *checker) insert(s *source, off int, text string) (diag.Edit, bool) {
-	if s.offs == nil {
+func (p *checker) insert(s *walk.Source, off int, text string) (diag.Edit, bool) {
+	if s.Offs == nil {
 		return diag.Edit{Start: off, End: off, New: text}, true
 	}
-	switch s.quote {
+	switch s.Quote {
 	case '\'':
 		if strings.ContainsRune(text, '\'') {
 			return diag.Edit{}, false
@@ -210,7 +211,7 @@ func (p *checker) insert(s *source, off int, text string) (diag.Edit, bool) {
 	default:
 		return diag.Edit{}, false // unquoted or nested twice: no safe place
 	}
-	n := len(s.text)
+	n := len(s.Text)
 	if off < 0 || off > n || n == 0 {
 		return diag.Edit{}, false
 	}
@@ -219,21 +220,21 @@ func (p *checker) insert(s *source, off int, text string) (diag.Edit, bool) {
 	// off itself (or the closing quote).
 	var at int
 	if off == 0 {
-		at = s.outer(0)
-		if at < 1 || at > len(p.src) || p.src[at-1] != s.quote {
+		at = s.Outer(0)
+		if at < 1 || at > len(p.Src) || p.Src[at-1] != s.Quote {
 			return diag.Edit{}, false
 		}
 	} else {
-		at = s.outer(off-1) + 1
+		at = s.Outer(off-1) + 1
 	}
 	if off < n {
-		if s.outer(off) != at || at >= len(p.src) || p.src[at] != s.text[off] {
+		if s.Outer(off) != at || at >= len(p.Src) || p.Src[at] != s.Text[off] {
 			return diag.Edit{}, false
 		}
-	} else if at >= len(p.src) || p.src[at] != s.quote {
+	} else if at >= len(p.Src) || p.Src[at] != s.Quote {
 		return diag.Edit{}, false
 	}
-	if off > 0 && p.src[at-1] != s.text[off-1] {
+	if off > 0 && p.Src[at-1] != s.Text[off-1] {
 		return diag.Edit{}, false
 	}
 	return diag.Edit{Start: at, End: at, New: text}, true
@@ -242,9 +243,9 @@ func (p *checker) insert(s *source, off int, text string) (diag.Edit, bool) {
 // hasTrap reports whether the statement sets a trap, which exec would skip.
 // mentionsTrap is a cheap first look for hasTrap: the job's text names
 // trap at all (almost no job does).
-func mentionsTrap(j *job) bool {
-	s, e := int(j.stmt.Pos().Offset()), int(j.stmt.End().Offset())
-	return e <= len(j.src.text) && s <= e && bytes.Contains(j.src.text[s:e], []byte("trap"))
+func mentionsTrap(j *walk.Job) bool {
+	s, e := int(j.Stmt.Pos().Offset()), int(j.Stmt.End().Offset())
+	return e <= len(j.Src.Text) && s <= e && bytes.Contains(j.Src.Text[s:e], []byte("trap"))
 }
 
 func hasTrap(s *syntax.Stmt) bool {
@@ -274,44 +275,44 @@ type scope struct {
 
 // scopes returns the scopes that govern a job's tail: the outer script's,
 // and for a job inside a `bash -c` or eval string also that code's.
-func (p *checker) scopes(j *job) []*scope {
+func (p *checker) scopes(j *walk.Job) []*scope {
 	if p.outerScope == nil {
-		p.outerScope = scopeOf(p.file)
+		p.outerScope = scopeOf(p.File)
 	}
-	if j.src.offs == nil {
+	if j.Src.Offs == nil {
 		return []*scope{p.outerScope}
 	}
 	if p.nestedScopes == nil {
-		p.nestedScopes = map[*source]*scope{}
+		p.nestedScopes = map[*walk.Source]*scope{}
 	}
-	sc, ok := p.nestedScopes[j.src]
+	sc, ok := p.nestedScopes[j.Src]
 	if !ok {
 		// The walk parsed the text as the shell that runs it reads it.
-		f, err := j.src.file, error(nil)
+		f, err := j.Src.File, error(nil)
 		if f == nil {
-			f, err = p.parseNested(string(j.src.text), p.cfg.lang.Variant())
+			f, err = p.ParseNested(string(j.Src.Text), p.Cfg.Lang.Variant())
 		}
 		if err != nil {
-			f, err = p.parseNested(string(j.src.text), syntax.LangBash)
+			f, err = p.ParseNested(string(j.Src.Text), syntax.LangBash)
 		}
 		if err != nil {
 			sc = &scope{opaque: true, unsafeTrap: true}
 		} else {
 			sc = scopeOf(f)
 		}
-		sc.unmapped = !p.faithful(j.src)
-		p.nestedScopes[j.src] = sc
+		sc.unmapped = !p.faithful(j.Src)
+		p.nestedScopes[j.Src] = sc
 	}
 	return []*scope{p.outerScope, sc}
 }
 
 // faithful reports whether every byte of a nested text is the outer byte
 // its offset maps to, at increasing offsets.
-func (p *checker) faithful(s *source) bool {
+func (p *checker) faithful(s *walk.Source) bool {
 	prev := -1
-	for i := 0; i < len(s.text); i++ {
-		o := s.outer(i)
-		if o <= prev || o >= len(p.src) || p.src[o] != s.text[i] {
+	for i := 0; i < len(s.Text); i++ {
+		o := s.Outer(i)
+		if o <= prev || o >= len(p.Src) || p.Src[o] != s.Text[i] {
 			return false
 		}
 		prev = o

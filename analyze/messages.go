@@ -5,6 +5,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // held names the descriptors of a job that someone waits on for EOF. The
@@ -50,13 +51,13 @@ func holdsFd(t *fdtable.Table, fd int) bool {
 }
 
 // quoted shows a job's source in a message.
-func (p *checker) quoted(j *job) string { return p.snippet(j.start, j.end) }
+func (p *checker) quoted(j *walk.Job) string { return p.snippet(j.Start, j.End) }
 
 // snippet is the source between two outer offsets as a message shows it:
 // in backquotes, whitespace runs collapsed, cut to 60 bytes. Built in one
 // allocation: messages are made for every finding.
 func (p *checker) snippet(start, end int) string {
-	if start < 0 || end > len(p.src) || start > end {
+	if start < 0 || end > len(p.Src) || start > end {
 		return "``"
 	}
 	const limit = 60
@@ -65,7 +66,7 @@ func (p *checker) snippet(start, end int) string {
 	b.WriteByte('`')
 	// Copy runs of non-blank bytes whole, one space between runs: the
 	// snippet of every finding passes through here.
-	n, src := 0, p.src[start:end]
+	n, src := 0, p.Src[start:end]
 	for {
 		i := 0
 		for i < len(src) && isSpace(src[i]) {
@@ -110,27 +111,27 @@ const manageAdvice = "wait for it (`wait $!`), stop it when done (`kill $!`), or
 
 // advice is manageAdvice, and a word about the kill or wait a script has
 // for the job when it may not run.
-func advice(j *job) string {
-	if j.daemon != "" {
+func advice(j *walk.Job) string {
+	if j.Daemon != "" {
 		return daemonAdvice
 	}
-	if j.subshellGone {
+	if j.SubshellGone {
 		return outlivedKillAdvice(j)
 	}
-	if j.wdLeft {
+	if j.WdLeft {
 		return "bound it with `timeout N` instead: the watchdog's kill of $$, firing while it runs, ends only the shell waiting for it, which leaves it running with what it was given"
 	}
-	if j.killedLate {
+	if j.KilledLate {
 		return manageAdvice + "; the watchdog that kills it does so only once its delay is over, after the shell exited"
 	}
-	if j.cutLeft {
+	if j.CutLeft {
 		return "let the timeout reach it: its signal ended only the shell waiting for it, which leaves it running; without --foreground timeout signals its whole process group, and a program the string ends with (`exec ./server`) is the process it signals"
 	}
-	if j.runsChildren && j.kind == jobSimple && len(j.prog) > 0 {
+	if j.RunsChildren && j.Kind == walk.JobSimple && len(j.Prog) > 0 {
 		// `kill $!` would not stop it (npm, make, go run, xargs…)
 		return "wait for it (`wait $!`), start it with `setsid` and stop its whole process group when done (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): a `kill $!` " + runnerKilled(j)
 	}
-	if j.condEnd {
+	if j.CondEnd {
 		return manageAdvice + "; the kill or wait it has runs only if the command before its && or || goes that way: put it after `;`, or in `trap '…' EXIT`"
 	}
 	return manageAdvice
@@ -142,9 +143,9 @@ func advice(j *job) string {
 // A kill of the process group reaches them all; `setsid` gives a job a
 // group of its own in all four shells, where `set -m` fails in zsh -c and
 // leaves dash's jobs in the shell's group (measured with npm run).
-func outlivedKillAdvice(j *job) string {
+func outlivedKillAdvice(j *walk.Job) string {
 	what := "ends its subshell, not the program running under it"
-	if j.kind == jobSimple && len(j.prog) > 0 {
+	if j.Kind == walk.JobSimple && len(j.Prog) > 0 {
 		what = runnerKilled(j)
 	}
 	return "start it with `setsid` and stop its whole process group (`kill -- -$!`), or run it as a managed job (`shexec --background`, or the agent's run_in_background): the kill it has " + what
@@ -154,10 +155,10 @@ func outlivedKillAdvice(j *job) string {
 // as a child ends, and what it does not: the runner itself (`bundle exec
 // rake` is rake: see execRunner) and the shell it passes the signal to,
 // for npm's script and make's recipe (see runners_tasks.go).
-func runnerKilled(j *job) string {
-	words := j.prog
-	if j.runner != nil {
-		words = j.runner
+func runnerKilled(j *walk.Job) string {
+	words := j.Prog
+	if j.Runner != nil {
+		words = j.Runner
 	}
 	r := knowledge.Resolve(words)
 	if inner, ok := knowledge.ExecRunner(r); ok {
@@ -168,11 +169,11 @@ func runnerKilled(j *job) string {
 		name = knowledge.Value(words[0])
 	}
 	switch {
-	case j.childDeep && (name == "make" || name == "gmake"):
+	case j.ChildDeep && (name == "make" || name == "gmake"):
 		return "ends `" + name + "`, which passes it on to its recipe's shell (a line like `cd web && ./server` runs under /bin/sh -c) or to npm, not to the program running under them"
-	case j.childDeep && knowledge.TaskRunner(r):
+	case j.ChildDeep && knowledge.TaskRunner(r):
 		return "ends `" + name + "` alone, not the program its task runs under it"
-	case j.childDeep:
+	case j.ChildDeep:
 		return "ends `" + name + "` and the script shell it passes the signal to, not the program running under it"
 	}
 	return "ends `" + name + "`, not the program running under it"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/dialect"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // Style chooses how compound background statements (`A && B &`) are fixed.
@@ -44,7 +45,7 @@ func (s Style) String() string {
 // walk reads) and what only the floors above it read: the fixes' style,
 // the directives' switch and the findings' filter.
 type options struct {
-	cfg          *config
+	cfg          *walk.Config
 	style        Style
 	noDirectives bool
 	keep         func(diag.Finding) bool
@@ -54,7 +55,7 @@ type options struct {
 type Option func(*options)
 
 // WithLang sets the dialect the source is parsed as.
-func WithLang(l dialect.Lang) Option { return func(o *options) { o.cfg.lang = l } }
+func WithLang(l dialect.Lang) Option { return func(o *options) { o.cfg.Lang = l } }
 
 // WithStyle sets the style of the fixes attached to findings.
 func WithStyle(s Style) Option { return func(o *options) { o.style = s } }
@@ -71,30 +72,30 @@ func WithFilter(keep func(diag.Finding) bool) Option { return func(o *options) {
 // `servers=` key sets them.
 func WithServers(names ...string) Option {
 	return func(o *options) {
-		if o.cfg.servers == nil {
-			o.cfg.servers = map[string]bool{}
+		if o.cfg.Servers == nil {
+			o.cfg.Servers = map[string]bool{}
 		}
 		for _, n := range names {
-			o.cfg.servers[path.Base(n)] = true
+			o.cfg.Servers[path.Base(n)] = true
 		}
 	}
 }
 
 // WithCaller says how the shell is started (default CallerGroupLeader,
 // what agent tools do).
-func WithCaller(c dialect.Caller) Option { return func(o *options) { o.cfg.caller = c } }
+func WithCaller(c dialect.Caller) Option { return func(o *options) { o.cfg.Caller = c } }
 
 // WithScriptFile says the source is a script file the shell reads (`bash
 // deploy.sh`), not a -c string: a shell execs the last command of a -c
 // string in place of itself, never that of a script file.
-func WithScriptFile() Option { return func(o *options) { o.cfg.scriptFile = true } }
+func WithScriptFile() Option { return func(o *options) { o.cfg.ScriptFile = true } }
 
 // WithFiles gives the analysis the directory the command will run in, to
 // read the files a command runs (a script, a Go package, package.json)
 // where only their content says whether the command ends: `node
 // server.js` of a server.js that listens never does (SG3001). os.DirFS of
 // the working directory is the usual value; nil reads nothing.
-func WithFiles(fsys fs.FS) Option { return func(o *options) { o.cfg.files = fsys } }
+func WithFiles(fsys fs.FS) Option { return func(o *options) { o.cfg.Files = fsys } }
 
 // WithShebangShell says the shell (WithLang) was read from the script's
 // shebang line and nothing else named it: a guess at what will run the
@@ -105,4 +106,4 @@ func WithFiles(fsys fs.FS) Option { return func(o *options) { o.cfg.files = fsys
 // shexec runs), and a source it refuses is a *ParseError (SG1000), as
 // for every other shell: dash prints "Syntax error", runs nothing of the
 // line and exits 2.
-func WithShebangShell() Option { return func(o *options) { o.cfg.shebangGuess = true } }
+func WithShebangShell() Option { return func(o *options) { o.cfg.ShebangGuess = true } }

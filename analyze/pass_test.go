@@ -7,6 +7,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/dialect"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // newChecker clears only the used part of the pooled scratch slices, which is
@@ -26,9 +27,9 @@ func TestPassScratchZeroBeyondLen(t *testing.T) {
 				t.Fatalf("after %q: findings[%d] beyond len is %+v", src, len(p.findings)+i, f)
 			}
 		}
-		for i, j := range p.jobs[len(p.jobs):cap(p.jobs)] {
+		for i, j := range p.Jobs[len(p.Jobs):cap(p.Jobs)] {
 			if j != nil {
-				t.Fatalf("after %q: jobs[%d] beyond len is set", src, len(p.jobs)+i)
+				t.Fatalf("after %q: jobs[%d] beyond len is set", src, len(p.Jobs)+i)
 			}
 		}
 		checkers.Put(p)
@@ -43,13 +44,13 @@ func TestPassScratchZeroBeyondLen(t *testing.T) {
 // options or checker fails here until reset clears it (then add it below).
 func TestPassResetFields(t *testing.T) {
 	known := map[string]bool{}
-	for _, f := range strings.Fields(`written cfg src file top jobs spare calls marks defined
-		inPlace inPlaceDone reread ended notPOSIX pidFiles consts constSeen assigned opaqueFiles ampGt always resolvedCalls nextResolved evals`) {
+	for _, f := range strings.Fields(`written Cfg Src File top Jobs spare Calls Marks defined
+		inPlace inPlaceDone Reread ended NotPOSIX pidFiles consts constSeen assigned opaqueFiles AmpGt always resolvedCalls nextResolved evals`) {
 		known[f] = true
 	}
 	// passState is the walk's, read through reflect: the floors above
 	// the walk see only what it exports.
-	st := reflect.ValueOf(&checker{}).Elem().FieldByName("pass").FieldByName("passState").Type()
+	st := reflect.ValueOf(&checker{}).Elem().FieldByName("Pass").FieldByName("passState").Type()
 	for i := range st.NumField() {
 		if !known[st.Field(i).Name] {
 			t.Errorf("passState.%s: clear it in pass.reset, then list it here", st.Field(i).Name)
@@ -58,20 +59,20 @@ func TestPassResetFields(t *testing.T) {
 	if st.NumField() != len(known) {
 		t.Errorf("passState has %d fields, the list %d", st.NumField(), len(known))
 	}
-	if n := reflect.TypeOf(config{}).NumField(); n != 6 {
+	if n := reflect.TypeOf(walk.Config{}).NumField(); n != 6 {
 		t.Errorf("config has %d fields: clear the new ones in pass.reset, then count them here", n)
 	}
 	if n := reflect.TypeOf(options{}).NumField(); n != 4 {
 		t.Errorf("options has %d fields: clear the new ones in checker.reset, then count them here", n)
 	}
-	own := map[string]bool{"pass": true, "opts": true, "findings": true, "lines": true, "rule": true, "outerScope": true, "nestedScopes": true}
+	own := map[string]bool{"Pass": true, "opts": true, "findings": true, "lines": true, "rule": true, "outerScope": true, "nestedScopes": true}
 	ct := reflect.TypeOf(checker{})
 	for i := range ct.NumField() {
 		if !own[ct.Field(i).Name] {
 			t.Errorf("checker.%s: clear it in checker.reset, then list it here", ct.Field(i).Name)
 		}
 	}
-	buffers := map[string]bool{"jobs": true, "marks": true, "findings": true, "lines": true}
+	buffers := map[string]bool{"Jobs": true, "Marks": true, "findings": true, "lines": true}
 	srcs := []string{
 		"f() { server & echo $! > run.pid; }; f; kill $(cat run.pid); bash -c 'x & y'; A && B &\n# shguard disable=SG1002 -- test\nC && D &",
 		"#!/bin/sh\nexec >log; [[ -n x ]] && sleep 9 & kill %1; eval \"$c\"; read -r pid < run.pid",
@@ -86,7 +87,7 @@ func TestPassResetFields(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := checkers.Get().(*checker)
-		v := reflect.ValueOf(p).Elem().FieldByName("pass").FieldByName("passState")
+		v := reflect.ValueOf(p).Elem().FieldByName("Pass").FieldByName("passState")
 		for i := range v.NumField() {
 			name, f := st.Field(i).Name, v.Field(i)
 			if name != "spare" && (buffers[name] && f.Len() != 0 || !buffers[name] && !f.IsZero()) { // (spare: the jobs to reuse)
@@ -97,9 +98,9 @@ func TestPassResetFields(t *testing.T) {
 		for i := range cv.NumField() {
 			name, f := ct.Field(i).Name, cv.Field(i)
 			switch {
-			case name == "pass":
+			case name == "Pass":
 			case name == "opts":
-				if o := p.opts; o.cfg != &p.cfg || o.style != 0 || o.noDirectives || o.keep != nil {
+				if o := p.opts; o.cfg != &p.Cfg || o.style != 0 || o.noDirectives || o.keep != nil {
 					t.Errorf("after %q: the released checker still holds options", src)
 				}
 			case buffers[name] && f.Len() != 0 || !buffers[name] && !f.IsZero():

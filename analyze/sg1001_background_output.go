@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/shguard/shguard/analyze/diag"
+import (
+	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/walk"
+)
 
 // BackgroundHoldsOutput reports a background job that keeps the caller's
 // stdout or stderr open.
@@ -23,12 +26,12 @@ shell ends, or hand it to a job manager.`,
 	Wrong: `python3 -m http.server 8000 &`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind == jobCompound && !j.execsTail || j.ampGt {
+		for _, j := range p.Jobs {
+			if !j.Reportable() || !j.Fds.Holds() || j.Fds.Blocks() || j.Kind == walk.JobCompound && !j.ExecsTail || j.AmpGt {
 				continue
 			}
-			f := p.report(j.start, j.end,
-				p.quoted(j)+" keeps the caller's "+held(&j.fds)+" open: the caller waits for EOF until it exits; redirect its output and "+advice(j))
+			f := p.report(j.Start, j.End,
+				p.quoted(j)+" keeps the caller's "+held(&j.Fds)+" open: the caller waits for EOF until it exits; redirect its output and "+advice(j))
 			f.Suggestion = "redirect the job's output, e.g. `>/tmp/job.log 2>&1`, or promote it to a managed job"
 		}
 	},

@@ -1,6 +1,9 @@
 package analyze
 
-import "github.com/shguard/shguard/analyze/diag"
+import (
+	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/walk"
+)
 
 // CompoundBackground reports `A && B &`, `(A; B >log) &` and `{ A; B; } &` whose
 // subshell keeps the caller's output open while it waits for B.
@@ -31,12 +34,12 @@ output. Brace style: A && { B & } (A then runs in the foreground).`,
 	Wrong: `cd /tmp && python3 -m http.server 8000 &>/dev/null &`,
 	Right: `cd /tmp && exec python3 -m http.server 8000 &>/dev/null & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if !j.reportable() || !j.fds.Holds() || j.fds.Blocks() || j.kind != jobCompound || j.execsTail {
+		for _, j := range p.Jobs {
+			if !j.Reportable() || !j.Fds.Holds() || j.Fds.Blocks() || j.Kind != walk.JobCompound || j.ExecsTail {
 				continue
 			}
-			f := p.report(j.start, j.end,
-				p.quoted(j)+" runs in a subshell that waits for its last command and keeps the caller's "+held(&j.fds)+" open: the caller never gets EOF; exec the last command (`A && exec B &`) and redirect its output")
+			f := p.report(j.Start, j.End,
+				p.quoted(j)+" runs in a subshell that waits for its last command and keeps the caller's "+held(&j.Fds)+" open: the caller never gets EOF; exec the last command (`A && exec B &`) and redirect its output")
 			f.Fixes = p.compoundFixes(j)
 			f.Suggestion = "exec the last command and redirect its output, e.g. `cd dir && exec server >/tmp/server.log 2>&1 &`"
 		}

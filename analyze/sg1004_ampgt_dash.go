@@ -22,12 +22,12 @@ Write the portable form, >file 2>&1.`,
 	Wrong: `./server &>/dev/null &`,
 	Right: `./server >/dev/null 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if !j.ampGt || !j.reportable() || !j.fds.Holds() {
+		for _, j := range p.Jobs {
+			if !j.AmpGt || !j.Reportable() || !j.Fds.Holds() {
 				continue
 			}
-			f := p.report(j.start, j.end,
-				"dash reads `&>` as `&` then `>`: "+p.quoted(j)+" runs in the background with the caller's "+held(&j.fds)+", and the caller waits for it; write `>file 2>&1` instead of `&>file`")
+			f := p.report(j.Start, j.End,
+				"dash reads `&>` as `&` then `>`: "+p.quoted(j)+" runs in the background with the caller's "+held(&j.Fds)+", and the caller waits for it; write `>file 2>&1` instead of `&>file`")
 			f.Suggestion = "replace `&>FILE` with `>FILE 2>&1`"
 		}
 	},

@@ -30,15 +30,15 @@ group: setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; …; kill -- -$pid.`,
 		// (dropSubsumed, after the directives ran), so a directive that
 		// silences exactly the error leaves the leak reported. The rule
 		// itself reads no other rule's findings.
-		for _, j := range p.jobs {
-			if !j.reportable() || j.escapes() {
+		for _, j := range p.Jobs {
+			if !j.Reportable() || j.Escapes() {
 				continue
 			}
 			what := " is never waited for or stopped: it keeps running after the shell exits, unmanaged; "
-			if j.subshellGone {
+			if j.SubshellGone {
 				what = " keeps running after the shell exits, unmanaged; "
 			}
-			p.report(j.start, j.end, p.quoted(j)+what+advice(j))
+			p.report(j.Start, j.End, p.quoted(j)+what+advice(j))
 		}
 	},
 })

@@ -15,9 +15,9 @@ the shell with nobody managing it. Redirect explicitly and manage the job.`,
 	Wrong: `nohup ./server --port 8080 >/tmp/server.log 2>&1 &`,
 	Right: `./server --port 8080 >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if j.nohup && j.reportable() {
-				p.report(j.start, j.end,
+		for _, j := range p.Jobs {
+			if j.Nohup && j.Reportable() {
+				p.report(j.Start, j.End,
 					p.quoted(j)+" is meant to outlive the shell, unmanaged (and nohup redirects nothing when output is a pipe); "+advice(j))
 			}
 		}

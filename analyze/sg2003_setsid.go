@@ -16,9 +16,9 @@ for it. Start it as a managed job instead, which tracks it wherever it goes.`,
 	Wrong: `setsid -f ./worker >/tmp/worker.log 2>&1`,
 	Right: `./worker >/tmp/worker.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if j.setsid && j.reportable() {
-				p.report(j.start, j.end,
+		for _, j := range p.Jobs {
+			if j.Setsid && j.Reportable() {
+				p.report(j.Start, j.End,
 					p.quoted(j)+" runs in a new session: it outlives the shell, and killing the command's process group will not reach it; start it as a managed job")
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // Disown reports disown of a running job.
@@ -17,12 +18,12 @@ and it keeps running after the shell exits with nobody tracking it.`,
 	Wrong: `./watcher >/tmp/watch.log 2>&1 & disown`,
 	Right: `./watcher >/tmp/watch.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, m := range p.marks {
+		for _, m := range p.Marks {
 			// $! and pid variables still reach a disowned job: one
 			// killed later does not outlive the shell.
-			if m.rule == "SG2004" && slices.ContainsFunc(m.jobs, func(j *job) bool { return !j.killed }) {
-				p.report(m.start, m.end,
-					p.snippet(m.start, m.end)+" removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
+			if m.Rule == "SG2004" && slices.ContainsFunc(m.Jobs, func(j *walk.Job) bool { return !j.Killed }) {
+				p.report(m.Start, m.End,
+					p.snippet(m.Start, m.End)+" removes the job from the job table: nothing waits for it and it outlives the shell unmanaged; keep the job and wait for or stop it, or start it as a managed job")
 			}
 		}
 	},

@@ -15,9 +15,9 @@ pid is lost. Start it in the script's own shell and keep $!.`,
 	Wrong: `(./server >/tmp/server.log 2>&1 &)`,
 	Right: `./server >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if j.orphaned && !j.quick && !j.killed && !j.setsid && !j.remoteOnly() {
-				p.report(j.start, j.end,
+		for _, j := range p.Jobs {
+			if j.Orphaned && !j.Quick && !j.Killed && !j.Setsid && !j.RemoteOnly() {
+				p.report(j.Start, j.End,
 					p.quoted(j)+" is started inside a subshell that exits without waiting: it is orphaned, and no wait or $! can reach it; start it in the main shell and keep its pid")
 			}
 		}

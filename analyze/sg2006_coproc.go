@@ -14,9 +14,9 @@ running (and, with stderr not redirected, keeps the caller waiting).`,
 	Wrong: `coproc bc -l 2>/dev/null; echo '2+2' >&"${COPROC[1]}"; read -r x <&"${COPROC[0]}"`,
 	Right: `coproc bc -l 2>/dev/null; echo '2+2' >&"${COPROC[1]}"; read -r x <&"${COPROC[0]}"; kill "$COPROC_PID"`,
 	check: func(p *checker) {
-		for _, j := range p.jobs {
-			if j.coproc && j.reportable() {
-				p.report(j.start, j.end,
+		for _, j := range p.Jobs {
+			if j.Coproc && j.Reportable() {
+				p.report(j.Start, j.End,
 					p.quoted(j)+" is a coprocess nobody waits for or stops: it outlives the shell; close its input and `wait $COPROC_PID`, or kill it")
 			}
 		}

@@ -17,15 +17,15 @@ where a timeout that kills the command's group does not reach it.`,
 	Wrong: `sleep 30 >/dev/null 2>&1 & fg`,
 	Right: `sleep 30 >/dev/null 2>&1 & wait`,
 	check: func(p *checker) {
-		for _, m := range p.marks {
-			if m.rule != "SG2007" || !m.leavesJob() {
+		for _, m := range p.Marks {
+			if m.Rule != "SG2007" || !m.LeavesJob() {
 				continue
 			}
-			msg := "`" + m.what + "` needs job control, which a non-interactive shell does not have: it fails and the job is left as it was; use wait"
-			if m.what == "set -m" {
+			msg := "`" + m.What + "` needs job control, which a non-interactive shell does not have: it fails and the job is left as it was; use wait"
+			if m.What == "set -m" {
 				msg = "`set -m` turns on job control: every later background job gets its own process group, out of reach of a group kill; remove it and manage jobs with wait and kill"
 			}
-			p.report(m.start, m.end, msg)
+			p.report(m.Start, m.End, msg)
 		}
 	},
 })

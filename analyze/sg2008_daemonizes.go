@@ -31,10 +31,10 @@ without --log-file, nginx with its error log on stderr.`,
 		// The daemon is a job the walk keeps (see daemons.go): one its
 		// stop command, a kill by name or by pid file ended is not
 		// reported.
-		for _, j := range p.jobs {
-			if j.daemon != "" && j.reportable() {
-				p.report(j.start, j.end,
-					p.snippet(j.start, j.end)+" "+j.daemon+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
+		for _, j := range p.Jobs {
+			if j.Daemon != "" && j.Reportable() {
+				p.report(j.Start, j.End,
+					p.snippet(j.Start, j.End)+" "+j.Daemon+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
 			}
 		}
 	},

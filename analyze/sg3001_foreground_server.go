@@ -5,6 +5,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/analyze/walk"
 )
 
 // ForegroundServer advises on a known server or watcher run in the
@@ -29,28 +30,28 @@ their logs.`,
 	Wrong: `npm run dev`,
 	Right: `npm run build`,
 	check: func(p *checker) {
-		for _, c := range p.calls {
-			if c.async {
+		for _, c := range p.Calls {
+			if c.Async {
 				continue
 			}
-			what := knowledge.EndlessKind(c.res) // (followers.go)
+			what := knowledge.EndlessKind(c.Res) // (followers.go)
 			if what == "" {
-				what = fileServerKind(c.res, filesAt(p.cfg.files, p.src, c.start)) // (servers_file.go)
+				what = walk.FileServerKind(c.Res, walk.FilesAt(p.Cfg.Files, p.Src, c.Start)) // (servers_file.go)
 			}
-			if what == "" && p.cfg.servers[c.res.Name] {
+			if what == "" && p.Cfg.Servers[c.Res.Name] {
 				what = "(a server, by .shguardrc)"
 			}
 			if strings.HasPrefix(what, "(may not end") {
-				p.report(c.start, c.end,
-					p.snippet(c.start, c.end)+" "+what+": if it serves, in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
-			} else if what != "" && knowledge.Daemonizes(c.res) == "" {
-				p.report(c.start, c.end,
-					p.snippet(c.start, c.end)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
+				p.report(c.Start, c.End,
+					p.snippet(c.Start, c.End)+" "+what+": if it serves, in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
+			} else if what != "" && knowledge.Daemonizes(c.Res) == "" {
+				p.report(c.Start, c.End,
+					p.snippet(c.Start, c.End)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}
 		}
-		for _, m := range p.marks {
-			if m.rule == "SG3001" { // loops and waits that never end (walk_endless.go)
-				p.report(m.start, m.end, p.snippet(m.start, m.end)+" "+m.what+": in the foreground it holds the tool call until its timeout")
+		for _, m := range p.Marks {
+			if m.Rule == "SG3001" { // loops and waits that never end (walk_endless.go)
+				p.report(m.Start, m.End, p.snippet(m.Start, m.End)+" "+m.What+": in the foreground it holds the tool call until its timeout")
 			}
 		}
 	},

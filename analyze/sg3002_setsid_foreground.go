@@ -18,10 +18,10 @@ kill never reaches cmd. If a new session is not what you need, drop setsid.`,
 	Wrong: `setsid ./build.sh; echo built`,
 	Right: `./build.sh; echo built`,
 	check: func(p *checker) {
-		for _, m := range p.marks {
-			if m.rule == "SG3002" {
-				p.report(m.start, m.end,
-					p.snippet(m.start, m.end)+" leaves the process group: a timeout that kills the group misses it, and if the shell leads its own group setsid forks and returns at once; drop setsid unless you need a new session")
+		for _, m := range p.Marks {
+			if m.Rule == "SG3002" {
+				p.report(m.Start, m.End,
+					p.snippet(m.Start, m.End)+" leaves the process group: a timeout that kills the group misses it, and if the shell leads its own group setsid forks and returns at once; drop setsid unless you need a new session")
 			}
 		}
 	},

@@ -28,12 +28,12 @@ it is a bash script, or write it in POSIX sh.`,
 	Wrong: "#!/bin/sh\nx=(a b); echo \"${x[0]}\"",
 	Right: "#!/bin/sh\nset -- a b; echo \"$1\"",
 	check: func(p *checker) {
-		if e := p.notPOSIX; e != nil {
+		if e := p.NotPOSIX; e != nil {
 			off := max(e.Offset, 0)
 			how := "analysed as bash"
-			if p.cfg.lang.Dialect().BashSyntaxStops {
+			if p.Cfg.Lang.Dialect().BashSyntaxStops {
 				how = "sh stops here and runs nothing after it"
-				if bad := p.root.src.bad; len(bad) > 0 && bad[0] <= off {
+				if bad := p.Root.Src.Bad; len(bad) > 0 && bad[0] <= off {
 					how = "sh ends the script where it expands this (the commands before it run)"
 					off = bad[0]
 				}
