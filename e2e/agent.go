@@ -37,11 +37,6 @@ type Agent struct {
 	// MCPWait names the tool the agent offers while its MCP servers are
 	// still connecting, which the model calls to wait for them.
 	MCPWait string
-	// Pending says why the agent is not driven by default yet (it runs
-	// only when SHGUARD_E2E_AGENTS names it): its adapter installs and
-	// configures it, but its turn does not complete against the fake
-	// model.
-	Pending string
 	// Setup writes the agent's configuration into the run (the hook or
 	// the MCP server, the model endpoint) and returns the command line
 	// and the extra environment of the non-interactive run.

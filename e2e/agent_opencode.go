@@ -6,12 +6,18 @@ import (
 
 // OpenCode: `opencode run PROMPT` with an OpenAI-compatible provider
 // declared in the project's opencode.json (Chat Completions). The hook is
-// a plugin, .opencode/plugins/shguard.js in the project, as printed.
+// a plugin, .opencode/plugins/shguard.js in the project, as printed. It
+// runs commands with the user's $SHELL (zsh in the own-shell case).
+//
+// Offline, as the runs are, OpenCode's start spent 70 s in npm's retries
+// installing @opencode-ai/plugin into each config directory (a failure it
+// logs and goes on from; with network it takes a moment):
+// npm_config_fetch_retries=0 makes it fail at once, and
+// OPENCODE_DISABLE_MODELS_FETCH skips the models.dev catalogue.
 func init() {
 	register(&Agent{
 		Name: "OpenCode", Package: "opencode-ai", Version: "1.18.33", Bin: "opencode",
-		Protocol: "opencode", ShellTools: []string{"bash"}, ContextChannel: true, Shell: "bash",
-		Pending: "on the loaded machine it was written on, its turn did not complete within the limits (over a minute of start-up; killed at 180 s before its first tool call), so its cells are not known yet",
+		Protocol: "opencode", ShellTools: []string{"bash"}, ContextChannel: true, Shell: "zsh",
 		Setup: func(r *Run) ([]string, []string, error) {
 			cfg := `{
   "$schema": "https://opencode.ai/config.json",
@@ -32,7 +38,7 @@ func init() {
 					return nil, nil, err
 				}
 			}
-			return []string{r.Bin, "run", r.Prompt}, []string{"OPENCODE_DISABLE_AUTOUPDATE=1"}, nil
+			return []string{r.Bin, "run", r.Prompt}, []string{"OPENCODE_DISABLE_AUTOUPDATE=1", "OPENCODE_DISABLE_MODELS_FETCH=1", "npm_config_fetch_retries=0"}, nil
 		},
 	})
 }

@@ -13,7 +13,6 @@ func init() {
 	register(&Agent{
 		Name: "Qwen Code", Package: "@qwen-code/qwen-code", Version: "0.15.10", Bin: "qwen",
 		Protocol: "qwen", ShellTools: []string{"run_shell_command"}, Shell: "bash",
-		Pending: "on the loaded machine it was written on, its turn did not complete within the limits (it called the hook a minute after the model asked for the command, then was killed before the result), so its cells are not known yet",
 		Setup: func(r *Run) ([]string, []string, error) {
 			settings := map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}}
 			if r.HookConfig != "" {

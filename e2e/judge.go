@@ -46,7 +46,7 @@ type Effect struct {
 
 // effect reads one hook answer. It knows the answer fields of every
 // protocol (docs/agents.md): a change (updatedInput, tool_input,
-// modifiedArgs, overrideInput, updated_input), a refusal (deny, block,
+// modifiedArgs, overrideInput, updated_input, OpenCode's args), a refusal (deny, block,
 // cancel), a prompt (ask, review) and advice for the model.
 func effect(out string) Effect {
 	var e Effect
@@ -62,7 +62,7 @@ func effect(out string) Effect {
 		}
 		for k, x := range m {
 			switch k {
-			case "updatedInput", "tool_input", "modifiedArgs", "overrideInput", "updated_input":
+			case "updatedInput", "tool_input", "modifiedArgs", "overrideInput", "updated_input", "args":
 				e.Changed = true
 				if xm, ok := x.(map[string]any); ok && (xm["run_in_background"] == true || xm["is_background"] == true) {
 					e.Background = true

@@ -27,7 +27,11 @@ import (
 // instead, which for a lone background job or a foreground server is
 // the same command with is_background: true. "ask" is refused like
 // "deny" (blocked, "User confirmation required"), so it is never sent.
-// additionalContext reaches the model (with < and > escaped). Exit 2
+// additionalContext reaches the model (with < and > escaped). Its shell
+// tool runs the command in a process group of its own ("Process Group
+// PGID" in the result) and ends that group when the command returns:
+// driven end to end, a server left in it by `bash -c "srv & …"` no longer
+// answered (Caps.GroupKilled). Exit 2
 // blocks the call; any other non-zero exit is shown to the user and the
 // call goes on: errors exit 1.
 var Qwen = &Protocol{
@@ -46,7 +50,7 @@ func parseQwen(payload []byte, env Env) (*Call, error) {
 	}
 	c := &Call{
 		Request: Request{Command: cmd, Cwd: in.Cwd, InBackground: truthy(in.ToolInput, "is_background")},
-		Caps:    Caps{Background: true, BackgroundParam: "is_background"},
+		Caps:    Caps{Background: true, BackgroundParam: "is_background", GroupKilled: true},
 	}
 	c.Render = func(a Answer) ([]byte, error) { return claudeAnswer(in.ToolInput, a) }
 	return c, nil

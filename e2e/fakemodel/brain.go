@@ -7,8 +7,10 @@ import (
 
 // Shell is the model of the e2e cases: it runs Command once with the
 // agent's shell tool (the first offered tool that Pick accepts), and when
-// the result is a refusal that spells out the command to run instead, it
-// runs that once, as a model would; then it ends the turn. A request that
+// the result is a refusal that spells out what to run instead (one
+// command, or a plan of calls: each job in the background mode, then the
+// rest), it runs that, each step once, as a model would; then it ends
+// the turn. A request that
 // offers no such tool (titles, classifiers, summaries) gets text.
 type Shell struct {
 	Command string
@@ -21,7 +23,8 @@ type Shell struct {
 	Done string
 }
 
-// maxCalls bounds the turn: the command, then at most one retry.
+// maxCalls bounds the calls of the wait tool; the shell tool is called
+// once and then once per step of the refusal's plan.
 const maxCalls = 2
 
 // Brain returns the Brain.
@@ -42,18 +45,24 @@ func (s Shell) Brain() Brain {
 			}
 			return Reply{Text: "e2e"}
 		}
-		n := 0
-		for _, call := range c.Calls {
+		n, first := 0, -1
+		for i, call := range c.Calls {
 			if call.Name == tool.Name {
+				if n == 0 {
+					first = i
+				}
 				n++
 			}
 		}
 		if n == 0 {
 			return Reply{Call: &Call{Name: tool.Name, Args: Args(tool.Schema, s.Command, "")}}
 		}
-		if n < maxCalls && len(c.Results) > 0 {
-			if cmd, bg := Suggested(c.Results[len(c.Results)-1]); cmd != "" {
-				return Reply{Call: &Call{Name: tool.Name, Args: Args(tool.Schema, cmd, bg)}}
+		// The first call's result says what to run instead, if anything;
+		// each later call ran one step of it.
+		if first < len(c.Results) {
+			if plan := Suggested(c.Results[first]); n-1 < len(plan) {
+				st := plan[n-1]
+				return Reply{Call: &Call{Name: tool.Name, Args: Args(tool.Schema, st.Command, st.Background)}}
 			}
 		}
 		return Reply{Text: s.Done}
@@ -117,27 +126,54 @@ func Args(schema map[string]any, cmd, background string) map[string]any {
 var (
 	// "Run this instead, …:\nCMD" (the command on the next lines).
 	insteadRe = regexp.MustCompile(`(?s)[Rr]un this instead[^\n]*:\n(.+)`)
-	// "Run it again as: `CMD` with PARAM: true".
-	againRe = regexp.MustCompile("(?s)[Rr]un it again as: `(.+?)` with ([A-Za-z_]+): true")
+	// "Run it again as its own call with PARAM: true:\nCMD".
+	againRe = regexp.MustCompile(`(?s)[Rr]un it again as its own call with ([A-Za-z_]+): true:\n(.+)`)
+	// "Run instead, each as its own call:" then lines "- `CMD` with
+	// PARAM: true", "- CMD" and "- then: CMD".
+	planRe = regexp.MustCompile(`(?s)[Rr]un instead, each as its own call:\n(.+)`)
+	bgStep = regexp.MustCompile("^`(.+)` with ([A-Za-z_]+): true$")
 )
 
-// Suggested reads a refusal for the command it says to run instead, and
-// the background parameter to set with it ("" none). "" when the result
-// suggests nothing.
-func Suggested(result string) (cmd, background string) {
+// Step is one call a refusal asks for: a command, and the background
+// parameter to set true with it ("" none).
+type Step struct{ Command, Background string }
+
+// Suggested reads a refusal for what it says to run instead: one
+// command, or a plan of calls in order. nil when it suggests nothing.
+func Suggested(result string) []Step {
 	if m := againRe.FindStringSubmatch(result); m != nil {
-		return m[1], m[2]
+		return []Step{{firstCommand(m[2]), m[1]}}
 	}
 	if m := insteadRe.FindStringSubmatch(result); m != nil {
-		cmd = m[1]
-		// The command ends where the hook's note or the agent's own text
-		// starts: a line opening with "(" or a blank line.
-		for _, stop := range []string{"\n(", "\n\n"} {
-			if i := strings.Index(cmd, stop); i >= 0 {
-				cmd = cmd[:i]
-			}
-		}
-		return strings.TrimSpace(cmd), ""
+		return []Step{{firstCommand(m[1]), ""}}
 	}
-	return "", ""
+	m := planRe.FindStringSubmatch(result)
+	if m == nil {
+		return nil
+	}
+	var plan []Step
+	for _, l := range strings.Split(firstCommand(m[1]), "\n") {
+		l, ok := strings.CutPrefix(l, "- ")
+		if !ok {
+			break
+		}
+		l = strings.TrimPrefix(l, "then: ")
+		if b := bgStep.FindStringSubmatch(l); b != nil {
+			plan = append(plan, Step{b[1], b[2]})
+		} else {
+			plan = append(plan, Step{l, ""})
+		}
+	}
+	return plan
+}
+
+// firstCommand is the text of a suggestion up to where the hook's note or
+// the agent's own text starts: a line opening with "(" or a blank line.
+func firstCommand(s string) string {
+	for _, stop := range []string{"\n(", "\n\n"} {
+		if i := strings.Index(s, stop); i >= 0 {
+			s = s[:i]
+		}
+	}
+	return strings.TrimSpace(s)
 }

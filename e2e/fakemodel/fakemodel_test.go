@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -133,13 +134,18 @@ func TestArgs(t *testing.T) {
 }
 
 func TestSuggested(t *testing.T) {
-	for _, tc := range []struct{ result, cmd, bg string }{
-		{"shguard: this command would hang the tool: x. Run this instead, which does the same work without holding the tool's output:\n./srv >/tmp/j.log 2>&1 & curl x\n(background output goes to /tmp/j.log; read it with tail or cat)", "./srv >/tmp/j.log 2>&1 & curl x", ""},
-		{"Blocked: why. Run it again as: `npm run dev` with run_in_background: true", "npm run dev", "run_in_background"},
-		{"e2e-clean-42", "", ""},
+	for _, tc := range []struct {
+		result string
+		want   []Step
+	}{
+		{"shguard: this command would hang the tool: x. Run this instead, which does the same work without holding the tool's output:\n./srv >/tmp/j.log 2>&1 & curl x\n(background output goes to /tmp/j.log; read it with tail or cat)", []Step{{"./srv >/tmp/j.log 2>&1 & curl x", ""}}},
+		{"shguard: x. It was not run. Run it again as its own call with run_in_background: true:\nnpm run dev", []Step{{"npm run dev", "run_in_background"}}},
+		{"shguard: x. It was not run. Run instead, each as its own call:\n- `python3 -m http.server 8766` with is_background: true\n- then: sleep 1; curl -s http://127.0.0.1:8766/\n", []Step{{"python3 -m http.server 8766", "is_background"}, {"sleep 1; curl -s http://127.0.0.1:8766/", ""}}},
+		{"Run instead, each as its own call:\n- /usr/bin/setsid bash -c 'srv' >/tmp/j.log 2>&1 </dev/null & echo $! >/tmp/j.pid\n- then: curl x\n\n(agent note)", []Step{{"/usr/bin/setsid bash -c 'srv' >/tmp/j.log 2>&1 </dev/null & echo $! >/tmp/j.pid", ""}, {"curl x", ""}}},
+		{"e2e-clean-42", nil},
 	} {
-		if cmd, bg := Suggested(tc.result); cmd != tc.cmd || bg != tc.bg {
-			t.Errorf("Suggested(%q) = %q, %q; want %q, %q", tc.result, cmd, bg, tc.cmd, tc.bg)
+		if got := Suggested(tc.result); !slices.Equal(got, tc.want) {
+			t.Errorf("Suggested(%q) = %q; want %q", tc.result, got, tc.want)
 		}
 	}
 }
