@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/fix"
 	"github.com/shguard/shguard/analyze/walk"
 )
 
@@ -19,10 +20,8 @@ type checker struct {
 	opts     options
 	findings []diag.Finding
 	lines    []int
-	rule     *Rule // the rule being checked
-	// scopes of the exec fix (fix_compound.go), computed once per source
-	outerScope   *scope
-	nestedScopes map[*walk.Source]*scope
+	rule     *Rule     // the rule being checked
+	fixes    fix.Fixer // the fixes' maker (SG1002's)
 }
 
 var checkers = sync.Pool{New: func() any { return new(checker) }}
@@ -45,7 +44,11 @@ func (c *checker) reset(src []byte) {
 	if c.opts.cfg != &c.Cfg {
 		c.opts.cfg = &c.Cfg
 	}
-	c.opts.style, c.opts.noDirectives = 0, false
+	if c.opts.fixes != &c.fixes {
+		c.opts.fixes = &c.fixes
+	}
+	c.fixes.Reset(&c.Pass)
+	c.opts.noDirectives = false
 	if c.opts.keep != nil {
 		c.opts.keep = nil
 	}
@@ -56,12 +59,6 @@ func (c *checker) reset(src []byte) {
 	c.lines = c.lines[:0]
 	if c.rule != nil {
 		c.rule = nil
-	}
-	if c.outerScope != nil {
-		c.outerScope = nil
-	}
-	if c.nestedScopes != nil {
-		c.nestedScopes = nil
 	}
 }
 

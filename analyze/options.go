@@ -1,52 +1,21 @@
 package analyze
 
 import (
-	"fmt"
 	"io/fs"
 	"path"
-	"strings"
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/dialect"
+	"github.com/shguard/shguard/analyze/fix"
 	"github.com/shguard/shguard/analyze/walk"
 )
 
-// Style chooses how compound background statements (`A && B &`) are fixed.
-type Style int
-
-const (
-	// StyleExec turns `A && B &` into `A && exec B &`: the backgrounded
-	// subshell becomes B, so nothing waits on B and nothing else changes.
-	StyleExec Style = iota
-	// StyleBrace turns `A && B &` into `A && { B & }`, the form a seed
-	// platform shipped; A then runs in the foreground of the shell.
-	StyleBrace
-)
-
-// ParseStyle reads "default" (or "exec") and "brace".
-func ParseStyle(s string) (Style, error) {
-	switch strings.ToLower(s) {
-	case "default", "exec", "":
-		return StyleExec, nil
-	case "brace":
-		return StyleBrace, nil
-	}
-	return 0, fmt.Errorf("unknown fix style %q (want default or brace)", s)
-}
-
-func (s Style) String() string {
-	if s == StyleBrace {
-		return "brace"
-	}
-	return "default"
-}
-
-// options are what an Option sets: the walk's config (cfg, which the
-// walk reads) and what only the floors above it read: the fixes' style,
-// the directives' switch and the findings' filter.
+// options are what an Option sets: each floor's own settings where that
+// floor keeps them (the walk's config, the fixer's style), and what only
+// the façade reads: the directives' switch and the findings' filter.
 type options struct {
 	cfg          *walk.Config
-	style        Style
+	fixes        *fix.Fixer
 	noDirectives bool
 	keep         func(diag.Finding) bool
 }
@@ -58,7 +27,7 @@ type Option func(*options)
 func WithLang(l dialect.Lang) Option { return func(o *options) { o.cfg.Lang = l } }
 
 // WithStyle sets the style of the fixes attached to findings.
-func WithStyle(s Style) Option { return func(o *options) { o.style = s } }
+func WithStyle(s Style) Option { return func(o *options) { o.fixes.Style = s } }
 
 // WithFilter keeps only the findings for which keep returns true: a linter's
 // severity, include and exclude choices. Directives see every finding

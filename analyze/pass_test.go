@@ -65,7 +65,7 @@ func TestPassResetFields(t *testing.T) {
 	if n := reflect.TypeOf(options{}).NumField(); n != 4 {
 		t.Errorf("options has %d fields: clear the new ones in checker.reset, then count them here", n)
 	}
-	own := map[string]bool{"Pass": true, "opts": true, "findings": true, "lines": true, "rule": true, "outerScope": true, "nestedScopes": true}
+	own := map[string]bool{"Pass": true, "opts": true, "findings": true, "lines": true, "rule": true, "fixes": true}
 	ct := reflect.TypeOf(checker{})
 	for i := range ct.NumField() {
 		if !own[ct.Field(i).Name] {
@@ -99,8 +99,19 @@ func TestPassResetFields(t *testing.T) {
 			name, f := ct.Field(i).Name, cv.Field(i)
 			switch {
 			case name == "Pass":
+			case name == "fixes":
+				// the fixer's own fields, through reflect: the fix
+				// exports only what the floors above it use
+				if p.fixes.Pass != &p.Pass {
+					t.Errorf("after %q: the released checker's fixer reads another pass", src)
+				}
+				for k := range f.NumField() {
+					if fn := f.Type().Field(k).Name; fn != "Pass" && !f.Field(k).IsZero() {
+						t.Errorf("after %q: the released checker's fixer still holds %s", src, fn)
+					}
+				}
 			case name == "opts":
-				if o := p.opts; o.cfg != &p.Cfg || o.style != 0 || o.noDirectives || o.keep != nil {
+				if o := p.opts; o.cfg != &p.Cfg || o.fixes != &p.fixes || o.noDirectives || o.keep != nil {
 					t.Errorf("after %q: the released checker still holds options", src)
 				}
 			case buffers[name] && f.Len() != 0 || !buffers[name] && !f.IsZero():

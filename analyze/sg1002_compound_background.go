@@ -40,7 +40,7 @@ output. Brace style: A && { B & } (A then runs in the foreground).`,
 			}
 			f := p.report(j.Start, j.End,
 				p.quoted(j)+" runs in a subshell that waits for its last command and keeps the caller's "+held(&j.Fds)+" open: the caller never gets EOF; exec the last command (`A && exec B &`) and redirect its output")
-			f.Fixes = p.compoundFixes(j)
+			f.Fixes = p.fixes.CompoundFixes(j)
 			f.Suggestion = "exec the last command and redirect its output, e.g. `cd dir && exec server >/tmp/server.log 2>&1 &`"
 		}
 	},

@@ -1,4 +1,4 @@
-package analyze
+package fix
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// compoundFixes returns the behaviour-preserving fix for a compound
+// CompoundFixes returns the behaviour-preserving fix for a compound
 // background job in the configured style, or nil when none is provably
 // safe (the finding then stays, with its suggestion).
 //
@@ -20,11 +20,11 @@ import (
 // other compound shapes (`(A; B) &`, `{ A; B; } &`) have no brace form
 // (`(A; B &)` would be a double fork) and get the exec fix as in the
 // default style.
-func (p *checker) compoundFixes(j *walk.Job) []diag.Fix {
+func (p *Fixer) CompoundFixes(j *walk.Job) []diag.Fix {
 	if serverBeforeTail(j.Stmt.Cmd) {
 		return nil // neither form stops the wait for it
 	}
-	if p.opts.style == StyleBrace {
+	if p.Style == StyleBrace {
 		if b, ok := j.Stmt.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.AndStmt || b.Op == syntax.OrStmt) {
 			if f, ok := p.braceFix(j, b); ok {
 				return []diag.Fix{f}
@@ -60,7 +60,7 @@ func (p *checker) compoundFixes(j *walk.Job) []diag.Fix {
 //
 // Prefix assignments and redirections stay where they are: `FOO=1 exec B`
 // exports FOO to B just as `FOO=1 B` does, and `>log exec B` redirects B.
-func (p *checker) execFix(j *walk.Job) (diag.Fix, bool) {
+func (p *Fixer) execFix(j *walk.Job) (diag.Fix, bool) {
 	if j.Tail == nil {
 		return diag.Fix{}, false
 	}
@@ -100,7 +100,7 @@ var kshBuiltins = knowledge.SetOf(`print whence integer autoload functions namer
 // B must be something bash runs as the background process itself (a simple
 // command, possibly negated, or a pipeline); for `time B`, a subshell or a
 // loop, `{ B & }` would fork a waiting subshell again, so there is no fix.
-func (p *checker) braceFix(j *walk.Job, b *syntax.BinaryCmd) (diag.Fix, bool) {
+func (p *Fixer) braceFix(j *walk.Job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	if !j.Stmt.Background || !j.Stmt.Semicolon.IsValid() || len(j.Stmt.Redirs) > 0 {
 		return diag.Fix{}, false
 	}
@@ -195,7 +195,7 @@ func commentEndsInBackslash(text []byte) bool {
 // place where the inner text and the outer source agree: not between an
 // escaping backslash and the character it escapes, not inside a line
 // continuation, and the text must survive the quoting.
-func (p *checker) insert(s *walk.Source, off int, text string) (diag.Edit, bool) {
+func (p *Fixer) insert(s *walk.Source, off int, text string) (diag.Edit, bool) {
 	if s.Offs == nil {
 		return diag.Edit{Start: off, End: off, New: text}, true
 	}
@@ -275,7 +275,7 @@ type scope struct {
 
 // scopes returns the scopes that govern a job's tail: the outer script's,
 // and for a job inside a `bash -c` or eval string also that code's.
-func (p *checker) scopes(j *walk.Job) []*scope {
+func (p *Fixer) scopes(j *walk.Job) []*scope {
 	if p.outerScope == nil {
 		p.outerScope = scopeOf(p.File)
 	}
@@ -308,7 +308,7 @@ func (p *checker) scopes(j *walk.Job) []*scope {
 
 // faithful reports whether every byte of a nested text is the outer byte
 // its offset maps to, at increasing offsets.
-func (p *checker) faithful(s *walk.Source) bool {
+func (p *Fixer) faithful(s *walk.Source) bool {
 	prev := -1
 	for i := 0; i < len(s.Text); i++ {
 		o := s.Outer(i)
