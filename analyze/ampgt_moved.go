@@ -6,8 +6,8 @@ package analyze
 // dropMovedFixes removes the fixes of findings whose edits would touch a
 // byte parseAmpGt moved: they were computed on the parsed copy.
 func (p *checker) dropMovedFixes() {
-	for i := range p.findings {
-		f := &p.findings[i]
+	for i := range p.Findings {
+		f := &p.Findings[i]
 		for _, fx := range f.Fixes {
 			for _, e := range fx.Edits {
 				for _, m := range p.AmpGt {

@@ -125,40 +125,35 @@ func run(src []byte, withJobs bool, opts []Option) (Result, error) {
 	if err := p.Walk(); err != nil {
 		return Result{}, err
 	}
-	for _, r := range sortedRules() {
-		if r.check != nil {
-			p.rule = r
-			r.check(p)
-		}
-	}
+	p.CheckRules()
 	p.dropMovedFixes()
 	p.applyDirectives()
 	p.dropSubsumed()
 	if p.opts.keep != nil {
-		p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return !p.opts.keep(f) })
+		p.Findings = slices.DeleteFunc(p.Findings, func(f diag.Finding) bool { return !p.opts.keep(f) })
 	}
-	if len(p.findings) > 0 {
+	if len(p.Findings) > 0 {
 		p.lines = lineStarts(p.lines[:0], src)
 	}
-	for i := range p.findings {
-		p.findings[i].Start = p.position(p.findings[i].Start.Offset)
-		p.findings[i].End = p.position(p.findings[i].End.Offset)
+	for i := range p.Findings {
+		p.Findings[i].Start = p.position(p.Findings[i].Start.Offset)
+		p.Findings[i].End = p.position(p.Findings[i].End.Offset)
 	}
-	slices.SortStableFunc(p.findings, func(a, b diag.Finding) int {
+	slices.SortStableFunc(p.Findings, func(a, b diag.Finding) int {
 		if a.Start.Offset != b.Start.Offset {
 			return a.Start.Offset - b.Start.Offset
 		}
 		return strings.Compare(a.Rule, b.Rule)
 	})
 	// A function called twice reports what its body starts once.
-	p.findings = slices.CompactFunc(p.findings, func(a, b diag.Finding) bool {
+	p.Findings = slices.CompactFunc(p.Findings, func(a, b diag.Finding) bool {
 		return a.Rule == b.Rule && a.Start.Offset == b.Start.Offset && a.End.Offset == b.End.Offset
 	})
 	res := Result{File: p.File, Reread: p.Reread}
-	if len(p.findings) > 0 {
+	if len(p.Findings) > 0 {
 		// p.findings is the pass's scratch, reused by the next pass: the
 		// result gets a copy of exactly its length.
-		res.Findings = append(make([]diag.Finding, 0, len(p.findings)), p.findings...)
+		res.Findings = append(make([]diag.Finding, 0, len(p.Findings)), p.Findings...)
 	}
 	if withJobs {
 		res.Jobs = make([]Job, 0, len(p.Jobs))

@@ -6,22 +6,18 @@ import (
 	"sync"
 
 	"github.com/shguard/shguard/analyze/diag"
-	"github.com/shguard/shguard/analyze/fix"
-	"github.com/shguard/shguard/analyze/walk"
+	"github.com/shguard/shguard/analyze/rules"
 )
 
-// checker is one analysis above the walk: the walk's pass (embedded: the
-// rules read its jobs, marks and calls), and what the floors above the
-// walk write or read alone: the options the walk never reads, the
-// findings, the rule being checked and the fix's scopes. It is pooled
-// with the pass inside it (one object, as the pass alone was before).
+// checker is one analysis in the façade: the rules' pass (embedded: the
+// walk's facts, the fixer and the findings the rules report) and what
+// only the façade reads: the options the floors below never read and the
+// line starts of the positions. It is pooled with the passes inside it
+// (one object, as the walk's pass alone was before).
 type checker struct {
-	walk.Pass
-	opts     options
-	findings []diag.Finding
-	lines    []int
-	rule     *Rule     // the rule being checked
-	fixes    fix.Fixer // the fixes' maker (SG1002's)
+	rules.Pass
+	opts  options
+	lines []int
 }
 
 var checkers = sync.Pool{New: func() any { return new(checker) }}
@@ -35,31 +31,32 @@ func newChecker(src []byte) *checker {
 	return c
 }
 
-// reset clears what the previous analysis left: the pass (see
-// pass.reset) and the checker's own fields, each only when set (a write
-// barrier per pointer word otherwise). TestPassResetFields makes a new
-// field fail until it is cleared here.
+// reset clears what the previous analysis left: the walk's pass (see
+// walk.Pass.Reset), the fixer's, the rules' findings and the checker's
+// own fields, each only when set (a write barrier per pointer word
+// otherwise). TestPassResetFields makes a new field fail until it is
+// cleared here.
 func (c *checker) reset(src []byte) {
-	c.Pass.Reset(src)
-	if c.opts.cfg != &c.Cfg {
-		c.opts.cfg = &c.Cfg
+	c.Pass.Pass.Reset(src)
+	c.Pass.Fixes.Reset(&c.Pass.Pass)
+	if len(c.Pass.Findings) > 0 {
+		clear(c.Pass.Findings)
+		c.Pass.Findings = c.Pass.Findings[:0]
 	}
-	if c.opts.fixes != &c.fixes {
-		c.opts.fixes = &c.fixes
+	if c.Pass.Rule != nil {
+		c.Pass.Rule = nil
 	}
-	c.fixes.Reset(&c.Pass)
+	if c.opts.cfg != &c.Pass.Cfg {
+		c.opts.cfg = &c.Pass.Cfg
+	}
+	if c.opts.fixes != &c.Pass.Fixes {
+		c.opts.fixes = &c.Pass.Fixes
+	}
 	c.opts.noDirectives = false
 	if c.opts.keep != nil {
 		c.opts.keep = nil
 	}
-	if len(c.findings) > 0 {
-		clear(c.findings)
-		c.findings = c.findings[:0]
-	}
 	c.lines = c.lines[:0]
-	if c.rule != nil {
-		c.rule = nil
-	}
 }
 
 // release hands the checker back, with its scratch slices (the Result
@@ -68,20 +65,6 @@ func (c *checker) reset(src []byte) {
 func (c *checker) release() {
 	c.reset(nil)
 	checkers.Put(c)
-}
-
-// report adds a finding; positions are outer byte offsets, turned into
-// lines and columns once all rules ran.
-func (p *checker) report(start, end int, msg string) *diag.Finding {
-	p.findings = append(p.findings, diag.Finding{
-		Rule:     p.rule.ID,
-		Severity: p.rule.Severity,
-		Start:    diag.Position{Offset: start},
-		End:      diag.Position{Offset: end},
-		Message:  msg,
-		URL:      p.rule.url,
-	})
-	return &p.findings[len(p.findings)-1]
 }
 
 // text returns the outer source between two offsets.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shguard/shguard/analyze/diag"
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/analyze/rules"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -28,40 +29,6 @@ import (
 // reported (SG3101) and suppresses nothing; a well-formed directive that
 // suppresses nothing is reported too (SG3102), so stale directives do not
 // pile up. Analyze applies directives unless WithDirectives(false) is given.
-
-// InvalidDirective reports a directive that cannot be applied.
-var InvalidDirective = register(&Rule{
-	ID:       "SG3101",
-	Name:     "invalid-directive",
-	Severity: diag.Info,
-	Summary:  "A shguard directive without a reason, or malformed, is ignored: write `# shguard disable=SGxxxx -- why`",
-	Doc: `A '# shguard disable=...' comment silences findings for the statement after
-it (or for the whole file when it comes before the first statement). It must
-name known rule IDs and give the reason after ' -- ', so that whoever reads
-the script later knows why the hang or leak is intended. A directive without
-a reason, with an unknown rule or a misspelt keyword is ignored (the findings
-it meant to silence stay) and reported by this rule.`,
-	Wrong: "# shguard disable=SG2004\n./watcher >/tmp/watch.log 2>&1 & disown",
-	Right: "# shguard disable=SG2004 -- the watcher must outlive this script\n./watcher >/tmp/watch.log 2>&1 & disown",
-	// Reported by applyDirectives once every other rule has run.
-})
-
-// UnusedDirective reports a directive that silences nothing.
-var UnusedDirective = register(&Rule{
-	ID:       "SG3102",
-	Name:     "unused-directive",
-	Severity: diag.Info,
-	Summary:  "A shguard directive suppresses nothing: remove it, or move it above the statement it is meant for",
-	Doc: `A '# shguard disable=SGxxxx -- reason' comment covers the statement right
-after it. When that statement has no finding of the named rule, the directive
-does nothing: the command was fixed, or the directive sits in the wrong place
-(a comment trailing a command covers nothing; put it on the line above).
-Stale directives would silence a real problem added later, so they are
-reported.`,
-	Wrong: "# shguard disable=SG2001 -- the server must keep running\nmake build",
-	Right: "make build",
-	// Reported by applyDirectives once every other rule has run.
-})
 
 // WithDirectives turns inline `# shguard disable=` directives on (the
 // default) or off. Off, every finding is reported and directives are plain
@@ -90,15 +57,15 @@ func (p *checker) applyDirectives() {
 	if len(ds) == 0 {
 		return
 	}
-	p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool { return suppress(ds, f) })
+	p.Findings = slices.DeleteFunc(p.Findings, func(f diag.Finding) bool { return suppress(ds, f) })
 	for _, d := range ds {
 		text := p.text(d.start, d.end)
 		if d.invalid != "" {
-			p.rule = InvalidDirective
-			p.report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` (a rule ID or name) on the line above the statement")
+			p.Rule = rules.InvalidDirective
+			p.Report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` (a rule ID or name) on the line above the statement")
 			continue
 		}
-		p.rule = UnusedDirective
+		p.Rule = rules.UnusedDirective
 		for i, id := range d.ids {
 			if d.used[i] {
 				continue
@@ -112,10 +79,10 @@ func (p *checker) applyDirectives() {
 			case d.from == 0 && d.to == len(p.Src):
 				where = "the file has no " + id + " finding"
 			}
-			p.report(d.start, d.end, "`"+short(text)+"` suppresses nothing for "+id+": "+where+"; remove it")
+			p.Report(d.start, d.end, "`"+short(text)+"` suppresses nothing for "+id+": "+where+"; remove it")
 		}
 	}
-	p.rule = nil
+	p.Rule = nil
 }
 
 // directivesPossible is false when no directive can apply: none are
@@ -133,7 +100,7 @@ type spans []span
 // errorSpans are the places of the error findings.
 func (p *checker) errorSpans() spans {
 	var errs spans
-	for _, f := range p.findings {
+	for _, f := range p.Findings {
 		if f.Severity == diag.Error {
 			errs = append(errs, span{f.Start.Offset, f.End.Offset})
 		}
@@ -161,19 +128,19 @@ func compareSpans(a, b span) int {
 // is a step of the driver, not of a rule, so that no rule reads another's
 // findings and the order the rules run in does not matter.
 func (p *checker) dropSubsumed() {
-	if !slices.ContainsFunc(p.findings, func(f diag.Finding) bool { return f.Rule == UnmanagedBackground.ID }) {
+	if !slices.ContainsFunc(p.Findings, func(f diag.Finding) bool { return f.Rule == rules.UnmanagedBackground.ID }) {
 		return
 	}
 	errs := p.errorSpans()
-	p.findings = slices.DeleteFunc(p.findings, func(f diag.Finding) bool {
-		return f.Rule == UnmanagedBackground.ID && errs.has(span{f.Start.Offset, f.End.Offset})
+	p.Findings = slices.DeleteFunc(p.Findings, func(f diag.Finding) bool {
+		return f.Rule == rules.UnmanagedBackground.ID && errs.has(span{f.Start.Offset, f.End.Offset})
 	})
 }
 
 // suppress reports whether a valid directive covers the finding, and marks
 // every such directive used.
 func suppress(ds []*directive, f diag.Finding) bool {
-	if f.Rule == InvalidDirective.ID || f.Rule == UnusedDirective.ID {
+	if f.Rule == rules.InvalidDirective.ID || f.Rule == rules.UnusedDirective.ID {
 		return false
 	}
 	hit := false
@@ -276,7 +243,7 @@ func parseDirective(c syntax.Comment) *directive {
 	d := &directive{start: start, end: start + 1 + len(c.Text)}
 	for _, id := range strings.Split(list, ",") {
 		if id = strings.TrimSpace(id); id != "" {
-			if r := Lookup(id); r != nil {
+			if r := rules.Lookup(id); r != nil {
 				id = r.ID // or a name, as -e takes: disable=unmanaged-background
 			}
 			d.ids = append(d.ids, id)
@@ -295,7 +262,7 @@ func parseDirective(c syntax.Comment) *directive {
 		return d
 	}
 	for _, id := range d.ids {
-		if r := Lookup(id); r == nil || r == InvalidDirective || r == UnusedDirective {
+		if r := rules.Lookup(id); r == nil || r == rules.InvalidDirective || r == rules.UnusedDirective {
 			d.invalid = "names " + id + ", which is not a rule it can disable"
 			break
 		}

@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/rules"
 )
 
 // The README's rule table lists every rule with its anchor, severity, name
@@ -14,7 +16,7 @@ func TestREADMERuleTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	readme := string(b)
-	for _, r := range Rules() {
+	for _, r := range rules.Rules() {
 		row := "| <a id=\"" + strings.ToLower(r.ID) + "\"></a>[" + r.ID + "](docs/rules/" + r.ID + ".md) | " + r.Severity.String() + " | " + r.Name + " | " + r.Summary + " |"
 		if !strings.Contains(readme, row) {
 			t.Errorf("README.md lacks the row\n%s", row)

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/shguard/shguard/analyze/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/rules/*.md from the rules")
@@ -15,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite docs/rules/*.md from the rules"
 func TestRulePages(t *testing.T) {
 	dir := filepath.Join("..", "docs", "rules")
 	want := map[string]bool{}
-	for _, r := range Rules() {
+	for _, r := range rules.Rules() {
 		name := r.ID + ".md"
 		want[name] = true
 		path := filepath.Join(dir, name)

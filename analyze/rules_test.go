@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/analyze/rules"
 )
 
 // Every rule documents itself with a WRONG example that it reports and a
@@ -14,7 +15,7 @@ import (
 // the rule itself nothing at all).
 func TestRuleExamples(t *testing.T) {
 	idRe := regexp.MustCompile(`^SG[123]\d{3}$`)
-	for _, r := range Rules() {
+	for _, r := range rules.Rules() {
 		t.Run(r.ID, func(t *testing.T) {
 			if !idRe.MatchString(r.ID) {
 				t.Fatalf("rule ID %q is not SGnnnn", r.ID)
@@ -26,7 +27,7 @@ func TestRuleExamples(t *testing.T) {
 				t.Fatalf("%s lacks name, summary, doc or examples", r.ID)
 			}
 			wrong, err := Analyze([]byte(r.Wrong), exampleOpts(r, r.Wrong)...)
-			if r == NotValidShell {
+			if r == rules.NotValidShell {
 				// Its WRONG example is one the shell cannot parse.
 				var pe *diag.ParseError
 				if !errors.As(err, &pe) {
@@ -53,7 +54,7 @@ func TestRuleExamples(t *testing.T) {
 // exampleOpts analyses an example for its rule's shell; an example that
 // starts with a shebang is a script file whose shell is read from it, as
 // the linter reads it (WithShebangShell).
-func exampleOpts(r *Rule, src string) []Option {
+func exampleOpts(r *rules.Rule, src string) []Option {
 	if strings.HasPrefix(src, "#!") {
 		return []Option{WithLang(r.Shell), WithShebangShell()}
 	}

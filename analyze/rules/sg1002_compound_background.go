@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"github.com/shguard/shguard/analyze/diag"
@@ -33,14 +33,14 @@ the parent's directory, variables and $? are unchanged. Then redirect B's
 output. Brace style: A && { B & } (A then runs in the foreground).`,
 	Wrong: `cd /tmp && python3 -m http.server 8000 &>/dev/null &`,
 	Right: `cd /tmp && exec python3 -m http.server 8000 &>/dev/null & pid=$!; sleep 1; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if !j.Reportable() || !j.Fds.Holds() || j.Fds.Blocks() || j.Kind != walk.JobCompound || j.ExecsTail {
 				continue
 			}
-			f := p.report(j.Start, j.End,
+			f := p.Report(j.Start, j.End,
 				p.quoted(j)+" runs in a subshell that waits for its last command and keeps the caller's "+held(&j.Fds)+" open: the caller never gets EOF; exec the last command (`A && exec B &`) and redirect its output")
-			f.Fixes = p.fixes.CompoundFixes(j)
+			f.Fixes = p.Fixes.CompoundFixes(j)
 			f.Suggestion = "exec the last command and redirect its output, e.g. `cd dir && exec server >/tmp/server.log 2>&1 &`"
 		}
 	},

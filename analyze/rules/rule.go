@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"sort"
@@ -31,7 +31,7 @@ type Rule struct {
 	// about what one shell does.
 	Shell dialect.Lang
 
-	check func(*checker)
+	check func(*Pass)
 	url   string // URL, made once
 }
 

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"strings"
@@ -51,12 +51,12 @@ func holdsFd(t *fdtable.Table, fd int) bool {
 }
 
 // quoted shows a job's source in a message.
-func (p *checker) quoted(j *walk.Job) string { return p.snippet(j.Start, j.End) }
+func (p *Pass) quoted(j *walk.Job) string { return p.snippet(j.Start, j.End) }
 
 // snippet is the source between two outer offsets as a message shows it:
 // in backquotes, whitespace runs collapsed, cut to 60 bytes. Built in one
 // allocation: messages are made for every finding.
-func (p *checker) snippet(start, end int) string {
+func (p *Pass) snippet(start, end int) string {
 	if start < 0 || end > len(p.Src) || start > end {
 		return "``"
 	}

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"github.com/shguard/shguard/analyze/diag"
@@ -27,7 +27,7 @@ it is a bash script, or write it in POSIX sh.`,
 	Shell: dialect.LangPOSIX,
 	Wrong: "#!/bin/sh\nx=(a b); echo \"${x[0]}\"",
 	Right: "#!/bin/sh\nset -- a b; echo \"$1\"",
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		if e := p.NotPOSIX; e != nil {
 			off := max(e.Offset, 0)
 			how := "analysed as bash"
@@ -38,7 +38,7 @@ it is a bash script, or write it in POSIX sh.`,
 					off = bad[0]
 				}
 			}
-			p.report(off, off, "sh cannot run this ("+e.Msg+"); "+how+": use a bash shebang if it is a bash script")
+			p.Report(off, off, "sh cannot run this ("+e.Msg+"); "+how+": use a bash shebang if it is a bash script")
 		}
 	},
 })

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"github.com/shguard/shguard/analyze/diag"
@@ -21,12 +21,12 @@ Write the portable form, >file 2>&1.`,
 	Shell: dialect.LangDash,
 	Wrong: `./server &>/dev/null &`,
 	Right: `./server >/dev/null 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if !j.AmpGt || !j.Reportable() || !j.Fds.Holds() {
 				continue
 			}
-			f := p.report(j.Start, j.End,
+			f := p.Report(j.Start, j.End,
 				"dash reads `&>` as `&` then `>`: "+p.quoted(j)+" runs in the background with the caller's "+held(&j.Fds)+", and the caller waits for it; write `>file 2>&1` instead of `&>file`")
 			f.Suggestion = "replace `&>FILE` with `>FILE 2>&1`"
 		}

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ call until its timeout. Start them as managed background jobs and poll
 their logs.`,
 	Wrong: `npm run dev`,
 	Right: `npm run build`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, c := range p.Calls {
 			if c.Async {
 				continue
@@ -42,16 +42,16 @@ their logs.`,
 				what = "(a server, by .shguardrc)"
 			}
 			if strings.HasPrefix(what, "(may not end") {
-				p.report(c.Start, c.End,
+				p.Report(c.Start, c.End,
 					p.snippet(c.Start, c.End)+" "+what+": if it serves, in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			} else if what != "" && knowledge.Daemonizes(c.Res) == "" {
-				p.report(c.Start, c.End,
+				p.Report(c.Start, c.End,
 					p.snippet(c.Start, c.End)+" "+what+" runs until stopped: in the foreground it holds the tool call until its timeout; start it as a managed background job and poll its log")
 			}
 		}
 		for _, m := range p.Marks {
 			if m.Rule == "SG3001" { // loops and waits that never end (walk_endless.go)
-				p.report(m.Start, m.End, p.snippet(m.Start, m.End)+" "+m.What+": in the foreground it holds the tool call until its timeout")
+				p.Report(m.Start, m.End, p.snippet(m.Start, m.End)+" "+m.What+": in the foreground it holds the tool call until its timeout")
 			}
 		}
 	},

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -14,10 +14,10 @@ pipe, so nohup cmd & still holds the caller's output, and the job outlives
 the shell with nobody managing it. Redirect explicitly and manage the job.`,
 	Wrong: `nohup ./server --port 8080 >/tmp/server.log 2>&1 &`,
 	Right: `./server --port 8080 >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if j.Nohup && j.Reportable() {
-				p.report(j.Start, j.End,
+				p.Report(j.Start, j.End,
 					p.quoted(j)+" is meant to outlive the shell, unmanaged (and nohup redirects nothing when output is a pipe); "+advice(j))
 			}
 		}

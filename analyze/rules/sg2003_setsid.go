@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -15,10 +15,10 @@ it, and setsid -f forks and returns at once, so the shell cannot even wait
 for it. Start it as a managed job instead, which tracks it wherever it goes.`,
 	Wrong: `setsid -f ./worker >/tmp/worker.log 2>&1`,
 	Right: `./worker >/tmp/worker.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if j.Setsid && j.Reportable() {
-				p.report(j.Start, j.End,
+				p.Report(j.Start, j.End,
 					p.quoted(j)+" runs in a new session: it outlives the shell, and killing the command's process group will not reach it; start it as a managed job")
 			}
 		}

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -17,10 +17,10 @@ it is (SG1001). Elsewhere setsid runs cmd in place, but a timeout's group
 kill never reaches cmd. If a new session is not what you need, drop setsid.`,
 	Wrong: `setsid ./build.sh; echo built`,
 	Right: `./build.sh; echo built`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, m := range p.Marks {
 			if m.Rule == "SG3002" {
-				p.report(m.Start, m.End,
+				p.Report(m.Start, m.End,
 					p.snippet(m.Start, m.End)+" leaves the process group: a timeout that kills the group misses it, and if the shell leads its own group setsid forks and returns at once; drop setsid unless you need a new session")
 			}
 		}

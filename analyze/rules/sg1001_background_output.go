@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"github.com/shguard/shguard/analyze/diag"
@@ -25,12 +25,12 @@ the job. For a server or a watcher that is forever. Redirect both streams
 shell ends, or hand it to a job manager.`,
 	Wrong: `python3 -m http.server 8000 &`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if !j.Reportable() || !j.Fds.Holds() || j.Fds.Blocks() || j.Kind == walk.JobCompound && !j.ExecsTail || j.AmpGt {
 				continue
 			}
-			f := p.report(j.Start, j.End,
+			f := p.Report(j.Start, j.End,
 				p.quoted(j)+" keeps the caller's "+held(&j.Fds)+" open: the caller waits for EOF until it exits; redirect its output and "+advice(j))
 			f.Suggestion = "redirect the job's output, e.g. `>/tmp/job.log 2>&1`, or promote it to a managed job"
 		}

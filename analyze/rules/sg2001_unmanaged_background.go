@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -24,7 +24,7 @@ the server. Start such a job with setsid (Linux) and kill its process
 group: setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; …; kill -- -$pid.`,
 	Wrong: `npm run dev >/tmp/dev.log 2>&1 &`,
 	Right: `python3 -m http.server 8000 >/tmp/http.log 2>&1 & pid=$!; sleep 1; curl -s localhost:8000 >/dev/null; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		// A job that also holds the caller's output gets an error for
 		// that, which says more: the driver drops this finding then
 		// (dropSubsumed, after the directives ran), so a directive that
@@ -38,7 +38,7 @@ group: setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; …; kill -- -$pid.`,
 			if j.SubshellGone {
 				what = " keeps running after the shell exits, unmanaged; "
 			}
-			p.report(j.Start, j.End, p.quoted(j)+what+advice(j))
+			p.Report(j.Start, j.End, p.quoted(j)+what+advice(j))
 		}
 	},
 })

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import (
 	"github.com/shguard/shguard/analyze/diag"
@@ -27,13 +27,13 @@ reported). Some keep the caller's output as well, and the caller hangs
 without --log-file, nginx with its error log on stderr.`,
 	Wrong: `tmux new-session -d -s dev 'npm run dev'`,
 	Right: `./node_modules/.bin/vite >/tmp/dev.log 2>&1 & pid=$!; sleep 2; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		// The daemon is a job the walk keeps (see daemons.go): one its
 		// stop command, a kill by name or by pid file ended is not
 		// reported.
 		for _, j := range p.Jobs {
 			if j.Daemon != "" && j.Reportable() {
-				p.report(j.Start, j.End,
+				p.Report(j.Start, j.End,
 					p.snippet(j.Start, j.End)+" "+j.Daemon+" and outlives the shell, unmanaged; run it in its foreground mode as a managed background job, or stop it before the command ends")
 			}
 		}

@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -14,10 +14,10 @@ server is re-parented to init. No wait in the script can reach it, and its
 pid is lost. Start it in the script's own shell and keep $!.`,
 	Wrong: `(./server >/tmp/server.log 2>&1 &)`,
 	Right: `./server >/tmp/server.log 2>&1 & pid=$!; sleep 1; kill $pid`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, j := range p.Jobs {
 			if j.Orphaned && !j.Quick && !j.Killed && !j.Setsid && !j.RemoteOnly() {
-				p.report(j.Start, j.End,
+				p.Report(j.Start, j.End,
 					p.quoted(j)+" is started inside a subshell that exits without waiting: it is orphaned, and no wait or $! can reach it; start it in the main shell and keep its pid")
 			}
 		}

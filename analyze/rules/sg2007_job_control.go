@@ -1,4 +1,4 @@
-package analyze
+package rules
 
 import "github.com/shguard/shguard/analyze/diag"
 
@@ -16,7 +16,7 @@ control on, which puts every later background job in its own process group,
 where a timeout that kills the command's group does not reach it.`,
 	Wrong: `sleep 30 >/dev/null 2>&1 & fg`,
 	Right: `sleep 30 >/dev/null 2>&1 & wait`,
-	check: func(p *checker) {
+	check: func(p *Pass) {
 		for _, m := range p.Marks {
 			if m.Rule != "SG2007" || !m.LeavesJob() {
 				continue
@@ -25,7 +25,7 @@ where a timeout that kills the command's group does not reach it.`,
 			if m.What == "set -m" {
 				msg = "`set -m` turns on job control: every later background job gets its own process group, out of reach of a group kill; remove it and manage jobs with wait and kill"
 			}
-			p.report(m.Start, m.End, msg)
+			p.Report(m.Start, m.End, msg)
 		}
 	},
 })
