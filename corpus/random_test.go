@@ -350,7 +350,7 @@ func (g *progGen) killSaved() string {
 		`stop() { kill $(cat "$1.pid") 2>/dev/null; }; stop p`,
 		`stop() { for p in "$@"; do kill $p 2>/dev/null; done; }; stop $P $(cat p.pid 2>/dev/null)`,
 		// one argument, several pids or a pid and a blank: refused, or
-		// not, by each shell's kill (see analyze/pidargs_joined.go)
+		// not, by each shell's kill (see analyze/walk/pidargs_joined.go)
 		`kill "$P $X" 2>/dev/null`,
 		`Q="$P $P"; kill $Q 2>/dev/null`,
 		`kill "$(jobs -p)" 2>/dev/null`,
@@ -378,7 +378,7 @@ func (g *progGen) guard() string {
 		"[ -d /tmp ] || { echo no; exit 1; }; ", "if [ -f /nonexistent ]; then exit 2; fi\n", "die() { exit 1; }; [ -d /tmp ] || die; ")
 }
 
-// killSelf is the shell killing itself (see analyze/kill_self.go): it
+// killSelf is the shell killing itself (see analyze/walk/kill_self.go): it
 // dies there, its jobs live on (but for mksh leading its group on TERM),
 // and its EXIT trap runs in bash and mksh only, never on KILL.
 func (g *progGen) killSelf() string {
