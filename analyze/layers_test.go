@@ -66,6 +66,8 @@ func TestUpwardCheckFails(t *testing.T) {
 		{module + "analyze/knowledge", []string{module + "analyze/diag"}, 0},
 		{module + "analyze/knowledge", []string{module + "analyze/walk"}, 1},
 		{module + "analyze/walk", []string{module + "analyze/rules", module + "analyze/fix"}, 2},
+		{module + "analyze/rules", []string{module + "analyze/fix", module + "analyze/walk"}, 0},
+		{module + "analyze/fix", []string{module + "analyze/rules"}, 1},
 		{module + "analyze/dialect", []string{module + "rewrite"}, 1},
 		{module + "analyze/extra", nil, 1},
 	} {
@@ -76,8 +78,11 @@ func TestUpwardCheckFails(t *testing.T) {
 }
 
 // TestLayers lists the imports of every package under analyze/ (tests'
-// imports included; an external test package is a client, not a floor) with go list and fails on any that runs up the floor
-// plan; packages outside analyze/ may import only the façade.
+// imports included; an external test package is a client, not a floor)
+// with go list and fails on any that runs up the floor plan; packages
+// outside analyze/ may import only the façade. Every floor of the plan
+// must exist: a plan that names a floor no package fills would let code
+// that belongs there stay on another floor unnoticed.
 func TestLayers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -87,6 +92,14 @@ func TestLayers(t *testing.T) {
 		t.Skipf("go list: %v", err)
 	}
 	dec := json.NewDecoder(strings.NewReader(string(out)))
+	seen := map[string]bool{}
+	defer func() {
+		for _, l := range layers {
+			if !seen[module+l] {
+				t.Errorf("%s is on the floor plan but no package is there", l)
+			}
+		}
+	}()
 	for dec.More() {
 		var p struct {
 			ImportPath           string
@@ -95,6 +108,7 @@ func TestLayers(t *testing.T) {
 		if err := dec.Decode(&p); err != nil {
 			t.Fatal(err)
 		}
+		seen[p.ImportPath] = true
 		if !strings.HasPrefix(p.ImportPath, module+"analyze") {
 			for _, imp := range append(p.Imports, p.TestImports...) {
 				if strings.HasPrefix(imp, module+"analyze/") {
