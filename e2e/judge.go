@@ -9,8 +9,9 @@ import (
 	"time"
 )
 
-// hangLimit is the longest one tool call may take (from the model's call
-// to the tool result reaching the model) and still count as not hanging.
+// hangLimit is the longest one tool call may take (from the model's call,
+// or from the hook's call where the hook ran for it, to the tool result
+// reaching the model) and still count as not hanging.
 // The agents' own limits are longer (Claude Code's Bash tool: 2 minutes;
 // Copilot CLI gives up waiting after 30 s); a quick command takes under
 // 5 s here, and a command moved out of the way returns within its yield
@@ -210,6 +211,12 @@ func agentHooks(res *Result) []HookCall {
 // toolTime is how long the first tool call took: from the model's reply
 // that made it to the first request carrying its result (0: no call, or
 // no result: the run was killed or aborted, judged otherwise).
+//
+// Where the hook ran for the call, the time counts from the hook's call:
+// what the agent does before it runs a command is not the command holding
+// the tool. Driven on a loaded machine, Qwen Code spent 32 s between the
+// model's call and its PreToolUse hook for `printf` (its log is silent
+// meanwhile), and a few seconds on a quiet one.
 func toolTime(res *Result) time.Duration {
 	var called time.Time
 	for _, e := range res.Model {
@@ -220,6 +227,12 @@ func toolTime(res *Result) time.Duration {
 			continue
 		}
 		if c, ok := fakemodel.Parse(e.Path, []byte(e.Body)); ok && len(c.Results) > 0 {
+			for _, h := range res.Hook {
+				if at := time.Unix(0, h.At); at.After(called) && at.Before(e.Time) {
+					called = at
+					break
+				}
+			}
 			return e.Time.Sub(called)
 		}
 	}

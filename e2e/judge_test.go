@@ -51,6 +51,10 @@ func TestJudge(t *testing.T) {
 			r.Model = append(r.Model, fakemodel.Entry{Time: t0.Add(time.Second), Path: "/v1/messages",
 				Body: `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"e2e-mid-200"}]}]}`})
 		}, "❌ no exit"},
+		"slow tool": {"mid-job", func(r *Result) {
+			r.Model = append(r.Model, fakemodel.Entry{Time: t0.Add(hangLimit + 2*time.Second), Path: "/v1/messages",
+				Body: `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"e2e-mid-200"}]}]}`})
+		}, "❌ hung"},
 		"left":          {"mid-job", func(r *Result) { r.Left = []Proc{{Pid: 7, Cmd: "python3 -m http.server"}} }, "❌ left unmanaged"},
 		"no marker":     {"mid-job", func(r *Result) { r.Results = []string{"nothing"} }, "❌ work not done"},
 		"not served":    {"bg-server", func(r *Result) { r.Served = false }, "❌ not served"},
@@ -74,6 +78,15 @@ func TestJudge(t *testing.T) {
 	follow.During = []Proc{{Pid: 9, Cmd: "tail -f app.log"}}
 	if v := judge(follow, a, lookupCase("log-follow")); !v.OK {
 		t.Errorf("a follower running when the tool returned fails: %v", v.Why)
+	}
+	// An agent slow before it runs the command (its hook call comes
+	// late) is not the command holding the tool.
+	late := ok()
+	late.Hook[0].At = t0.Add(hangLimit).UnixNano()
+	late.Model = append(late.Model, fakemodel.Entry{Time: t0.Add(hangLimit + 2*time.Second), Path: "/v1/messages",
+		Body: `{"messages":[{"role":"user","content":[{"type":"tool_result","content":"e2e-mid-200"}]}]}`})
+	if v := judge(late, a, mid); !v.OK {
+		t.Errorf("a tool that returned 2 s after the hook ran fails: %v", v.Why)
 	}
 	managed := ok()
 	managed.Left = []Proc{{Pid: 7, Cmd: "python3", Managed: "shexec job"}}

@@ -104,7 +104,15 @@ func runOnce(spec Spec) (res Result) {
 	srv := &fakemodel.Server{Brain: fakemodel.Shell{Command: cmd, Done: "e2e turn done", Pick: func(t fakemodel.Tool) bool { return pick(t.Name) },
 		Wait: func(t fakemodel.Tool) bool { return spec.Mode == "mcp" && t.Name == a.MCPWait }}.Brain()}
 	srv.OnResult = func(n int) {
-		res.During = procs() // after a refusal and a retry: as the retry left it
+		// After a refusal and a retry: as the retry left it. A program
+		// just started in the agent's background mode may not show its
+		// command line yet (npm's title is "npm" until it has loaded):
+		// it gets the 3 s a server gets to answer.
+		res.During = procs()
+		for deadline := time.Now().Add(3 * time.Second); c.Proc != "" && !running(res.During, c.Proc, prompt) && time.Now().Before(deadline); {
+			time.Sleep(100 * time.Millisecond)
+			res.During = procs()
+		}
 		if probe() {
 			res.Served = true
 		}

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"regexp"
+	"sync"
 
 	"github.com/shguard/shguard/analyze"
 )
@@ -35,15 +36,18 @@ type grouping struct {
 }
 
 // monitorWords finds a command that may already turn job control on or
-// off: then the hook leaves -m alone.
-var monitorWords = regexp.MustCompile(`\bset\s+[-+][a-zA-Z]*m|monitor`)
+// off: then the hook leaves -m alone. Compiled on first use: the hook
+// starts before every shell call, and most never need it.
+var monitorWords = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bset\s+[-+][a-zA-Z]*m|monitor`)
+})
 
 func newGrouping(src []byte, opt Options) grouping {
 	var g grouping
 	if !opt.GroupKilled {
 		return g
 	}
-	g.monitor = opt.Lang == analyze.LangBash && !monitorWords.Match(src)
+	g.monitor = opt.Lang == analyze.LangBash && !monitorWords().Match(src)
 	if opt.Find != nil {
 		if g.setsid = opt.Find("setsid"); quote(g.setsid) != g.setsid {
 			g.setsid = ""

@@ -3,6 +3,7 @@ package knowledge
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -103,7 +104,7 @@ func Resolve(args []*syntax.Word) Resolved {
 			// The wrapper fails at once (127) and the builtin never runs.
 			return Resolved{Name: ProgramName(WordLit(args[execer])), Head: args[execer], Args: args[execer+1:], All: args[execer:], Kind: KQuick, Exec: r.Exec, Wrapped: execerBefore, NoProgram: true}
 		}
-		kind := ProgKinds()[name]
+		kind := KindOf(name)
 		if kind&KWrapper == 0 {
 			r.Name, r.Head, r.Args, r.All, r.Kind = name, args[i], args[i+1:], args[i:], kind
 			r.ViaProgram = execer >= 0
@@ -356,21 +357,38 @@ break continue let getopts times print fg bg`)
 var instant = SetOf(`date uname whoami id hostname basename dirname nproc arch logname groups
 tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
-// WordSet is a set of names written as one space-separated string, built
-// on first use. shexec links the analyzer but consults it only for commands
-// that contain '&'; tables built at program start would be paid by every
-// `shexec -c true` (bench/shexec.sh). The first use is paid by every
-// `shguard hook` start, so the map is sized once and filled without
-// splitting the string into a slice first.
+// WordSet is a set of names written as one space-separated string. Its
+// first lookups read the string itself; only a process that asks often
+// (a linter over many scripts) builds the map. shexec links the analyzer
+// but consults it only for commands that contain '&', and `shguard hook`
+// analyses one command per process: a table built at start, or at the
+// first lookup, would be paid by every `shexec -c true` (bench/shexec.sh)
+// and every hook start (building them all cost about a tenth of a clean
+// hook call's instructions, callgrind).
 type WordSet struct {
-	words string
-	once  sync.Once
-	m     map[string]bool
+	words   string
+	lookups atomic.Int32
+	once    sync.Once
+	m       map[string]bool
 }
+
+// scanLookups is how many lookups of a set read its string before the
+// map is built: scanning a list of a few hundred names costs about as much
+// as a few map lookups, building the map as some hundreds.
+const scanLookups = 32
 
 func SetOf(words string) *WordSet { return &WordSet{words: words} }
 
-func (s *WordSet) Has(name string) bool { return s != nil && s.names()[name] }
+func (s *WordSet) Has(name string) bool {
+	if s == nil {
+		return false
+	}
+	if s.lookups.Load() < scanLookups {
+		s.lookups.Add(1)
+		return hasWord(s.words, name)
+	}
+	return s.names()[name]
+}
 
 func (s *WordSet) names() map[string]bool {
 	s.once.Do(func() {
@@ -381,6 +399,27 @@ func (s *WordSet) names() map[string]bool {
 	})
 	return s.m
 }
+
+// hasWord reports whether name is one of the whitespace-separated words.
+func hasWord(words, name string) bool {
+	if name == "" || strings.ContainsAny(name, " \t\n") {
+		return false
+	}
+	for i := 0; ; {
+		j := strings.Index(words[i:], name)
+		if j < 0 {
+			return false
+		}
+		j += i
+		end := j + len(name)
+		if (j == 0 || isSpace(words[j-1])) && (end == len(words) || isSpace(words[end])) {
+			return true
+		}
+		i = j + 1
+	}
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' }
 
 // maxWords bounds the number of words in a word list, to size its map.
 func maxWords(words string) int {
@@ -450,27 +489,23 @@ const (
 	KDaemon                       // daemonizes knows it (daemonNames)
 )
 
-// ProgKinds is built on first use from the word lists themselves (not
-// their sets, which a command that needs none of them then never builds):
-// it is the first table every analysis needs, so every hook start pays for
-// it.
-var ProgKinds = sync.OnceValue(func() map[string]progKind {
-	lists := []struct {
-		s    *WordSet
-		kind progKind
-	}{{quick, KQuick}, {instant, KQuick}, {serverNames, KServer}, {followerNames, KServer}, {fileRunnerNames, KServer}, {daemonNames, KDaemon}, {moreDaemonNames, KDaemon}}
-	n := len(wrapperOpts)
-	for _, l := range lists {
-		n += maxWords(l.s.words)
+// KindOf says what a program name is known for, from the word lists
+// themselves (each a WordSet, which the first lookups of a process scan):
+// it is the first question every analysis asks, so every hook start pays
+// for the answer.
+func KindOf(name string) progKind {
+	var k progKind
+	if _, ok := wrapperOpts[name]; ok {
+		k |= KWrapper
 	}
-	m := make(map[string]progKind, n)
-	for name := range wrapperOpts {
-		m[name] |= KWrapper
+	if quick.Has(name) || instant.Has(name) {
+		k |= KQuick
 	}
-	for _, l := range lists {
-		for name := range strings.FieldsSeq(l.s.words) {
-			m[name] |= l.kind
-		}
+	if serverNames.Has(name) || followerNames.Has(name) || fileRunnerNames.Has(name) {
+		k |= KServer
 	}
-	return m
-})
+	if daemonNames.Has(name) || moreDaemonNames.Has(name) {
+		k |= KDaemon
+	}
+	return k
+}

@@ -112,5 +112,5 @@ func (w *walker) inertCall(args []*syntax.Word) bool {
 	case inertBreakers.Has(name) || w.p.Cfg.Servers[name] || dialect.DialectOfProgram(name) != nil:
 		return false
 	}
-	return knowledge.ProgKinds()[name]&(knowledge.KWrapper|knowledge.KServer|knowledge.KDaemon) == 0
+	return knowledge.KindOf(name)&(knowledge.KWrapper|knowledge.KServer|knowledge.KDaemon) == 0
 }
