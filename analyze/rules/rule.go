@@ -59,7 +59,7 @@ func (r *Rule) Markdown() string {
 	b.WriteString("## Wrong\n\n```sh\n" + r.Wrong + "\n```\n\n")
 	b.WriteString("## Right\n\n```sh\n" + r.Right + "\n```\n\n")
 	b.WriteString("Silence it for one statement with `# shguard disable=" + r.ID + " -- reason` (or `disable=" + r.Name + "`), for a project with `exclude=" + r.ID + "` in `.shguardrc`.\n\n")
-	b.WriteString("_Generated from the rule's declaration in `analyze/` (`go test ./analyze -run TestRulePages -update`)._\n")
+	b.WriteString("_Generated from the rule's declaration in `analyze/rules/` (`go test ./analyze -run TestRulePages -update`)._\n")
 	return b.String()
 }
 
