@@ -131,18 +131,18 @@ func runRedirected(t *testing.T, sh, job, sep string, opt Options) {
 
 // ownGroup says whether the rewrite gave the job a group of its own, as
 // group.go promises: setsid before a lone program, else job control
-// in bash.
+// in bash and mksh.
 func ownGroup(t *testing.T, sh, rewritten string, opt Options) bool {
 	switch {
 	case opt.Find != nil && strings.Contains(rewritten, opt.Find("setsid")+" "):
 		return true
 	case strings.Contains(rewritten, "set -m;"):
-		if sh != "bash" {
+		if sh != "bash" && sh != "mksh" {
 			t.Errorf("set -m used in %s: %q", sh, rewritten)
 		}
 		return true
 	}
-	if sh == "bash" || opt.Find != nil && !strings.ContainsAny(rewritten, "|({") {
+	if sh == "bash" || sh == "mksh" || opt.Find != nil && !strings.ContainsAny(rewritten, "|({") {
 		t.Errorf("%s: no group of its own for %q", sh, rewritten)
 	}
 	return false

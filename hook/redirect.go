@@ -118,8 +118,8 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 }
 
 // execOpen opens the group that redirects a job's output from inside:
-// `{ exec >LOG 2>&1; JOB; } &`. Under bash job control (monitor) the job
-// reads /dev/null, as without it. mksh's exec keeps a copy of the first
+// `{ exec >LOG 2>&1; JOB; } &`. Under job control (monitor: bash, mksh,
+// see grouping) the job reads /dev/null, as without it. mksh's exec keeps a copy of the first
 // descriptor it replaces (on fd 10) for the life of the job's shell,
 // which waits for JOB: there stdin goes first, which a background list
 // has as /dev/null in mksh already (as in bash and dash; not in zsh,
@@ -128,13 +128,17 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 // `{ exec >LOG 2>&1; sleep 3 | cat; } & echo x` held the caller 3 s, with
 // `</dev/null` first it returned at once (corpus mksh-exec-stdin-first-*).
 func execOpen(log string, lang analyze.Lang, monitor bool) string {
+	open := "{ exec >" + log + " 2>&1; "
 	switch {
-	case monitor:
-		return "set -m; { exec >" + log + " 2>&1 </dev/null; "
 	case lang == analyze.LangMksh:
-		return "{ exec </dev/null >" + log + " 2>&1; "
+		open = "{ exec </dev/null >" + log + " 2>&1; "
+	case monitor:
+		open = "{ exec >" + log + " 2>&1 </dev/null; "
 	}
-	return "{ exec >" + log + " 2>&1; "
+	if monitor {
+		open = "set -m; " + open
+	}
+	return open
 }
 
 // redirected is a command whose jobs redirectJobs sent to log files.
