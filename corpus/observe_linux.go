@@ -63,6 +63,12 @@ var uninherit = sync.OnceFunc(func() {
 	}
 })
 
+// Uninherit is uninherit for other tests that start shells whose
+// verdict depends on which descriptors they start with (hook's
+// TestRedirectedJobStops runs mksh, whose exec keeps its first saved copy
+// on fd 10 only when fd 10 is free).
+func Uninherit() { uninherit() }
+
 // defaultSignals gives the shells Observe starts SIGINT and SIGQUIT at
 // their defaults, as an agent tool's shell has them, also when this
 // process was started with them ignored (`go test ./... &` from a script,

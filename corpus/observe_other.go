@@ -22,3 +22,6 @@ func Observe(ctx context.Context, script string, opts Options) (Outcome, error) 
 
 // ReapZombies has nothing to do where Observe does not run.
 func ReapZombies() {}
+
+// Uninherit has nothing to do where Observe does not run.
+func Uninherit() {}

@@ -103,6 +103,9 @@ func randomPrograms(t *testing.T, shell string, n int, seed int64) {
 	for len(progs) < n {
 		g.fn = false
 		p := g.guard() + g.list(0, true)
+		if fgPause(p) > maxFgPause {
+			continue
+		}
 		if _, err := analyze.Analyze([]byte(p), opts...); err == nil {
 			progs = append(progs, p)
 		}
@@ -143,6 +146,40 @@ func mustAnalyze(t *testing.T, p string, opts []analyze.Option) []analyze.Findin
 	return fs
 }
 
+// The programs' timings keep a margin from every bound Observe judges
+// them by (Options: Exit 5 s; EOF and Linger 1 s, the analyzer's brief
+// job too), so that a busy machine, where forks and wake-ups come a few
+// hundred milliseconds late, changes no verdict:
+//
+//   - shortSleep: the most of them a job runs is about 36 (a loop of two
+//     rounds around three loops of two rounds of three), 0.36 s of
+//     sleeping: a job of short commands is brief with room for its forks
+//     (at 0.1 s, twelve in a row were already 1.2 s, on the bound);
+//   - setsidSleep: where setsid forks, its program must outlive the
+//     shell, which exits right after it, by more than EOF and Linger: it
+//     does by 2 s (at 1.5 s it was by 0.5 s); in place it is a
+//     foreground pause of 3 s;
+//   - the top level pauses before each kill (killPause), around the trap
+//     job's kill (trapPause and 0.5 s after it) and in a setsid run in
+//     place; programs where these add up to more than maxFgPause, 3 s,
+//     2 s from the Exit bound, are not run;
+//   - the trap job's subshell ends about when the shell does (its 0.8 s
+//     pause against the shell's 0.3 + 0.5 s), not 0.5 s after it,
+//     half-way to the Linger bound.
+const (
+	shortSleep  = "sleep 0.01"
+	setsidSleep = "setsid sleep 3"
+	killPause   = "sleep 1; "
+	trapPause   = "sleep 0.3; kill "
+	maxFgPause  = 3.0
+)
+
+// fgPause is how long, in seconds, the top level of a program pauses (the
+// generator puts kills, trap jobs and a foreground setsid there only).
+func fgPause(p string) float64 {
+	return float64(strings.Count(p, killPause)) + 0.8*float64(strings.Count(p, trapPause)) + 3*float64(strings.Count(p, setsidSleep))
+}
+
 // progGen makes the random programs of TestRandomPrograms. Long-running
 // commands are `sleep N` with N distinct within a run (9000 and up, out
 // of the corpus's range), so that survivors are told apart.
@@ -172,13 +209,13 @@ func (g *progGen) short() string {
 		// Inside a <(…) that nobody reads, a write can meet a closed pipe
 		// (SIGPIPE) or not, depending on which process runs first: a race,
 		// not a shape.
-		return g.pick("true", "sleep 0.1", "cd /tmp", "false", ":")
+		return g.pick("true", shortSleep, "cd /tmp", "false", ":")
 	}
-	return g.pick("true", "echo x", "sleep 0.1", "cd /tmp", "false", ":")
+	return g.pick("true", "echo x", shortSleep, "cd /tmp", "false", ":")
 }
 
 // known is a command whose exit status the analyzer knows.
-func (g *progGen) known() string { return g.pick("true", "false", ":", "sleep 0.1") }
+func (g *progGen) known() string { return g.pick("true", "false", ":", shortSleep) }
 
 func (g *progGen) cmd(depth int, long bool) string {
 	k := g.r.Intn(20)
@@ -217,9 +254,9 @@ func (g *progGen) cmd(depth int, long bool) string {
 	case k == 16 && !long && depth == 0:
 		// Under a group-leading shell setsid forks where the shell execs
 		// it in place (the last command, unless something must run after
-		// it); elsewhere it runs the program in place. 1.5s tells them
-		// apart (see Options.Linger).
-		return "setsid sleep 1.5 " + g.redir()
+		// it); elsewhere it runs the program in place. setsidSleep
+		// tells them apart (see Options.Linger).
+		return setsidSleep + " " + g.redir()
 	case k == 10 && long:
 		left := g.cmd(depth+1, long)
 		if g.shell == "zsh" && strings.Contains(left, ">") {
@@ -299,8 +336,8 @@ func (g *progGen) item(depth int, bg bool) string {
 		if depth == 0 {
 			// After a pause longer than any nested list takes, so
 			// that what the killed job does before it dies is settled.
-			return g.pick("sleep 1; kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
-				"sleep 1; kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), "sleep 1; kill $(jobs -p) 2>/dev/null",
+			return g.pick(killPause+"kill $! 2>/dev/null", g.killFirst(), "disown", g.killCurrent(),
+				killPause+"kill $! 2>/dev/null; wait $! 2>/dev/null", g.disownAll(), killPause+"kill $(jobs -p) 2>/dev/null",
 				g.killSaved(), g.killInBranch(), g.trapJob(), g.killListed(), g.killAfterMissing(), g.killSelf())
 		}
 	case 7:
@@ -336,7 +373,7 @@ func (g *progGen) list(depth int, bg bool) string {
 // variable, with a guard, from the pid file, or by what lists the shell's
 // children. X is never set.
 func (g *progGen) killSaved() string {
-	return "sleep 1; " + g.pick(
+	return killPause + g.pick(
 		"kill $P 2>/dev/null",
 		`[ -n "$P" ] && kill $P 2>/dev/null`,
 		"kill -0 $P 2>/dev/null && kill $P 2>/dev/null",
@@ -382,7 +419,7 @@ func (g *progGen) guard() string {
 // dies there, its jobs live on (but for mksh leading its group on TERM),
 // and its EXIT trap runs in bash and mksh only, never on KILL.
 func (g *progGen) killSelf() string {
-	return g.pick("sleep 1; kill $$", "sleep 1; kill -9 $$", "sleep 1; kill -HUP $$", `die() { kill $$; }; sleep 1; die`)
+	return g.pick(killPause+"kill $$", killPause+"kill -9 $$", killPause+"kill -HUP $$", `die() { kill $$; }; `+killPause+"die")
 }
 
 // killFirst is kill %1. mksh reaps a job that ended at once (`true &`)
@@ -390,9 +427,9 @@ func (g *progGen) killSelf() string {
 // job is %1 then is a race; there the generator names $! instead.
 func (g *progGen) killFirst() string {
 	if g.shell == "mksh" {
-		return "sleep 1; kill $! 2>/dev/null"
+		return killPause + "kill $! 2>/dev/null"
 	}
-	return "sleep 1; kill %1 2>/dev/null"
+	return killPause + "kill %1 2>/dev/null"
 }
 
 // killCurrent is kill %%. In zsh %% after a job that has ended depends on
@@ -400,9 +437,9 @@ func (g *progGen) killFirst() string {
 // the analyzer does not model; there the generator names $! instead.
 func (g *progGen) killCurrent() string {
 	if g.shell == "zsh" {
-		return "sleep 1; kill $! 2>/dev/null"
+		return killPause + "kill $! 2>/dev/null"
 	}
-	return "sleep 1; kill %% 2>/dev/null"
+	return killPause + "kill %% 2>/dev/null"
 }
 
 // startFn defines start, which runs its arguments as a job and keeps its
@@ -434,7 +471,7 @@ func (g *progGen) killInBranch() string {
 	// nothing wrote in the other would be a kill the run takes in one
 	// branch alone.
 	every := kill()
-	return "sleep 1; " + g.pick(
+	return killPause + g.pick(
 		"if "+no+"; then "+kill()+"; fi",
 		"if "+yes+"; then :; else "+kill()+"; fi",
 		"if "+g.pick(yes, no)+"; then "+every+"; else "+every+"; fi",
@@ -448,7 +485,9 @@ func (g *progGen) killInBranch() string {
 // trapJob is a compound job whose subshell passes a TERM or INT on to its
 // own job from a trap, killed while its foreground pause runs: the pause
 // outside is shorter than the one inside, and both are long against a
-// fork, so that the trap is set when the signal comes.
+// fork, so that the trap is set when the signal comes. The shell pauses
+// again after the kill, so that it ends about when the subshell, which
+// runs the trap only after its pause, does (see fgPause).
 func (g *progGen) trapJob() string {
 	sig, opt := g.pick("TERM", "INT"), ""
 	if sig == "INT" {
@@ -456,13 +495,13 @@ func (g *progGen) trapJob() string {
 	}
 	action := g.pick("kill $c 2>/dev/null", "kill $c 2>/dev/null; exit")
 	return "( trap '" + action + "' " + sig + "; " + g.long() + " " + g.redir() + " & c=$!; " +
-		g.pick("sleep 0.8", "wait", "sleep 0.8; echo x") + " ) " + g.redir() + " & sleep 0.3; kill " + opt + "$! 2>/dev/null"
+		g.pick("sleep 0.8", "wait", "sleep 0.8; echo x") + " ) " + g.redir() + " & " + trapPause + opt + "$! 2>/dev/null; sleep 0.5"
 }
 
 // killListed stops the jobs jobs -p lists, read in a $( ), a subshell or
 // after a disown.
 func (g *progGen) killListed() string {
-	return "sleep 1; " + g.pick(
+	return killPause + g.pick(
 		"P=$(jobs -p); kill $P 2>/dev/null",
 		"( kill $(jobs -p) 2>/dev/null )",
 		`[ -n "$(jobs -p)" ] && kill $(jobs -p) 2>/dev/null`,
@@ -484,7 +523,7 @@ func (g *progGen) killAfterMissing() string {
 	}[g.shell]
 	kill := g.pick("kill $P 2>/dev/null", "kill $! 2>/dev/null")
 	if len(missing) == 0 {
-		return "sleep 1; " + kill
+		return killPause + kill
 	}
-	return "sleep 1; " + g.pick(missing...) + " 2>/dev/null " + g.pick("&&", "||") + " " + kill
+	return killPause + g.pick(missing...) + " 2>/dev/null " + g.pick("&&", "||") + " " + kill
 }

@@ -9,7 +9,9 @@ import (
 // with an "openai-compat" provider (Chat Completions) in the project's
 // crush.json, which also holds the hook as printed (its "hooks" object).
 // Its npm package's postinstall downloads the binary from GitHub, which
-// is not reachable here: the install fails and the row says so.
+// is not reachable here: the install fails and the row says so. (Built
+// from source instead: the Go module proxy answers 403 for
+// github.com/charmbracelet/crush, every version, 7 Dec 2026.)
 func init() {
 	register(&Agent{
 		Name: "Crush", Package: "@charmland/crush", Version: "0.96.1", Bin: "crush",

@@ -17,15 +17,15 @@ import (
 //   - a job that is one program (analyze.Job.Program), where setsid is
 //     on PATH (Linux): setsid before it, which execs it in place (the
 //     job is not a group leader), so $! is the program and its group;
-//   - else in bash: job control for the moment the job starts, `set -m;
-//     { exec >LOG 2>&1 </dev/null; JOB; } & echo $! >PID; set +m`. With
-//     -m the shell puts the job in a group of its own (pgid = $!), and
-//     turns it off again before anything else runs; measured with and
-//     without a terminal: no job notices, the shell's own group
-//     unchanged. mksh does the same, but the analyzer does not yet see
-//     the exec inside a backgrounded group under mksh (jobstop_test.go's
-//     notYet), so the rewrite would not verify. Job control also stops sending a job's stdin to
-//     /dev/null, which the exec puts back (POSIX: "before any explicit
+//   - else in bash and mksh: job control for the moment the job starts,
+//     `set -m; { exec >LOG 2>&1 </dev/null; JOB; } & echo $! >PID; set
+//     +m` (mksh: stdin first, see execOpen). With -m the shell puts the
+//     job in a group of its own (pgid = $!), and turns it off again
+//     before anything else runs; measured with and without a terminal:
+//     no job notices, the shell's own group unchanged (mksh R59 without
+//     a terminal: the job's shell, its sleep and cat in a group led by
+//     $!). Job control also stops sending a job's stdin to /dev/null,
+//     which the exec puts back (POSIX: "before any explicit
 //     redirections"), so the job reads what it read before. zsh and dash
 //     refuse -m without a terminal; there such a job stays as it is.
 //
@@ -47,7 +47,7 @@ func newGrouping(src []byte, opt Options) grouping {
 	if !opt.GroupKilled {
 		return g
 	}
-	g.monitor = opt.Lang == analyze.LangBash && !monitorWords().Match(src)
+	g.monitor = (opt.Lang == analyze.LangBash || opt.Lang == analyze.LangMksh) && !monitorWords().Match(src)
 	if opt.Find != nil {
 		if g.setsid = opt.Find("setsid"); quote(g.setsid) != g.setsid {
 			g.setsid = ""

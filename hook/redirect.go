@@ -80,7 +80,11 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 		}
 		edits = append(edits, analyze.Edit{Start: after, End: after, New: rec})
 		r.jobs = append(r.jobs, [2]int{j.Start, after})
-		if j.List || monitor {
+		// mksh keeps what a compound's (or a function call's)
+		// redirections replace, and what its exec replaces first, in
+		// the job's shell, which waits for the job: only a job that is
+		// one program takes `>LOG 2>&1` there (see execOpen).
+		if j.List || monitor || opt.Lang == analyze.LangMksh && j.Program < 0 {
 			// A pipeline or list runs in a subshell whose pid is $!; its
 			// parts are that subshell's children, which the stop command
 			// (stopJob) reaches. The output is redirected inside the
@@ -91,12 +95,8 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 			for end > j.Start && (src[end-1] == ' ' || src[end-1] == '\t') {
 				end--
 			}
-			open := "{ exec >" + log + " 2>&1; "
-			if monitor {
-				open = "set -m; { exec >" + log + " 2>&1 </dev/null; "
-			}
 			edits = append(edits,
-				analyze.Edit{Start: j.Start, End: j.Start, New: open},
+				analyze.Edit{Start: j.Start, End: j.Start, New: execOpen(log, opt.Lang, monitor)},
 				analyze.Edit{Start: end, End: j.Amp, New: "; } "})
 		} else {
 			edits = append(edits, analyze.Edit{Start: j.Amp, End: j.Amp, New: ">" + log + " 2>&1 "})
@@ -115,6 +115,30 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 		r.jobs[i] = [2]int{shift(edits, span[0], false), shift(edits, span[1], true)}
 	}
 	return r, nil
+}
+
+// execOpen opens the group that redirects a job's output from inside:
+// `{ exec >LOG 2>&1; JOB; } &`. Under job control (monitor: bash, mksh,
+// see grouping) the job reads /dev/null, as without it. mksh's exec keeps a copy of the first
+// descriptor it replaces (on fd 10) for the life of the job's shell,
+// which waits for JOB: there stdin goes first, which a background list
+// has as /dev/null in mksh already (as in bash and dash; not in zsh,
+// which keeps the caller's), so that the copy it keeps is not the
+// caller's stdout. Measured under mksh R59 started with fds 0-2 only:
+// `{ exec >LOG 2>&1; sleep 3 | cat; } & echo x` held the caller 3 s, with
+// `</dev/null` first it returned at once (corpus mksh-exec-stdin-first-*).
+func execOpen(log string, lang analyze.Lang, monitor bool) string {
+	open := "{ exec >" + log + " 2>&1; "
+	switch {
+	case lang == analyze.LangMksh:
+		open = "{ exec </dev/null >" + log + " 2>&1; "
+	case monitor:
+		open = "{ exec >" + log + " 2>&1 </dev/null; "
+	}
+	if monitor {
+		open = "set -m; " + open
+	}
+	return open
 }
 
 // redirected is a command whose jobs redirectJobs sent to log files.

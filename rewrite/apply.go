@@ -83,11 +83,17 @@ type editSet struct {
 	edits  []analyze.Edit
 	points map[int]bool // offsets of insertions
 	ranges []analyze.Edit
+	// looked counts the accepted edits (and lookups of them) the overlap
+	// tests went through: the work that a scan of every accepted edit
+	// per fix makes quadratic without allocating anything, which
+	// TestFixWorkScalesLinearly counts.
+	looked int
 }
 
 // add adds the edits of a fix if none overlaps an accepted one.
 func (s *editSet) add(fix []analyze.Edit) bool {
 	for i, f := range fix {
+		s.looked += len(fix[i+1:]) + len(s.ranges) + 1 // the fix's other edits, the replacements, one lookup
 		for _, g := range fix[i+1:] {
 			if clash(f, g) {
 				return false
@@ -102,6 +108,7 @@ func (s *editSet) add(fix []analyze.Edit) bool {
 			}
 		}
 		if f.Start != f.End {
+			s.looked += len(s.points)
 			for p := range s.points {
 				if clash(f, analyze.Edit{Start: p, End: p}) {
 					return false

@@ -55,14 +55,7 @@ func FixResult(src []byte, res *analyze.Result, opts ...analyze.Option) *Result 
 		skip    = map[fkey]bool{} // findings whose fix broke the parse, in cur's offsets
 	)
 	for round := 0; round < maxRounds; round++ {
-		var set editSet
-		var took []analyze.Finding
-		for _, f := range res.Findings {
-			if len(f.Fixes) == 0 || skip[key(f)] || !set.add(f.Fixes[0].Edits) {
-				continue
-			}
-			took = append(took, f)
-		}
+		set, took := takeFixes(res.Findings, skip)
 		edits := set.edits
 		if len(took) == 0 {
 			break
@@ -102,6 +95,20 @@ func FixResult(src []byte, res *analyze.Result, opts ...analyze.Option) *Result 
 		out = append([]byte(nil), src...)
 	}
 	return &Result{Out: out, Applied: applied, Remaining: res.Findings}
+}
+
+// takeFixes is one round's pick: the first fix of every finding that has
+// one, is not in skip, and touches nothing a fix picked before it does.
+func takeFixes(fs []analyze.Finding, skip map[fkey]bool) (*editSet, []analyze.Finding) {
+	set := &editSet{}
+	var took []analyze.Finding
+	for _, f := range fs {
+		if len(f.Fixes) == 0 || skip[key(f)] || !set.add(f.Fixes[0].Edits) {
+			continue
+		}
+		took = append(took, f)
+	}
+	return set, took
 }
 
 // fkey identifies a finding within one text.

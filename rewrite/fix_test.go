@@ -186,6 +186,26 @@ func TestFixMkshBuiltins(t *testing.T) {
 	}
 }
 
+// dash's `{ A && B; } &` is the and-or job `A && B &` (braces without
+// redirections are no command there), whose & stands after the group's
+// `; }`: the brace fix would close the group with its ` }`, so there is
+// none. A line continuation before the & is no such obstacle.
+func TestFixBraceAmpAfterB(t *testing.T) {
+	for _, c := range []struct {
+		lang    analyze.Lang
+		in, out string
+	}{
+		{analyze.LangDash, "{ cd app && B | C; } & x", "{ cd app && B | C; } & x"},
+		{analyze.LangDash, "cd app && B | C & x", "cd app && { B | C & }; x"},
+		{analyze.LangBash, "cd app && B \\\n  & x", "cd app && { B \\\n  & }; x"},
+	} {
+		res, err := Fix([]byte(c.in), analyze.WithLang(c.lang), analyze.WithStyle(analyze.StyleBrace))
+		if err != nil || string(res.Out) != c.out {
+			t.Errorf("%s brace fix of %q = %q, %v; want %q", c.lang, c.in, res.Out, err, c.out)
+		}
+	}
+}
+
 func TestFixParseError(t *testing.T) {
 	res, err := Fix([]byte("A && { B &"))
 	var pe *analyze.ParseError

@@ -128,6 +128,13 @@ func (p *Fixer) braceFix(j *walk.Job, b *syntax.BinaryCmd) (diag.Fix, bool) {
 	}
 	amp := int(j.Stmt.Semicolon.Offset())
 	text := j.Src.Text
+	if len(bytes.Trim(text[int(b.Y.End().Offset()):amp], " \t\\\n")) > 0 {
+		// Only blanks and line continuations may stand between B and
+		// the &: in dash's `{ A && B; } &` (walker.bareBraces) the
+		// group's `; }` does, and ` }` after the & would close that
+		// group, not a new one around B.
+		return diag.Fix{}, false
+	}
 	closing := " }"
 	blank := false
 	for i := amp + 1; i < len(text); i++ {

@@ -30,25 +30,25 @@ type detacher struct {
 	need []string
 }
 
-var detachers = map[string][]detacher{
-	"docker": {{sub: []string{"run", "create"}, need: []string{"-d", "--detach"}},
-		{sub: []string{"start", "restart", "stop", "kill", "rm", "pause", "unpause"}}},
-	"podman": {{sub: []string{"run", "create"}, need: []string{"-d", "--detach"}},
-		{sub: []string{"start", "restart", "stop", "kill", "rm"}}},
-	"nerdctl":        {{sub: []string{"run"}, need: []string{"-d", "--detach"}}},
-	"docker-compose": {{sub: []string{"up"}, need: []string{"-d", "--detach"}}, {sub: []string{"start", "restart", "stop", "down"}}},
-	"systemctl":      {{sub: []string{"start", "restart", "reload", "stop", "try-restart", "reload-or-restart", "enable", "disable", "kill"}}},
-	"service":        {{sub: []string{"start", "restart", "reload", "stop", "force-reload"}}},
-	"rc-service":     {{sub: []string{"start", "restart", "stop"}}},
-	"pm2":            {{sub: []string{"start", "restart", "reload", "stop", "delete", "resurrect", "startOrRestart", "startOrReload"}}},
-	"supervisorctl":  {{sub: []string{"start", "restart", "stop", "reload", "update"}}},
-	"forever":        {{sub: []string{"start", "restart", "stop", "stopall"}}},
+var detachers = table[[]detacher]{
+	{"docker", []detacher{{sub: []string{"run", "create"}, need: []string{"-d", "--detach"}},
+		{sub: []string{"start", "restart", "stop", "kill", "rm", "pause", "unpause"}}}},
+	{"podman", []detacher{{sub: []string{"run", "create"}, need: []string{"-d", "--detach"}},
+		{sub: []string{"start", "restart", "stop", "kill", "rm"}}}},
+	{"nerdctl", []detacher{{sub: []string{"run"}, need: []string{"-d", "--detach"}}}},
+	{"docker-compose", []detacher{{sub: []string{"up"}, need: []string{"-d", "--detach"}}, {sub: []string{"start", "restart", "stop", "down"}}}},
+	{"systemctl", []detacher{{sub: []string{"start", "restart", "reload", "stop", "try-restart", "reload-or-restart", "enable", "disable", "kill"}}}},
+	{"service", []detacher{{sub: []string{"start", "restart", "reload", "stop", "force-reload"}}}},
+	{"rc-service", []detacher{{sub: []string{"start", "restart", "stop"}}}},
+	{"pm2", []detacher{{sub: []string{"start", "restart", "reload", "stop", "delete", "resurrect", "startOrRestart", "startOrReload"}}}},
+	{"supervisorctl", []detacher{{sub: []string{"start", "restart", "stop", "reload", "update"}}}},
+	{"forever", []detacher{{sub: []string{"start", "restart", "stop", "stopall"}}}},
 }
 
 // Detaches reports whether the command hands its work to a daemon and
 // returns at once (see detachers).
 func Detaches(r Resolved) bool {
-	ds, ok := detachers[r.Name]
+	ds, ok := detachers.of(r.Name)
 	if !ok {
 		return false
 	}
@@ -56,7 +56,7 @@ func Detaches(r Resolved) bool {
 	if r.Name == "docker" || r.Name == "podman" {
 		if first, rest := FirstWord(args); first == "compose" || first == "container" {
 			if first == "compose" {
-				ds = detachers["docker-compose"]
+				ds, _ = detachers.of("docker-compose")
 			}
 			args = rest
 		}

@@ -401,7 +401,10 @@ func readsToEnd(ce *syntax.CallExpr) bool {
 // bareBraces is the statement a background `{ cmd; } &` runs as, in a
 // shell whose braces without redirections are no command of their own
 // (dash: its parser returns the list inside): `{ a | b; } &` is the
-// pipeline job `a | b &`, whose $! is b. nil when s is no such job.
+// pipeline job `a | b &`, whose $! is b. nil when s is no such job. It
+// spans the group and its & (Job.Start, Job.Amp), so that findings quote
+// what was written and an edit can reach the & (the hook's redirection
+// of a job).
 func (w *walker) bareBraces(s *syntax.Stmt) *syntax.Stmt {
 	b, ok := s.Cmd.(*syntax.Block)
 	if !ok || !w.sh.d.BracesTransparent || !s.Background || s.Negated || s.Coprocess || len(s.Redirs) > 0 || len(b.Stmts) != 1 {
@@ -412,6 +415,6 @@ func (w *walker) bareBraces(s *syntax.Stmt) *syntax.Stmt {
 		return nil
 	}
 	job := *in
-	job.Background, job.Semicolon = true, syntax.Pos{}
+	job.Position, job.Background, job.Semicolon = s.Position, true, s.Semicolon
 	return &job
 }
