@@ -53,20 +53,10 @@ type walker struct {
 	// funcEnv is the descriptors a function call left the shell with,
 	// when an exec in its body changed them.
 	funcEnv *fdtable.Table
-	// countReturns: exits counts a return as an end of what is walked
-	// (see afterReturn).
-	countReturns bool
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
 	cond int
-	// exitLevels are the maybes of cond that a statement that may end the
-	// shell opened (see afterExit): what follows `[ -f .env ] || exit
-	// 1` runs whenever the shell is still there, so what it does to the
-	// shell itself (a trap, an exec, set -e, an error that ends it) is as
-	// sure as before the exit (see sureCond), while a kill or wait of a
-	// job started before it stays a maybe (see sureFor).
-	exitLevels []int // where in scopes they are
 	// scopes are the ids of the maybes cond counts, innermost last, and
 	// scopeGen the last id given (see walk_scope.go).
 	scopes   []int
@@ -129,9 +119,6 @@ type walker struct {
 	// walked: a process substitution that is one's target is waited for
 	// where another is not (see walker.substWaited).
 	redirStmt *syntax.Stmt
-	// exitFuncs: a function the script defines has an exit or exec in its
-	// text, so a call of it may end the shell (see afterExit).
-	exitFuncs bool
 	// apart are the jobs started by the branches of an if or case walked
 	// before the one being walked: only one branch runs, so a kill or
 	// wait there cannot reach them (see walker.apartFrom).
@@ -153,9 +140,6 @@ type walker struct {
 	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
 	// started before it the time to set up its signals (see job.startForks).
 	forks int
-	// exitScopes are the maybes after a statement that may end the shell
-	// whose exits all stopped some jobs first (see walk_exitkills.go).
-	exitScopes []exitScope
 	// wordLoops are the for loops over literal words whose bodies are
 	// being walked, innermost last (see roundTakes).
 	wordLoops []*syntax.WordIter
@@ -174,6 +158,9 @@ type walker struct {
 	// traps: the trap actions being walked and the EXIT hooks set so
 	// far (walk_trap.go, walk_exittraps.go, kill_selftrap.go, zsh_*.go).
 	traps trapState
+	// ends: the statements that may end the shell, and what the walk
+	// knows after them (exit_state.go).
+	ends exitState
 }
 
 // nestedStart is what a command that starts a nested shell (`bash -c`,

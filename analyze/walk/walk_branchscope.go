@@ -47,10 +47,10 @@ func (w *walker) branchOut(m branchMark) {
 // for what a pid variable holds after it (it stands for the last round:
 // see replacesPid).
 func (w *walker) maybeIn(ended []*Job, g guard, guarded bool) branchMark {
-	m := branchMark{exitScopes: len(w.exitScopes), guards: len(w.guards)}
+	m := branchMark{exitScopes: len(w.ends.exitScopes), guards: len(w.guards)}
 	w.condIn()
 	if len(ended) > 0 {
-		w.exitScopes = append(w.exitScopes, exitScope{scope: w.scope(), ended: ended})
+		w.ends.exitScopes = append(w.ends.exitScopes, exitScope{scope: w.scope(), ended: ended})
 	}
 	if guarded {
 		w.guards = append(w.guards, condGuard{g, w.cond})
@@ -64,7 +64,7 @@ type branchMark struct{ exitScopes, guards int }
 // maybeOut leaves the maybe maybeIn entered.
 func (w *walker) maybeOut(m branchMark) {
 	w.condOut()
-	w.exitScopes = w.exitScopes[:m.exitScopes]
+	w.ends.exitScopes = w.ends.exitScopes[:m.exitScopes]
 	w.guards = w.guards[:m.guards]
 }
 
@@ -194,7 +194,7 @@ func (w *walker) listEnds(list []*syntax.Stmt, depth int) []*Job {
 	var ended []*Job
 	for _, s := range list {
 		ended = union(ended, w.stmtEnds(s, depth))
-		if (w.exitFuncs || w.sh.errexit || mentionsExit(w.src.Text, s, w.sh.d)) && w.exits(s, depth) == endsSurely {
+		if (w.ends.exitFuncs || w.sh.errexit || mentionsExit(w.src.Text, s, w.sh.d)) && w.exits(s, depth) == endsSurely {
 			js, _ := w.exitKills(s, depth)
 			return union(ended, js)
 		}

@@ -163,7 +163,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 		prev := w.funcs[c.Name.Value]
 		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body), kshStyle: c.RsrvWord && !c.Parens})
 		w.trapFunc(c) // zsh: TRAPTERM() { kill $c; }
-		w.exitFuncs = w.exitFuncs || mentionsExit(w.src.Text, c.Body, w.sh.d)
+		w.ends.exitFuncs = w.ends.exitFuncs || mentionsExit(w.src.Text, c.Body, w.sh.d)
 	case *syntax.TimeClause:
 		if c.Stmt != nil {
 			w.stmt(c.Stmt, env)

@@ -39,15 +39,15 @@ func (w *walker) noteExitKills(s *syntax.Stmt, oldScope int, renewed bool) {
 	js, found := w.exitKills(s, 0)
 	if renewed {
 		var prev []*Job
-		if i := slices.IndexFunc(w.exitScopes, func(e exitScope) bool { return e.scope == oldScope }); i >= 0 {
-			prev = w.exitScopes[i].ended
+		if i := slices.IndexFunc(w.ends.exitScopes, func(e exitScope) bool { return e.scope == oldScope }); i >= 0 {
+			prev = w.ends.exitScopes[i].ended
 		}
 		js = slices.DeleteFunc(js, func(j *Job) bool { return !slices.Contains(prev, j) && j.scope != oldScope })
 	}
 	if !found || len(js) == 0 {
 		return
 	}
-	w.exitScopes = append(w.exitScopes, exitScope{scope: w.scope(), ended: js})
+	w.ends.exitScopes = append(w.ends.exitScopes, exitScope{scope: w.scope(), ended: js})
 }
 
 // endedOnExits reports whether the innermost maybes that a kill or wait
@@ -67,7 +67,7 @@ func (w *walker) endedOnExits(j *Job) bool {
 
 // exitEnded reports whether scope is an exit scope whose exits stopped j.
 func (w *walker) exitEnded(scope int, j *Job) bool {
-	for _, e := range w.exitScopes {
+	for _, e := range w.ends.exitScopes {
 		if e.scope == scope {
 			return slices.Contains(e.ended, j)
 		}

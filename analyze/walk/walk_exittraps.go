@@ -111,7 +111,7 @@ func (w *walker) exitLeaves(s *syntax.Stmt, depth int) ([]*Job, bool) {
 	if knowledge.IsCallOf(s.Cmd, "return") && !w.returnEnds(depth) {
 		return nil, false
 	}
-	if knowledge.IsCallOf(s.Cmd, "return") && w.countReturns {
+	if knowledge.IsCallOf(s.Cmd, "return") && w.ends.countReturns {
 		return nil, true // (a return runs no EXIT trap)
 	}
 	if knowledge.IsCallOf(s.Cmd, "exit") || knowledge.IsCallOf(s.Cmd, "return") {

@@ -105,7 +105,7 @@ func (w *walker) afterExit(s *syntax.Stmt, first int, maybe *int) bool {
 	if w.stopped() || ends(s) && !w.returnFails(s) {
 		return true
 	}
-	if !w.exitFuncs && !w.sh.errexit && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.Text, s, w.sh.d)) && !w.src.badWithin(s) {
+	if !w.ends.exitFuncs && !w.sh.errexit && (!w.src.mentionsExit(w.sh.d) || !mentionsExit(w.src.Text, s, w.sh.d)) && !w.src.badWithin(s) {
 		return false // spares exits a walk of every compound, at every level
 	}
 	switch w.exits(s, 0) {
@@ -116,7 +116,7 @@ func (w *walker) afterExit(s *syntax.Stmt, first int, maybe *int) bool {
 		if !renewed {
 			*maybe = 1
 			w.condIn()
-			w.exitLevels = append(w.exitLevels, len(w.scopes)-1)
+			w.ends.exitLevels = append(w.ends.exitLevels, len(w.scopes)-1)
 		} else {
 			w.condRenew()
 		}

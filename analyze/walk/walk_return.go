@@ -42,7 +42,7 @@ func (w *walker) returnExits(depth int) bool {
 // one that ends the shell, or, while afterReturn asks, one that ends the
 // body being walked.
 func (w *walker) returnEnds(depth int) bool {
-	return depth == 0 && w.countReturns || w.returnExits(depth)
+	return depth == 0 && w.ends.countReturns || w.returnExits(depth)
 }
 
 // afterReturn reports whether s, in a function's body or a sourced
@@ -56,8 +56,8 @@ func (w *walker) afterReturn(s *syntax.Stmt, maybe *int) bool {
 	if len(w.calling) == 0 || !returnsEarly(s) && !w.evalsReturn(s) {
 		return false
 	}
-	w.countReturns = true
-	defer func() { w.countReturns = false }()
+	w.ends.countReturns = true
+	defer func() { w.ends.countReturns = false }()
 	switch w.exits(s, 0) {
 	case endsSurely:
 		return true

@@ -31,21 +31,21 @@ func (w *walker) condOut() {
 // exitCondOut leaves the maybe that a statement that may end the shell
 // opened (see walker.exitLevels).
 func (w *walker) exitCondOut() {
-	w.exitLevels = w.exitLevels[:len(w.exitLevels)-1]
+	w.ends.exitLevels = w.ends.exitLevels[:len(w.ends.exitLevels)-1]
 	w.condOut()
 }
 
 // sureCond is cond without the maybes that exits opened: how deep in
 // conditions the walk is as far as the shell that is still running is
 // concerned.
-func (w *walker) sureCond() int { return w.cond - len(w.exitLevels) }
+func (w *walker) sureCond() int { return w.cond - len(w.ends.exitLevels) }
 
 // exitRegion is the id of the innermost maybe an exit opened (renewed by
 // each exit after it), 0 outside any: a job started in it exists only
 // when none of those exits was taken.
 func (w *walker) exitRegion() int {
-	if n := len(w.exitLevels); n > 0 {
-		return w.scopes[w.exitLevels[n-1]]
+	if n := len(w.ends.exitLevels); n > 0 {
+		return w.scopes[w.ends.exitLevels[n-1]]
 	}
 	return 0
 }
@@ -76,7 +76,7 @@ func (w *walker) sureFor(j *Job) bool {
 	if w.traps.endTrap != nil && !w.trapReaches(j, w.traps.endTrap) {
 		return false
 	}
-	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.exitScopes) > 0 && w.endedOnExits(j) ||
+	return w.cond == 0 || j.scope != 0 && j.scope == w.scope() || len(w.ends.exitScopes) > 0 && w.endedOnExits(j) ||
 		j.region != 0 && w.sureCond() == 0 && j.region == w.exitRegion()
 }
 
