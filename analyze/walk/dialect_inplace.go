@@ -17,7 +17,7 @@ import (
 // the script (those run in the subshell itself).
 func (w *walker) execsTail(ce *syntax.CallExpr) bool {
 	r := w.p.resolveCall(ce)
-	if len(r.All) == 0 || knowledge.Builtins.Has(r.Name) || w.funcs[r.Name] != nil {
+	if len(r.All) == 0 || knowledge.Builtins.Has(r.Name) || w.fns.funcs[r.Name] != nil {
 		return false
 	}
 	return knowledge.PlainName(knowledge.WordLit(r.Head))

@@ -82,7 +82,7 @@ func listExits(w *walker, list []*syntax.Stmt, depth int) bool {
 		if knowledge.WordLit(ce.Args[0]) == "exit" {
 			return true
 		}
-		fn := w.funcs[knowledge.WordLit(ce.Args[0])]
+		fn := w.fns.funcs[knowledge.WordLit(ce.Args[0])]
 		if fn == nil || depth > 4 || !w.lookInto() {
 			return false
 		}

@@ -145,7 +145,7 @@ func (w *walker) calledFunc(ce *syntax.CallExpr) *function {
 	if len(ce.Args) == 0 {
 		return nil
 	}
-	return w.funcs[w.p.resolveCall(ce).Name]
+	return w.fns.funcs[w.p.resolveCall(ce).Name]
 }
 
 // killTrapped applies a signal that background jobs ignore from their

@@ -23,6 +23,6 @@ const maxBodyLooks = 256
 // lookInto reports whether a question may read one more function body
 // before the walk's next step (see stmt, which resets the count).
 func (w *walker) lookInto() bool {
-	w.bodyLooks++
-	return w.bodyLooks <= maxBodyLooks
+	w.fns.bodyLooks++
+	return w.fns.bodyLooks <= maxBodyLooks
 }

@@ -25,17 +25,8 @@ type walker struct {
 	// (almost) at once and holds nothing worth reporting.
 	slow    int
 	bounded time.Duration
-	// funcs are the functions declared so far, by name. A body is walked
-	// where the function is called, with the caller's descriptors and in
-	// the caller's shell; bodies never called are walked at the end with
-	// the descriptors of their declaration.
-	funcs     map[string]*function
-	funcOrder []string
-	free      []*shell // ended shells, for newShell to reuse
-	remote    int      // inside an ssh command string
-	// dropped are the definitions a subshell's end or an `unset -f`
-	// removed, for walkUncalled (see walk_funcscope.go).
-	dropped []*function
+	free    []*shell // ended shells, for newShell to reuse
+	remote  int      // inside an ssh command string
 	// fed is the script the left side of a pipe prints, while the walk is
 	// on its right side: a shell there reads it from stdin.
 	fed *script
@@ -47,12 +38,6 @@ type walker struct {
 	starting nestedStart
 	// tailWatch: the walk is in such a shell's script.
 	tailWatch *tailWatch
-	// inertVisiting are the functions whose inertness is being decided
-	// (see inertCall), against recursion.
-	inertVisiting map[*function]bool
-	// funcEnv is the descriptors a function call left the shell with,
-	// when an exec in its body changed them.
-	funcEnv *fdtable.Table
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
@@ -67,14 +52,7 @@ type walker struct {
 	// guards are the guards (see guard) whose && or || the walk is on
 	// the right of, each with the cond it set: a kill there of what the
 	// guard asks about runs as surely as the guard's command.
-	guards  []condGuard
-	calling map[string]bool
-	// bodyLooks counts the function bodies read by questions since the
-	// walk's last step (see lookahead.go).
-	bodyLooks int
-	// funcReplays counts the lighter passes over function bodies (see
-	// maxFuncReplays).
-	funcReplays int
+	guards []condGuard
 	// saved are the caller's descriptors the current shell keeps saved
 	// copies of, by the fd they were saved from (see walker.saving).
 	saved fdtable.Table
@@ -131,11 +109,6 @@ type walker struct {
 	// branching counts the branches of an if or case, and the first
 	// rounds of loops, being walked, that may not run (see replacesPid).
 	branching int
-	// locals are the variables the functions being called declared
-	// local, with what they hid; localsFrom is where the innermost
-	// call's begin (see walk_locals.go).
-	locals     []localVar
-	localsFrom int
 	// forks counts the forks the shells walked wait for in their
 	// foreground (a pipeline, a ( ) subshell, a $(…)): each gives a job
 	// started before it the time to set up its signals (see job.startForks).
@@ -146,12 +119,6 @@ type walker struct {
 	// prev is the statement walked before the current one in its list,
 	// whose status $? holds (see prevStatus); nil at a list's start.
 	prev *syntax.Stmt
-	// args are the positional parameters of the function call being
-	// walked, nil where they are not known (see walk_args.go).
-	args *argFrame
-	// localOpts: the function call being walked puts the shell's options
-	// back when it returns (see walk_funcopts.go).
-	localOpts bool
 	// kills: the kill commands the walk is inside of, and how their
 	// signal travels (kill*.go, walk_forkkill.go, walk_ppidkill.go).
 	kills killState
@@ -161,6 +128,8 @@ type walker struct {
 	// ends: the statements that may end the shell, and what the walk
 	// knows after them (exit_state.go).
 	ends exitState
+	// fns: the functions declared and being called (func_state.go).
+	fns funcState
 }
 
 // nestedStart is what a command that starts a nested shell (`bash -c`,
@@ -211,7 +180,7 @@ func idleCommand(ce *syntax.CallExpr) bool {
 // Stmt walks one statement and returns the descriptors the shell has after
 // it (only `exec` redirections change them).
 func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
-	w.bodyLooks = 0 // (see lookahead.go)
+	w.fns.bodyLooks = 0 // (see lookahead.go)
 	if w.expandAlias(s, env) {
 		return env // `dev` with alias dev='server &'
 	}
@@ -297,8 +266,8 @@ func (w *walker) stmt(s *syntax.Stmt, env fdtable.Table) fdtable.Table {
 // simpleStmt walks a simple command run in the foreground, whose
 // redirections take env to inner.
 func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Table) fdtable.Table {
-	w.funcEnv = nil
-	if len(w.calling) > 0 {
+	w.fns.funcEnv = nil
+	if len(w.fns.calling) > 0 {
 		w.declareLocal(ce) // dash: local is a command
 		w.noteLocalOpts(ce)
 	}
@@ -317,8 +286,8 @@ func (w *walker) simpleStmt(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdta
 		}
 		return env
 	}
-	if fe := w.funcEnv; fe != nil {
-		w.funcEnv = nil
+	if fe := w.fns.funcEnv; fe != nil {
+		w.fns.funcEnv = nil
 		return callLeft(env, inner, *fe, s.Redirs)
 	}
 	if r.Exec && len(r.All) == 0 {

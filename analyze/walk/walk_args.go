@@ -90,24 +90,24 @@ func posIndex(name string) int {
 // returns. A function whose body does not use them gets none: they stay
 // unknown, as they were.
 func (w *walker) enterArgs(fn *function, args []*syntax.Word) (outer *argFrame) {
-	outer = w.args
+	outer = w.fns.args
 	if !fn.usesArgs() {
-		w.args = nil
+		w.fns.args = nil
 		if outer != nil {
 			// its own are not known, but the variables the calls
 			// around it bound still are
-			w.args = &argFrame{open: true, outer: outer}
+			w.fns.args = &argFrame{open: true, outer: outer}
 		}
 		return outer
 	}
-	w.args = w.bindArgs(args, &argFrame{outer: outer})
+	w.fns.args = w.bindArgs(args, &argFrame{outer: outer})
 	return outer
 }
 
 // bindArgs fills f with the positional parameters the words args give,
 // resolved in the call being walked.
 func (w *walker) bindArgs(args []*syntax.Word, f *argFrame) *argFrame {
-	cur := w.args
+	cur := w.fns.args
 	for _, a := range args {
 		if f.open {
 			break
@@ -187,7 +187,7 @@ func containsBlank(s string) bool {
 // posJobs resolves an expansion of a positional parameter inside a call
 // (see argJobs); ok is false where the walk does not know them.
 func (w *walker) posJobs(pe *syntax.ParamExp) (p posArg, ok bool) {
-	if w.args == nil || !plainParam(pe) {
+	if w.fns.args == nil || !plainParam(pe) {
 		return posArg{}, false
 	}
 	return w.posArg(posIndex(pe.Param.Value))
@@ -198,7 +198,7 @@ func (w *walker) posJobs(pe *syntax.ParamExp) (p posArg, ok bool) {
 // shifts the walk cannot count, $N stands for any of the parameters from
 // N on.
 func (w *walker) posArg(i int) (p posArg, ok bool) {
-	f := w.args
+	f := w.fns.args
 	switch {
 	case f == nil || i == -1:
 		return posArg{}, false
@@ -227,7 +227,7 @@ func (w *walker) posArg(i int) (p posArg, ok bool) {
 // walked binds it (see argFrame.vals), "" when the walk cannot name it;
 // bound is false where no call bound it.
 func (w *walker) frameValue(pe *syntax.ParamExp) (v string, bound bool) {
-	if w.args == nil || !plainParam(pe) {
+	if w.fns.args == nil || !plainParam(pe) {
 		return "", false
 	}
 	name := pe.Param.Value
@@ -236,14 +236,14 @@ func (w *walker) frameValue(pe *syntax.ParamExp) (v string, bound bool) {
 		return n, true
 	}
 	if i := posIndex(name); i >= 0 {
-		if i < len(w.args.args) && !w.args.drift {
-			return w.args.args[i].val, true
+		if i < len(w.fns.args.args) && !w.fns.args.drift {
+			return w.fns.args.args[i].val, true
 		}
 		return "", true
 	} else if i == -2 {
 		return "", true
 	}
-	for f := w.args; f != nil; f = f.outer {
+	for f := w.fns.args; f != nil; f = f.outer {
 		if v, ok := f.vals[name]; ok {
 			return v, true
 		}
@@ -265,7 +265,7 @@ func plainValue(a *syntax.Assign) *syntax.Word {
 // `local pf="$1.pid"`), else "" (not known). The calls it runs inside
 // no longer know theirs.
 func (w *walker) frameAssign(name string, value *syntax.Word) {
-	f := w.args
+	f := w.fns.args
 	if f == nil {
 		return
 	}
@@ -288,7 +288,7 @@ func (w *walker) frameAssign(name string, value *syntax.Word) {
 // jobs the call's arguments name, and reports how many rounds it runs
 // when that is known: one per argument.
 func (w *walker) loopArgs(l *syntax.WordIter) (rounds int, known bool) {
-	if w.args == nil || l.Name == nil {
+	if w.fns.args == nil || l.Name == nil {
 		return 0, false
 	}
 	if l.InPos.IsValid() {
@@ -313,5 +313,5 @@ func (w *walker) loopArgs(l *syntax.WordIter) (rounds int, known bool) {
 		}
 		w.sh.pidVars[name] = all.jobs
 	}
-	return len(w.args.args), !w.args.drift
+	return len(w.fns.args.args), !w.fns.args.drift
 }

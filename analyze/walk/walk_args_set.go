@@ -17,7 +17,7 @@ import (
 // drifting (see argFrame.drift); a count the walk cannot read, or past
 // the last, leaves them unknown.
 func (w *walker) shiftArgs(args []*syntax.Word) {
-	f := w.args
+	f := w.fns.args
 	if f == nil {
 		return
 	}
@@ -25,21 +25,21 @@ func (w *walker) shiftArgs(args []*syntax.Word) {
 	if len(args) > 0 {
 		var err error
 		if n, err = strconv.Atoi(knowledge.WordLit(args[0])); err != nil || n < 0 {
-			w.args = f.lost()
+			w.fns.args = f.lost()
 			return
 		}
 	}
 	g := *f
 	switch {
 	case n > len(f.args):
-		w.args = f.lost() // bash and zsh shift nothing, dash exits
+		w.fns.args = f.lost() // bash and zsh shift nothing, dash exits
 		return
 	case w.sureCond() != 0 || w.branching != 0:
 		g.drift = true
 	default:
 		g.args = f.args[n:]
 	}
-	w.args = &g
+	w.fns.args = &g
 }
 
 // lost is the frame f once its parameters are no longer known; the
@@ -53,7 +53,7 @@ func (f *argFrame) lost() *argFrame {
 // they are is not known). `set -o name` takes the name; `set -A` (zsh,
 // mksh) sets an array instead.
 func (w *walker) setArgs(args []*syntax.Word) {
-	f := w.args
+	f := w.fns.args
 	if f == nil {
 		return
 	}
@@ -76,12 +76,12 @@ func (w *walker) setArgs(args []*syntax.Word) {
 
 // resetArgs makes the words args the call's parameters (see setArgs).
 func (w *walker) resetArgs(args []*syntax.Word) {
-	f := w.args
+	f := w.fns.args
 	if w.sureCond() != 0 || w.branching != 0 {
-		w.args = f.lost()
+		w.fns.args = f.lost()
 		return
 	}
-	w.args = w.bindArgs(args, &argFrame{outer: f.outer, vals: f.vals})
+	w.fns.args = w.bindArgs(args, &argFrame{outer: f.outer, vals: f.vals})
 }
 
 // declaredValues binds the names dash's `local name=value` assigns, a

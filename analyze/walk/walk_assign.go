@@ -34,7 +34,7 @@ func (w *walker) assign(a *syntax.Assign, env fdtable.Table) {
 	w.statusAssign(a)
 	w.noteExitHooks(a)
 	w.printed = saved
-	if a.Name != nil && w.args != nil {
+	if a.Name != nil && w.fns.args != nil {
 		w.frameAssign(a.Name.Value, plainValue(a)) // name=$1 in a call
 	}
 }

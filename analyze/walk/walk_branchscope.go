@@ -129,7 +129,7 @@ func (w *walker) mayEndJobs(s syntax.Node) bool {
 		return true
 	}
 	t := w.src.Text[start:end]
-	return len(w.funcs) > 0 || bytes.Contains(t, []byte("kill")) || bytes.Contains(t, []byte("wait"))
+	return len(w.fns.funcs) > 0 || bytes.Contains(t, []byte("kill")) || bytes.Contains(t, []byte("wait"))
 }
 
 // elseEnds is what every path through the else part of an if (an elif
@@ -216,7 +216,7 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*Job {
 			return js
 		}
 		if r := w.p.resolveCall(c); len(c.Args) > 0 && w.callsFunc(r) {
-			if b, ok := w.funcs[r.Name].body.Cmd.(*syntax.Block); ok && w.lookInto() {
+			if b, ok := w.fns.funcs[r.Name].body.Cmd.(*syntax.Block); ok && w.lookInto() {
 				return w.listEnds(b.Stmts, depth+1)
 			}
 		}
@@ -237,7 +237,7 @@ func (w *walker) stmtEnds(s *syntax.Stmt, depth int) []*Job {
 // plainWait is the jobs a plain `wait` or `wait PIDS` (no options) waits
 // for: the shell's own, not disowned.
 func (w *walker) plainWait(c *syntax.CallExpr) []*Job {
-	if !knowledge.IsCallOf(c, "wait") || w.funcs["wait"] != nil {
+	if !knowledge.IsCallOf(c, "wait") || w.fns.funcs["wait"] != nil {
 		return nil
 	}
 	for _, a := range c.Args[1:] {

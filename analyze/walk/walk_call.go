@@ -74,7 +74,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 	for _, d := range declArgs(ce) {
 		w.p.sawAssign(d.name)
 	}
-	if len(w.calling) > 0 {
+	if len(w.fns.calling) > 0 {
 		w.declaredValues(ce) // dash: local pid=$!
 	}
 	r := w.p.resolveCall(ce)
@@ -82,7 +82,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		w.missingRuns(r, how) // dash: source: not found
 		return knowledge.Resolved{}
 	}
-	if len(ce.Args) > 0 && (len(r.All) == 0 || !knowledge.Detaches(r) && (r.Kind&knowledge.KQuick == 0 || r.Wrapped && r.ForkedBefore)) && r.Name != "wait" && !w.runsCode(r, s) && !(r.Exec && len(r.All) == 0 && !w.execs(ce)) && (r.Wrapped || w.funcs[r.Name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.Jobs[njobs:]) {
+	if len(ce.Args) > 0 && (len(r.All) == 0 || !knowledge.Detaches(r) && (r.Kind&knowledge.KQuick == 0 || r.Wrapped && r.ForkedBefore)) && r.Name != "wait" && !w.runsCode(r, s) && !(r.Exec && len(r.All) == 0 && !w.execs(ce)) && (r.Wrapped || w.fns.funcs[r.Name] == nil) && !catsDoc(r, s) && !readsQuickWorkers(r, w.p.Jobs[njobs:]) {
 		// (wait lasts as long as the jobs it waits for: see waitedFor; a
 		// shell given its code as a literal, or a function, as long as
 		// that code; exec without a command only redirects.)

@@ -160,7 +160,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 			break
 		}
 		w.p.define(c.Name.Value)
-		prev := w.funcs[c.Name.Value]
+		prev := w.fns.funcs[c.Name.Value]
 		w.defineFunc(c.Name.Value, &function{body: c.Body, env: env, src: w.src, other: w.stillDefined(prev, c.Body), kshStyle: c.RsrvWord && !c.Parens})
 		w.trapFunc(c) // zsh: TRAPTERM() { kill $c; }
 		w.ends.exitFuncs = w.ends.exitFuncs || mentionsExit(w.src.Text, c.Body, w.sh.d)
@@ -186,7 +186,7 @@ func (w *walker) command(c syntax.Command, env fdtable.Table) fdtable.Table {
 // subshell walks statements in a child shell forked as form: jobs it does
 // not wait for are orphaned when it exits.
 func (w *walker) subshell(list []*syntax.Stmt, env fdtable.Table, form dialect.SubshellForm) {
-	saved, out, args := w.sh, w.outFile, w.args
+	saved, out, args := w.sh, w.outFile, w.fns.args
 	w.sh = w.newShell(shSubshell, saved.async)
 	defer w.cutFork(saved, w.sh)() // (see walk_timeoutcut.go)
 	w.inheritJobs(saved, form)
@@ -198,6 +198,6 @@ func (w *walker) subshell(list []*syntax.Stmt, env fdtable.Table, form dialect.S
 	}
 	w.stmts(list, env)
 	w.endShell()
-	w.sh, w.outFile, w.args = saved, out, args // (a shift there was its own)
+	w.sh, w.outFile, w.fns.args = saved, out, args // (a shift there was its own)
 	w.forkKilled()
 }

@@ -53,7 +53,7 @@ func (w *walker) trapListsOf(action []*syntax.Stmt) [][]*syntax.Stmt {
 			continue
 		}
 		if r := w.p.resolveCall(ce); w.callsFunc(r) {
-			if b, ok := w.funcs[r.Name].body.Cmd.(*syntax.Block); ok {
+			if b, ok := w.fns.funcs[r.Name].body.Cmd.(*syntax.Block); ok {
 				lists = append(lists, b.Stmts)
 			}
 		}

@@ -46,7 +46,7 @@ func (w *walker) errTrapExits(s *syntax.Stmt) bool {
 	default:
 		return false
 	}
-	fn := w.sh.d.TrapFuncs && w.funcs["TRAPZERR"] != nil
+	fn := w.sh.d.TrapFuncs && w.fns.funcs["TRAPZERR"] != nil
 	if len(w.sh.errTraps) == 0 && !fn || w.status(s) >= 0 {
 		return false
 	}

@@ -235,7 +235,7 @@ func (w *walker) jobFunc(r knowledge.Resolved) *function {
 		return nil
 	}
 	if w.callsFunc(r) {
-		return w.funcs[r.Name]
+		return w.fns.funcs[r.Name]
 	}
 	if r.Name != "eval" || r.NoProgram || w.depth >= maxNested {
 		return nil

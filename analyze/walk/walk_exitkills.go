@@ -149,7 +149,7 @@ func (w *walker) callEnds(c *syntax.CallExpr) (execs bool, body *syntax.Stmt) {
 		return true, nil
 	}
 	if r := w.p.resolveCall(c); w.callsFunc(r) {
-		return false, w.funcs[r.Name].body
+		return false, w.fns.funcs[r.Name].body
 	}
 	return false, nil
 }
@@ -181,7 +181,7 @@ func (w *walker) plainKill(s *syntax.Stmt) []*Job {
 		return w.plainKill(b.Y)
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || s.Background || s.Coprocess || s.Negated || !knowledge.IsCallOf(ce, "kill") || w.funcs["kill"] != nil {
+	if !ok || s.Background || s.Coprocess || s.Negated || !knowledge.IsCallOf(ce, "kill") || w.fns.funcs["kill"] != nil {
 		return nil
 	}
 	sig, ops, list := dialect.KillArgs(ce.Args[1:])

@@ -266,8 +266,8 @@ func (w *walker) callStatus(ce *syntax.CallExpr) int {
 	if len(ce.Args) == 0 || len(ce.Assigns) > 0 {
 		return 0
 	}
-	if r := w.p.resolveCall(ce); w.callsFunc(r) && w.funcs[r.Name].other == nil {
-		return funcStatus(w.funcs[r.Name].body)
+	if r := w.p.resolveCall(ce); w.callsFunc(r) && w.fns.funcs[r.Name].other == nil {
+		return funcStatus(w.fns.funcs[r.Name].body)
 	}
 	return 0
 }
@@ -417,7 +417,7 @@ func (w *walker) testRefused(s *syntax.Stmt) bool {
 // has: while none of its jobs did, every spec fails there, `kill %1` too.
 func (w *walker) specKillFails(s *syntax.Stmt) bool {
 	ce, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || w.sh.monitor || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" || w.funcs["kill"] != nil {
+	if !ok || w.sh.monitor || len(ce.Args) < 2 || knowledge.WordLit(ce.Args[0]) != "kill" || w.fns.funcs["kill"] != nil {
 		return false
 	}
 	_, ops, list := dialect.KillArgs(ce.Args[1:])

@@ -86,7 +86,7 @@ func (w *walker) shellEnds() bool {
 	if !w.surelyRuns() || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
 		return false
 	}
-	if w.sh.d.FuncErrorReturns && len(w.calling) > 0 {
+	if w.sh.d.FuncErrorReturns && len(w.fns.calling) > 0 {
 		return false
 	}
 	w.p.ended = true
@@ -103,7 +103,7 @@ func (w *walker) fatal() bool {
 	if w.sh.kind == shTop {
 		return w.shellEnds()
 	}
-	if !w.surelyRuns() || w.sh.d.FuncErrorReturns && len(w.calling) > 0 {
+	if !w.surelyRuns() || w.sh.d.FuncErrorReturns && len(w.fns.calling) > 0 {
 		return false
 	}
 	w.sh.ended = true

@@ -37,20 +37,20 @@ func (sh *shell) setOpts(o shellOpts) {
 // Korn-style where the dialect scopes those (kshStyle), or by a command
 // in its body (see noteLocalOpts).
 func (w *walker) callOpts(kshStyle bool, walk func()) {
-	sh, before, outer := w.sh, w.sh.opts(), w.localOpts
-	w.localOpts = kshStyle && sh.d.KshFuncOptsLocal
+	sh, before, outer := w.sh, w.sh.opts(), w.fns.localOpts
+	w.fns.localOpts = kshStyle && sh.d.KshFuncOptsLocal
 	walk()
-	if w.localOpts && w.sh == sh {
+	if w.fns.localOpts && w.sh == sh {
 		sh.setOpts(before)
 	}
-	w.localOpts = outer
+	w.fns.localOpts = outer
 }
 
 // noteLocalOpts notes a command that makes the options of the function
 // being called its own: `local -` (dialect.localDashOpts), zsh's `setopt
 // localoptions` and `emulate -L`.
 func (w *walker) noteLocalOpts(c syntax.Command) {
-	if len(w.calling) == 0 || !w.surelyRuns() {
+	if len(w.fns.calling) == 0 || !w.surelyRuns() {
 		return
 	}
 	var args []*syntax.Word
@@ -71,16 +71,16 @@ func (w *walker) noteLocalOpts(c syntax.Command) {
 	d := w.sh.d
 	switch knowledge.WordLit(args[0]) {
 	case "local":
-		w.localOpts = w.localOpts || d.LocalDashOpts && hasWord(args[1:], "-")
+		w.fns.localOpts = w.fns.localOpts || d.LocalDashOpts && hasWord(args[1:], "-")
 	case "setopt", "set":
 		if d.SetoptBuiltins {
 			on, _ := setoptChanges(args[1:], false, "localoptions")
-			w.localOpts = w.localOpts || on
+			w.fns.localOpts = w.fns.localOpts || on
 		}
 	case "emulate":
 		for _, a := range args[1:] {
 			if o := knowledge.WordLit(a); d.SetoptBuiltins && strings.HasPrefix(o, "-") && strings.Contains(o, "L") {
-				w.localOpts = true
+				w.fns.localOpts = true
 			}
 		}
 	}

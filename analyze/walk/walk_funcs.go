@@ -18,7 +18,7 @@ import (
 // builtins where the dialect finds those first; through a wrapper
 // (command, builtin, exec, env, nohup…) the name is never a function.
 func (w *walker) callsFunc(r knowledge.Resolved) bool {
-	return !r.Wrapped && w.funcs[r.Name] != nil && !(w.sh.d.SpecialBuiltinsFirst && specialBuiltins.Has(r.Name))
+	return !r.Wrapped && w.fns.funcs[r.Name] != nil && !(w.sh.d.SpecialBuiltinsFirst && specialBuiltins.Has(r.Name))
 }
 
 // specialBuiltins are POSIX's special builtins.
@@ -61,17 +61,17 @@ const maxFuncReplays = 4096
 // jobs: `cleanup() { kill "$pid"; }; trap cleanup EXIT`) and with the
 // call's descriptors (`start >/dev/null 2>&1` redirects what start runs).
 func (w *walker) callFunc(name string, args []*syntax.Word, env fdtable.Table) {
-	fn := w.funcs[name]
-	if fn == nil || w.calling[name] {
+	fn := w.fns.funcs[name]
+	if fn == nil || w.fns.calling[name] {
 		return
 	}
 	outer := w.enterArgs(fn, args)
-	defer func() { w.args = outer }()
-	if w.calling == nil {
-		w.calling = map[string]bool{}
+	defer func() { w.fns.args = outer }()
+	if w.fns.calling == nil {
+		w.fns.calling = map[string]bool{}
 	}
-	w.calling[name] = true
-	defer delete(w.calling, name)
+	w.fns.calling[name] = true
+	defer delete(w.fns.calling, name)
 	if fn.other != nil {
 		w.callEither(fn, env)
 		return
@@ -92,21 +92,21 @@ func (w *walker) callBody(fn *function, env fdtable.Table) {
 		// when it returns; the shell's stays as it was.
 		endTraps := w.funcTraps()
 		w.src = fn.src
-		from, outerFrom := len(w.locals), w.localsFrom
-		w.localsFrom = from
+		from, outerFrom := len(w.fns.locals), w.fns.localsFrom
+		w.fns.localsFrom = from
 		w.callOpts(fn.kshStyle, func() {
 			if after := w.stmt(fn.body, env); after != env {
-				w.funcEnv = &after // an exec in the body redirected the shell
+				w.fns.funcEnv = &after // an exec in the body redirected the shell
 			}
 		})
 		w.restoreLocals(from) // (zsh runs the function's EXIT trap after)
-		w.localsFrom = outerFrom
+		w.fns.localsFrom = outerFrom
 		endTraps()
 		w.src = saved
 		fn.cost.measured, fn.cost.slow, fn.cost.bounded = true, w.slow-slow, w.bounded-bounded
 		return
 	}
-	if w.funcReplays++; w.funcReplays > maxFuncReplays {
+	if w.fns.funcReplays++; w.fns.funcReplays > maxFuncReplays {
 		return
 	}
 	knowledge.Inspect(fn.body, func(n syntax.Node) bool {
@@ -141,12 +141,12 @@ func (w *walker) callBody(fn *function, env fdtable.Table) {
 // leaves the server when the script ends without a signal), and what the
 // body starts is reported as the script's own jobs are.
 func (w *walker) walkUncalled() {
-	for _, name := range w.funcOrder {
-		for fn := w.funcs[name]; fn != nil; fn = fn.other {
+	for _, name := range w.fns.funcOrder {
+		for fn := w.fns.funcs[name]; fn != nil; fn = fn.other {
 			w.walkUncalledBody(fn)
 		}
 	}
-	for _, fn := range w.dropped {
+	for _, fn := range w.fns.dropped {
 		if !w.bodyDefined(fn) {
 			w.walkUncalledBody(fn)
 		}

@@ -19,22 +19,22 @@ import (
 // defineFunc makes fn the current shell's function name.
 func (w *walker) defineFunc(name string, fn *function) {
 	w.ownFuncs()
-	if _, had := w.funcs[name]; !had {
-		w.funcOrder = append(w.funcOrder, name)
+	if _, had := w.fns.funcs[name]; !had {
+		w.fns.funcOrder = append(w.fns.funcOrder, name)
 	}
-	w.funcs[name] = fn
+	w.fns.funcs[name] = fn
 }
 
 // undefineFunc removes the current shell's function name, for sure: what
 // the body would have done is linted at the end as an uncalled body's.
 func (w *walker) undefineFunc(name string) {
-	fn := w.funcs[name]
+	fn := w.fns.funcs[name]
 	if fn == nil {
 		return
 	}
 	w.ownFuncs()
-	w.dropped = append(w.dropped, fn)
-	delete(w.funcs, name)
+	w.fns.dropped = append(w.fns.dropped, fn)
+	delete(w.fns.funcs, name)
 }
 
 // ownFuncs gives a subshell a table of functions of its own before it
@@ -42,11 +42,11 @@ func (w *walker) undefineFunc(name string) {
 // leaveFuncs).
 func (w *walker) ownFuncs() {
 	if sh := w.sh; sh.kind == shSubshell && !sh.ownFuncs {
-		sh.outerFuncs, sh.ownFuncs = w.funcs, true
-		w.funcs = maps.Clone(w.funcs)
+		sh.outerFuncs, sh.ownFuncs = w.fns.funcs, true
+		w.fns.funcs = maps.Clone(w.fns.funcs)
 	}
-	if w.funcs == nil {
-		w.funcs = map[string]*function{}
+	if w.fns.funcs == nil {
+		w.fns.funcs = map[string]*function{}
 	}
 }
 
@@ -60,13 +60,13 @@ func (w *walker) leaveFuncs(sh *shell) {
 	// dropped bodies in this order, and the first walked changes what the
 	// later ones find; in map order the findings changed from run to run)
 	seen := map[string]bool{}
-	for _, name := range w.funcOrder {
-		if fn := w.funcs[name]; fn != nil && !seen[name] && sh.outerFuncs[name] != fn {
-			w.dropped = append(w.dropped, fn)
+	for _, name := range w.fns.funcOrder {
+		if fn := w.fns.funcs[name]; fn != nil && !seen[name] && sh.outerFuncs[name] != fn {
+			w.fns.dropped = append(w.fns.dropped, fn)
 		}
 		seen[name] = true
 	}
-	w.funcs = sh.outerFuncs
+	w.fns.funcs = sh.outerFuncs
 }
 
 // unsetFuncs applies what `unset ARGS` (zsh's `unfunction ARGS`: onlyFuncs)
@@ -94,7 +94,7 @@ func (w *walker) unsetFuncs(args []*syntax.Word, onlyFuncs bool) (vars bool) {
 // bodyDefined reports whether a function still defined has fn's body (a
 // subshell that ran the definition again): walkUncalled walks it there.
 func (w *walker) bodyDefined(fn *function) bool {
-	for _, f := range w.funcs {
+	for _, f := range w.fns.funcs {
 		for ; f != nil; f = f.other {
 			if f != fn && f.body == fn.body {
 				return true

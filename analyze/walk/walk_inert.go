@@ -51,7 +51,7 @@ func (w *walker) replayCall(fn *function) bool {
 // definition or call of a defined function, and none of inertBreakers,
 // shells, wrappers, servers or daemonizing programs.
 func (w *walker) inertFunc(fn *function) bool {
-	if fn.cost.inert != 0 && fn.cost.inertFor == len(w.funcs) {
+	if fn.cost.inert != 0 && fn.cost.inertFor == len(w.fns.funcs) {
 		return fn.cost.inert > 0
 	}
 	ok := true
@@ -73,7 +73,7 @@ func (w *walker) inertFunc(fn *function) bool {
 		}
 		return ok
 	})
-	fn.cost.inert, fn.cost.inertFor = -1, len(w.funcs)
+	fn.cost.inert, fn.cost.inertFor = -1, len(w.fns.funcs)
 	if ok {
 		fn.cost.inert = 1
 	}
@@ -98,16 +98,16 @@ func (w *walker) inertCall(args []*syntax.Word) bool {
 			}
 		}
 		return true
-	case w.funcs[name] != nil:
-		fn := w.funcs[name]
-		if w.inertVisiting[fn] {
+	case w.fns.funcs[name] != nil:
+		fn := w.fns.funcs[name]
+		if w.fns.inertVisiting[fn] {
 			return false // recursion: decided elsewhere, not inert here
 		}
-		if w.inertVisiting == nil {
-			w.inertVisiting = map[*function]bool{}
+		if w.fns.inertVisiting == nil {
+			w.fns.inertVisiting = map[*function]bool{}
 		}
-		w.inertVisiting[fn] = true
-		defer delete(w.inertVisiting, fn)
+		w.fns.inertVisiting[fn] = true
+		defer delete(w.fns.inertVisiting, fn)
 		return w.inertFunc(fn)
 	case inertBreakers.Has(name) || w.p.Cfg.Servers[name] || dialect.DialectOfProgram(name) != nil:
 		return false

@@ -121,7 +121,7 @@ func (w *walker) jobBody(j *Job, s *syntax.Stmt, env fdtable.Table, d *dialect.D
 	case *syntax.CallExpr:
 		j.Kind = JobSimple
 		var r knowledge.Resolved
-		if name := w.p.resolveCall(c).Name; d.JobFuncSaved && len(s.Redirs) > 0 && (w.funcs[name] != nil || name == "eval") {
+		if name := w.p.resolveCall(c).Name; d.JobFuncSaved && len(s.Redirs) > 0 && (w.fns.funcs[name] != nil || name == "eval") {
 			// dash, mksh: the job's subshell saves what the function
 			// call's (or eval's) redirections replace, and what it forks
 			// inherits the copies.

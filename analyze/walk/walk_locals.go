@@ -72,11 +72,11 @@ func declaresLocal(c syntax.Command) []string {
 // declareLocal saves what the current shell holds for the names a
 // declaration inside a function call makes local, once per call.
 func (w *walker) declareLocal(c syntax.Command) {
-	if len(w.calling) == 0 {
+	if len(w.fns.calling) == 0 {
 		return // at the top a declaration is global
 	}
 	for _, name := range declaresLocal(c) {
-		if slices.ContainsFunc(w.locals[w.localsFrom:], func(l localVar) bool { return l.sh == w.sh && l.name == name }) {
+		if slices.ContainsFunc(w.fns.locals[w.fns.localsFrom:], func(l localVar) bool { return l.sh == w.sh && l.name == name }) {
 			continue
 		}
 		w.pushLocal(name)
@@ -88,7 +88,7 @@ func (w *walker) declareLocal(c syntax.Command) {
 func (w *walker) pushLocal(name string) {
 	sh := w.sh
 	js, had := sh.pidVars[name]
-	w.locals = append(w.locals, localVar{sh: sh, name: name, jobs: slices.Clone(js), had: had,
+	w.fns.locals = append(w.fns.locals, localVar{sh: sh, name: name, jobs: slices.Clone(js), had: had,
 		array: sh.arrays[name], joined: sh.joined[name], empty: sh.empty[name]})
 }
 
@@ -99,7 +99,7 @@ func (w *walker) pushLocal(name string) {
 // in P: checked under bash, zsh, dash and mksh). It returns what to give
 // restoreLocals after the call.
 func (w *walker) callAssigns(ce *syntax.CallExpr) (from int) {
-	from = len(w.locals)
+	from = len(w.fns.locals)
 	for _, a := range ce.Assigns {
 		if a.Name != nil {
 			w.pushLocal(a.Name.Value)
@@ -112,8 +112,8 @@ func (w *walker) callAssigns(ce *syntax.CallExpr) (from int) {
 // from hid: a name the caller had no pid in is unset again (it holds
 // nothing, as in a shell that never set it).
 func (w *walker) restoreLocals(from int) {
-	for i := len(w.locals) - 1; i >= from; i-- {
-		l := w.locals[i]
+	for i := len(w.fns.locals) - 1; i >= from; i-- {
+		l := w.fns.locals[i]
 		sh := l.sh
 		if l.had {
 			sh.pidVars[l.name] = l.jobs
@@ -132,8 +132,8 @@ func (w *walker) restoreLocals(from int) {
 		}
 		sh.setEmpty(l.name, l.empty || !l.had)
 	}
-	clear(w.locals[from:])
-	w.locals = w.locals[:from]
+	clear(w.fns.locals[from:])
+	w.fns.locals = w.fns.locals[:from]
 }
 
 // anonFunc walks, through walk, the body of zsh's anonymous function `() {
@@ -143,19 +143,19 @@ func (w *walker) restoreLocals(from int) {
 // when it returns, as a named function's.
 func (w *walker) anonFunc(walk func()) {
 	const key = "() { }" // no function can have this name
-	if w.calling == nil {
-		w.calling = map[string]bool{}
+	if w.fns.calling == nil {
+		w.fns.calling = map[string]bool{}
 	}
-	had := w.calling[key]
-	w.calling[key] = true
+	had := w.fns.calling[key]
+	w.fns.calling[key] = true
 	endTraps := w.funcTraps() // (see zsh_functraps.go)
-	from, outerFrom := len(w.locals), w.localsFrom
-	w.localsFrom = from
+	from, outerFrom := len(w.fns.locals), w.fns.localsFrom
+	w.fns.localsFrom = from
 	walk()
 	w.restoreLocals(from)
-	w.localsFrom = outerFrom
+	w.fns.localsFrom = outerFrom
 	endTraps()
 	if !had {
-		delete(w.calling, key)
+		delete(w.fns.calling, key)
 	}
 }

@@ -222,11 +222,11 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 	if w.src.Offs == nil {
 		src.Quote = quote
 	}
-	savedSrc, savedSh, args, ppid := w.src, w.sh, w.args, w.kills.ppidScript
+	savedSrc, savedSh, args, ppid := w.src, w.sh, w.fns.args, w.kills.ppidScript
 	w.src = src
 	w.depth++
 	if kind != 0xff {
-		w.args = start.args // a shell of its own: its $1… are its own
+		w.fns.args = start.args // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
 		w.kills.ppidScript = nil
 		if start.childOfScript {
@@ -256,7 +256,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 		w.endShell()
 	}
 	w.depth--
-	w.src, w.sh, w.args, w.kills.ppidScript = savedSrc, savedSh, args, ppid
+	w.src, w.sh, w.fns.args, w.kills.ppidScript = savedSrc, savedSh, args, ppid
 }
 
 // parsedLines parses the lines of code before the one a parse error

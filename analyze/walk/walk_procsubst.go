@@ -171,7 +171,7 @@ func (w *walker) runsHere(s *syntax.Stmt) bool {
 // builtin other than exec, or a function.
 func (w *walker) inShell(ce *syntax.CallExpr) bool {
 	name := knowledge.WordLit(ce.Args[0])
-	return name != "exec" && knowledge.Builtins.Has(name) || w.funcs[name] != nil
+	return name != "exec" && knowledge.Builtins.Has(name) || w.fns.funcs[name] != nil
 }
 
 // stopsEarly reports whether a command may read only the start of its

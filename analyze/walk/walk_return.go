@@ -18,15 +18,15 @@ import (
 // shell: a function's body not reached by a call (key names it, as
 // callFunc's names the function), or a sourced script.
 func (w *walker) inBody(key string, walk func()) {
-	if w.calling == nil {
-		w.calling = map[string]bool{}
+	if w.fns.calling == nil {
+		w.fns.calling = map[string]bool{}
 	}
-	had := w.calling[key]
-	w.calling[key] = true
+	had := w.fns.calling[key]
+	w.fns.calling[key] = true
 	walk()
-	w.calling[key] = had
+	w.fns.calling[key] = had
 	if !had {
-		delete(w.calling, key)
+		delete(w.fns.calling, key)
 	}
 }
 
@@ -35,7 +35,7 @@ func (w *walker) inBody(key string, walk func()) {
 // body of a function the statement calls), and the shell does not
 // refuse it.
 func (w *walker) returnExits(depth int) bool {
-	return depth == 0 && len(w.calling) == 0 && !w.sh.d.ReturnOutsideFails
+	return depth == 0 && len(w.fns.calling) == 0 && !w.sh.d.ReturnOutsideFails
 }
 
 // returnEnds reports whether exits counts a return walked now as an end:
@@ -53,7 +53,7 @@ func (w *walker) returnEnds(depth int) bool {
 // ready fails, while a kill that every return stops first (`ready || {
 // kill $P; return 1; }`) ends it on every path (see noteExitKills).
 func (w *walker) afterReturn(s *syntax.Stmt, maybe *int) bool {
-	if len(w.calling) == 0 || !returnsEarly(s) && !w.evalsReturn(s) {
+	if len(w.fns.calling) == 0 || !returnsEarly(s) && !w.evalsReturn(s) {
 		return false
 	}
 	w.ends.countReturns = true
@@ -105,5 +105,5 @@ func (w *walker) guardBehind(s *syntax.Stmt) {
 // returnFails reports whether s is a return that the shell refuses and
 // goes on after (see returnExits).
 func (w *walker) returnFails(s *syntax.Stmt) bool {
-	return knowledge.IsCallOf(s.Cmd, "return") && len(w.calling) == 0 && w.sh.d.ReturnOutsideFails
+	return knowledge.IsCallOf(s.Cmd, "return") && len(w.fns.calling) == 0 && w.sh.d.ReturnOutsideFails
 }

@@ -116,7 +116,7 @@ func (w *walker) startsJobs(s *syntax.Stmt, depth int) bool {
 			found = found || n.Background || n.Coprocess
 		case *syntax.CallExpr:
 			if r := w.p.resolveCall(n); len(n.Args) > 0 && w.callsFunc(r) {
-				found = found || !w.lookInto() || w.startsJobs(w.funcs[r.Name].body, depth+1)
+				found = found || !w.lookInto() || w.startsJobs(w.fns.funcs[r.Name].body, depth+1)
 			}
 		}
 		return !found

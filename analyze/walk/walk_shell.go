@@ -210,10 +210,10 @@ func (w *walker) endShell() {
 	sh := w.sh
 	if !sh.replaced && !sh.skipTraps {
 		w.runTraps(sh.traps) // exec'd away, none runs
-		if name := sh.d.ExitTrapFunc; name != "" && sh.kind == shTop && w.funcs[name] != nil {
+		if name := sh.d.ExitTrapFunc; name != "" && sh.kind == shTop && w.fns.funcs[name] != nil {
 			w.callFunc(name, nil, fdtable.Table{}) // zsh: TRAPEXIT() { kill $pid; }
 		}
-		if name := sh.d.ExitHook; name != "" && sh.kind == shTop && w.funcs[name] != nil && !w.execsProgramInPlace() {
+		if name := sh.d.ExitHook; name != "" && sh.kind == shTop && w.fns.funcs[name] != nil && !w.execsProgramInPlace() {
 			w.callFunc(name, nil, fdtable.Table{}) // zshexit() { kill $pid; }, unless the tail was exec'd
 		}
 		if sh.kind == shTop && len(w.traps.exitHooks) > 0 && !w.execsProgramInPlace() {
@@ -396,7 +396,7 @@ func (sh *shell) setEmpty(name string, empty bool) {
 func (w *walker) execsProgramInPlace() bool {
 	for _, s := range w.p.inPlaceStmts() {
 		if ce, ok := s.Cmd.(*syntax.CallExpr); ok {
-			if r := w.p.resolveCall(ce); r.Name != "" && !knowledge.Builtins.Has(r.Name) && w.funcs[r.Name] == nil {
+			if r := w.p.resolveCall(ce); r.Name != "" && !knowledge.Builtins.Has(r.Name) && w.fns.funcs[r.Name] == nil {
 				return true
 			}
 		}

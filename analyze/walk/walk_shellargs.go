@@ -82,7 +82,7 @@ func (w *walker) execs(c *syntax.CallExpr) bool {
 // paramCount is the value of $# where the walk knows how many
 // positional parameters there are.
 func (w *walker) paramCount() (string, bool) {
-	f := w.args
+	f := w.fns.args
 	if f == nil || f.open || f.drift {
 		return "", false
 	}

@@ -73,7 +73,7 @@ func (w *walker) trap(args []*syntax.Word) {
 		w.sh.traps = w.sh.traps[:0] // a new EXIT trap replaces the old one
 	}
 	t := w.trapBody(args[0], code, offs, single)
-	t.posix = w.sh.posixTraps && len(w.calling) > 0
+	t.posix = w.sh.posixTraps && len(w.fns.calling) > 0
 	w.sh.traps = append(w.sh.traps, t)
 }
 

@@ -43,4 +43,4 @@ func (w *walker) alwaysBlock(list []*syntax.Stmt, i int) *syntax.Stmt {
 // an exit or return the try block takes: in a function (bin_exit defers
 // the exit to the function's return), unless ERR_EXIT may end the shell
 // at once.
-func (w *walker) alwaysFirst() bool { return len(w.calling) > 0 && !w.sh.errexit }
+func (w *walker) alwaysFirst() bool { return len(w.fns.calling) > 0 && !w.sh.errexit }

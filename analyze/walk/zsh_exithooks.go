@@ -96,7 +96,7 @@ func (w *walker) hooksSure() bool {
 // shell exits.
 func (w *walker) runExitHooks() {
 	for _, name := range w.traps.exitHooks {
-		if w.funcs[name] != nil {
+		if w.fns.funcs[name] != nil {
 			w.callFunc(name, nil, fdtable.Table{})
 		}
 	}

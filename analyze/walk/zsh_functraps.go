@@ -66,7 +66,7 @@ func (w *walker) funcTraps() func() {
 // noteLocalTrap notes that a function being called sets or resets the
 // traps on set while LOCAL_TRAPS is on (see funcTraps).
 func (w *walker) noteLocalTrap(set dialect.SigSet) {
-	if w.sh.localTraps && len(w.calling) > 0 {
+	if w.sh.localTraps && len(w.fns.calling) > 0 {
 		w.traps.localTrapSigs |= set
 	}
 }
