@@ -140,7 +140,7 @@ func writtenScript(s *syntax.Stmt) (name string, sc *script) {
 // runsCode reports whether the command is a shell or eval whose code the
 // walk goes through (see nestedShell, runWrittenFile): a literal -c string
 // or eval (runsLiteral), a literal here-document or here-string on its
-// stdin, a script a pipeline's left side prints to it (w.fed), or a script
+// stdin, a script a pipeline's left side prints to it (w.nest.fed), or a script
 // file the command line wrote. It lasts as long as that code, which the
 // walk counts, and no longer: `bash -s <<'EOF' & … EOF` whose script only
 // starts a redirected job is bash for a moment, not a job that holds the
@@ -149,7 +149,7 @@ func (w *walker) runsCode(r knowledge.Resolved, s *syntax.Stmt) bool {
 	if runsLiteral(r) {
 		return true
 	}
-	if r.Timeout || w.depth >= maxNested {
+	if r.Timeout || w.nest.depth >= maxNested {
 		return false
 	}
 	if r.Name == "script" {
@@ -177,7 +177,7 @@ func (w *walker) runsCode(r knowledge.Resolved, s *syntax.Stmt) bool {
 		_, _, ok := knowledge.Literal(doc)
 		return ok
 	}
-	return w.fed != nil
+	return w.nest.fed != nil
 }
 
 // readsScript reports whether s is a shell that reads its script from its

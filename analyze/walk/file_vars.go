@@ -124,7 +124,7 @@ func (p *Pass) sawAssign(name string) {
 // script's. Worked out once per script.
 func (w *walker) constVars() map[string]string {
 	f := w.src.File
-	if f == nil || w.depth == 0 {
+	if f == nil || w.nest.depth == 0 {
 		f = w.p.File
 	}
 	if vs, ok := w.p.consts[f]; ok {

@@ -35,7 +35,7 @@ func (w *walker) groupsLookedUp(ops []*syntax.Word) (rest []*syntax.Word, groups
 	own := func(j *Job) bool { return j.monitorGroup || (j.Setsid || j.timeoutGroup) && j.Kind == JobSimple }
 	for _, a := range ops {
 		pid, pad, ok := w.psGroupOf(a)
-		if !ok && w.sh.kind == shSubshell && w.depth == 0 && w.p.Cfg.Caller == dialect.CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
+		if !ok && w.sh.kind == shSubshell && w.nest.depth == 0 && w.p.Cfg.Caller == dialect.CallerGroupLeader && len(a.Parts) == 2 && isShellPid(&syntax.Word{Parts: a.Parts[1:]}) {
 			pid, ok = &syntax.Word{Parts: a.Parts[1:]}, true // a subshell's -$$: the script leads the group
 		}
 		var js []*Job

@@ -53,7 +53,7 @@ func (w *walker) splitGroup(pid *syntax.Word, js []*Job, own func(*Job) bool) []
 		return append(ops, pid) // the group it leads has its pid for number
 	case w.p.Cfg.Caller != dialect.CallerGroupLeader:
 		return ops // the caller's leader: nothing of the script's
-	case w.depth == 0:
+	case w.nest.depth == 0:
 		return append(ops, paramWord("$")) // the script, also from its subshells
 	case w.kills.ppidScript != nil:
 		return append(ops, paramWord("PPID")) // sh -c '…': its parent, the script
@@ -68,7 +68,7 @@ func (w *walker) soleSubst(pe *syntax.ParamExp) *syntax.CmdSubst {
 		return nil
 	}
 	f := w.src.File
-	if f == nil || w.depth == 0 {
+	if f == nil || w.nest.depth == 0 {
 		f = w.p.File
 	}
 	if opaqueAssigns(f, w.sh.d.Missing) {

@@ -71,7 +71,7 @@ func (w *walker) diesOf(sig string) {
 	switch {
 	case w.sh.kind != shTop:
 		w.sh.ended = true // a nested shell, or a subshell's kill 0
-	case w.job == nil && w.depth == 0:
+	case w.job == nil && w.nest.depth == 0:
 		w.p.ended = true
 	default:
 		return

@@ -56,7 +56,7 @@ func (w *walker) runSelfTrap(t sigTrap) {
 		switch {
 		case w.sh.kind != shTop:
 			w.sh.ended = true
-		case w.job == nil && w.depth == 0:
+		case w.job == nil && w.nest.depth == 0:
 			w.p.ended = true
 		}
 	}

@@ -12,10 +12,9 @@ import (
 
 // walker walks statements in execution order, tracking descriptors and jobs.
 type walker struct {
-	p     *Pass
-	src   *Source
-	sh    *shell
-	depth int // nesting of -c strings, bounded
+	p   *Pass
+	src *Source
+	sh  *shell
 	// Job is the background job whose body is being walked, if any.
 	job *Job
 	// slow counts the commands walked that may take a while (not a quick
@@ -26,18 +25,9 @@ type walker struct {
 	slow    int
 	bounded time.Duration
 	free    []*shell // ended shells, for newShell to reuse
-	remote  int      // inside an ssh command string
-	// fed is the script the left side of a pipe prints, while the walk is
-	// on its right side: a shell there reads it from stdin.
-	fed *script
 	// printed are the jobs whose $! an echo or printf wrote into the
 	// command substitution being walked: `pid=$(server & echo $!)`.
 	printed []*Job
-	// starting is what the nested shell about to be walked starts with:
-	// set by the command that starts it, taken by nestedCode.
-	starting nestedStart
-	// tailWatch: the walk is in such a shell's script.
-	tailWatch *tailWatch
 	// cond > 0 while the walk is in a command that runs only if an
 	// earlier one succeeded or failed (the right of && or ||): a kill or
 	// wait there may not happen.
@@ -46,9 +36,6 @@ type walker struct {
 	// scopeGen the last id given (see walk_scope.go).
 	scopes   []int
 	scopeGen int
-	// nestedExecs: the script of the nested shell walked last ends in an
-	// explicit exec, which replaces that shell (see readsScript).
-	nestedExecs bool
 	// guards are the guards (see guard) whose && or || the walk is on
 	// the right of, each with the cond it set: a kill there of what the
 	// guard asks about runs as surely as the guard's command.
@@ -130,6 +117,9 @@ type walker struct {
 	ends exitState
 	// fns: the functions declared and being called (func_state.go).
 	fns funcState
+	// nest: the nested shells (-c strings, ssh commands, scripts fed on
+	// stdin) being walked (nested_state.go).
+	nest nestedState
 }
 
 // nestedStart is what a command that starts a nested shell (`bash -c`,

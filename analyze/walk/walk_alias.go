@@ -142,7 +142,7 @@ func (w *walker) shopt(s *syntax.Stmt, args []*syntax.Word) {
 // expandAlias walks s with its command word's alias expanded, when it
 // names one in force; it reports whether it did.
 func (w *walker) expandAlias(s *syntax.Stmt, env fdtable.Table) bool {
-	if len(w.sh.aliases) == 0 || w.depth >= maxNested {
+	if len(w.sh.aliases) == 0 || w.nest.depth >= maxNested {
 		return false
 	}
 	ce, ok := s.Cmd.(*syntax.CallExpr)

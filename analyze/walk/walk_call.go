@@ -284,7 +284,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 		w.nestedEval(r.Args, inner)
 	case "source", ".":
 		// A script the command line wrote runs in the current shell.
-		if len(r.Args) > 0 && w.depth < maxNested {
+		if len(r.Args) > 0 && w.nest.depth < maxNested {
 			if sc := w.p.writtenScript(knowledge.Value(r.Args[0])); sc != nil {
 				w.inBody(". script", func() { w.nestedCode(sc.code, sc.offs, sc.quote, w.sh.d, inner, 0xff) })
 			}
@@ -294,7 +294,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 			n, slow, bounded := len(w.p.Jobs), w.slow, w.bounded
 			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
-			w.starting = nestedStart{} // (a -c string not walked leaves it)
+			w.nest.starting = nestedStart{} // (a -c string not walked leaves it)
 			w.forkKilled()             // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.Jobs[n:], r)
@@ -330,7 +330,7 @@ func (w *walker) forkedJob(s *syntax.Stmt, c call, j Job) *Job {
 	j.Stmt, j.Src, j.Kind, j.inJob = s, w.src, jobForked, w.job != nil
 	p := w.p.newJob(j)
 	p.Start, p.End = c.Start, c.End
-	p.InNested, p.remote = w.src.Offs != nil, w.remote > 0
+	p.InNested, p.remote = w.src.Offs != nil, w.nest.remote > 0
 	p.scope, p.region = w.scope(), w.exitRegion() // (as addJob)
 	w.p.Jobs = append(w.p.Jobs, p)
 	if w.sh.kind == shSubshell {

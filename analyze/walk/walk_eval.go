@@ -237,7 +237,7 @@ func (w *walker) jobFunc(r knowledge.Resolved) *function {
 	if w.callsFunc(r) {
 		return w.fns.funcs[r.Name]
 	}
-	if r.Name != "eval" || r.NoProgram || w.depth >= maxNested {
+	if r.Name != "eval" || r.NoProgram || w.nest.depth >= maxNested {
 		return nil
 	}
 	code, _, _, ok := w.evalCode(r.Args)

@@ -52,7 +52,7 @@ func (w *walker) evalSource(c *syntax.CallExpr) *Source {
 		return src
 	}
 	var src *Source
-	if r := w.p.resolveCall(c); r.Name == "eval" && !r.NoProgram && w.depth < maxNested {
+	if r := w.p.resolveCall(c); r.Name == "eval" && !r.NoProgram && w.nest.depth < maxNested {
 		if code, offs, _, ok := w.evalCode(r.Args); ok {
 			if f, err := w.p.ParseNested(code, w.sh.d.Variant); err == nil {
 				src = &Source{Offs: w.mapOffs(offs), Text: []byte(code), File: f}

@@ -83,7 +83,7 @@ func (w *walker) assignsIndexZero(s *syntax.Stmt) bool {
 // process (not a subshell, a job, a nested shell), and in mksh not inside
 // a function (see dialect.funcErrorReturns).
 func (w *walker) shellEnds() bool {
-	if !w.surelyRuns() || w.job != nil || w.sh.async || w.sh.kind != shTop || w.depth != 0 {
+	if !w.surelyRuns() || w.job != nil || w.sh.async || w.sh.kind != shTop || w.nest.depth != 0 {
 		return false
 	}
 	if w.sh.d.FuncErrorReturns && len(w.fns.calling) > 0 {

@@ -14,7 +14,7 @@ import (
 // place of itself is worked out when asked (see inPlaceOf): most
 // subshells run no nested shell.
 func (w *walker) fgSubshell(parent *shell, list []*syntax.Stmt, elem *syntax.Stmt, form dialect.SubshellForm) {
-	if w.job != nil || w.depth != 0 || parent.async {
+	if w.job != nil || w.nest.depth != 0 || parent.async {
 		return
 	}
 	sh := w.sh

@@ -24,7 +24,7 @@ import (
 // the script's own shell that surely runs in it: the script dies of it as
 // the walk comes back to it (see forkKilled).
 func (w *walker) noteForkKill(sig string, ops []*syntax.Word) {
-	if w.sh.kind != shSubshell || w.sh.async || w.job != nil || w.depth != 0 || w.kills.forkKills {
+	if w.sh.kind != shSubshell || w.sh.async || w.job != nil || w.nest.depth != 0 || w.kills.forkKills {
 		return
 	}
 	if terminates(sig) && w.surelyRuns() && slices.ContainsFunc(ops, isShellPid) {

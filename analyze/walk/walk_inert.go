@@ -37,7 +37,7 @@ type funcCost struct {
 // replayCall applies a call of fn without walking it when that cannot
 // change what the walk finds, and reports whether it did.
 func (w *walker) replayCall(fn *function) bool {
-	if !fn.cost.measured || w.job != nil || w.worker != nil || w.tailWatch != nil || !w.inertFunc(fn) {
+	if !fn.cost.measured || w.job != nil || w.worker != nil || w.nest.tailWatch != nil || !w.inertFunc(fn) {
 		return false
 	}
 	w.slow += fn.cost.slow

@@ -15,7 +15,7 @@ func (w *walker) startJob(s *syntax.Stmt, env fdtable.Table) *Job {
 	}
 	j := w.p.newJob(Job{Stmt: s, Src: w.src, Fds: start.Apply(s.Redirs), inJob: w.job != nil, monitorGroup: w.sh.monitor})
 	j.Start, j.End = w.src.Outer(int(s.Pos().Offset())), w.src.Outer(int(s.End().Offset()))
-	j.InNested, j.remote, j.Depth = w.src.Offs != nil, w.remote > 0, w.depth
+	j.InNested, j.remote, j.Depth = w.src.Offs != nil, w.nest.remote > 0, w.nest.depth
 	j.TopLevel = w.job == nil && w.sh.kind == shTop && !j.InNested && w.p.isTop(s)
 	j.AmpGt = !j.InNested && s.Background && w.p.ampGtAt(int(s.Semicolon.Offset()))
 	j.tailsFor, j.tailsShell, _ = w.tailFollows(s) // (before it is $!: see walk_tailpid.go)
@@ -226,7 +226,7 @@ func (w *walker) startCoproc(s *syntax.Stmt, cc *syntax.CoprocClause, env fdtabl
 		j.forks = true
 	}
 	j.Start, j.End = w.src.Outer(int(s.Pos().Offset())), w.src.Outer(int(s.End().Offset()))
-	j.InNested, j.remote = w.src.Offs != nil, w.remote > 0
+	j.InNested, j.remote = w.src.Offs != nil, w.nest.remote > 0
 	j.Fds = j.Fds.Apply(cc.Stmt.Redirs)
 	// bash makes the redirections of a { } body in the shell itself,
 	// saving the descriptors they replace above 9 (close-on-exec), and

@@ -32,8 +32,8 @@ const sshArgOpts = "bcDEeFIiJLlmOopQRSWw"
 // keeps ssh, and so the caller, waiting: `ssh host 'nohup ./server &'`
 // never returns. With -f ssh forks away (SG2008); then nothing is walked.
 func (w *walker) remoteShell(r knowledge.Resolved, env fdtable.Table) {
-	w.remote++
-	defer func() { w.remote-- }()
+	w.nest.remote++
+	defer func() { w.nest.remote-- }()
 	i := 0
 	for ; i < len(r.Args); i++ {
 		v := knowledge.WordLit(r.Args[i])
@@ -52,7 +52,7 @@ func (w *walker) remoteShell(r knowledge.Resolved, env fdtable.Table) {
 		}
 	}
 	// r.args[i] is the host; one word after it is the remote command.
-	if i+2 != len(r.Args) || w.depth >= maxNested {
+	if i+2 != len(r.Args) || w.nest.depth >= maxNested {
 		return
 	}
 	w.nested(r.Args[i+1], dialect.DialectBash, env, shNested) // the remote login shell: unknown, bash the likeliest
@@ -62,21 +62,21 @@ func (w *walker) remoteShell(r knowledge.Resolved, env fdtable.Table) {
 // shell whose descriptors are the command's.
 func (w *walker) nestedShell(r knowledge.Resolved, d *dialect.Dialect, env fdtable.Table, s *syntax.Stmt) {
 	script, cflag, sflag, operand := dialect.ShellArgs(r.Args)
-	if w.depth >= maxNested {
+	if w.nest.depth >= maxNested {
 		return
 	}
 	set, refused := dialect.ShellFlagsOf(r.Args, d)
 	if refused {
 		return // `sh -eu -o pipefail -c '…'` in dash: "Illegal option"
 	}
-	w.starting.set, w.starting.args = set, w.shellFrame(r, s)
-	defer func() { w.starting = nestedStart{} }()
+	w.nest.starting.set, w.nest.starting.args = set, w.shellFrame(r, s)
+	defer func() { w.nest.starting = nestedStart{} }()
 	if script != nil {
 		// A shell the group leader execs in place leads the group too, and
 		// execs its own -c string's tail in place.
-		w.starting.leads = w.leads(s, r)
-		w.starting.jobShell = w.jobShell(s)
-		w.starting.childOfScript = w.childOfScript(s, r)
+		w.nest.starting.leads = w.leads(s, r)
+		w.nest.starting.jobShell = w.jobShell(s)
+		w.nest.starting.childOfScript = w.childOfScript(s, r)
 		if code, offs, ok := knowledge.OuterExpanded(script); ok {
 			w.nestedCode(code, offs, 0, d, env, shNested)
 			return
@@ -100,15 +100,15 @@ func (w *walker) nestedShell(r knowledge.Resolved, d *dialect.Dialect, env fdtab
 	// A shell reading its script from stdin, as from a file, execs none
 	// of its commands in place (see runWritten): `bash -s <<'EOF' &` is
 	// bash until the script ends, and a kill of $! leaves its children.
-	fed := w.fed
-	w.fed = nil
+	fed := w.nest.fed
+	w.nest.fed = nil
 	stdin := *d
 	stdin.CTail = 0
 	if word := stdinDoc(s.Redirs); word != nil {
-		w.starting.jobShell = w.jobShell(s)
+		w.nest.starting.jobShell = w.jobShell(s)
 		w.nested(word, &stdin, env, shNested)
 	} else if fed != nil {
-		w.starting.jobShell = w.jobShell(s)
+		w.nest.starting.jobShell = w.jobShell(s)
 		w.nestedCode(fed.code, fed.offs, fed.quote, &stdin, env, shNested)
 	}
 }
@@ -135,7 +135,7 @@ func stdinDoc(redirs []*syntax.Redirect) *syntax.Word {
 
 // nestedEval walks eval's words as code run by the current shell.
 func (w *walker) nestedEval(args []*syntax.Word, env fdtable.Table) {
-	if w.depth >= maxNested {
+	if w.nest.depth >= maxNested {
 		return
 	}
 	code, offs, quote, ok := w.evalCode(args)
@@ -175,8 +175,8 @@ func quoteOf(word *syntax.Word) byte {
 // nestedCode walks code, whose bytes come from offs in the current source,
 // as a script run by another shell d (kind) or by the current one (0xff).
 func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dialect, env fdtable.Table, kind shellKind) {
-	start := w.starting
-	w.starting = nestedStart{}
+	start := w.nest.starting
+	w.nest.starting = nestedStart{}
 	jobShell, cut := start.jobShell, start.cut
 	out := w.outFile
 	defer func() { w.outFile = out }()
@@ -213,10 +213,10 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 			}
 		}
 	}
-	w.nestedExecs = false
+	w.nest.nestedExecs = false
 	if n := len(f.Stmts); n > 0 {
 		ce, ok := f.Stmts[n-1].Cmd.(*syntax.CallExpr)
-		w.nestedExecs = ok && !f.Stmts[n-1].Background && execsSomething(ce)
+		w.nest.nestedExecs = ok && !f.Stmts[n-1].Background && execsSomething(ce)
 	}
 	src := &Source{Offs: w.mapOffs(offs), Text: []byte(code), File: f, Bad: bad}
 	if w.src.Offs == nil {
@@ -224,7 +224,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 	}
 	savedSrc, savedSh, args, ppid := w.src, w.sh, w.fns.args, w.kills.ppidScript
 	w.src = src
-	w.depth++
+	w.nest.depth++
 	if kind != 0xff {
 		w.fns.args = start.args // a shell of its own: its $1… are its own
 		w.sh = w.newShell(kind, savedSh.async)
@@ -255,7 +255,7 @@ func (w *walker) nestedCode(code string, offs []int, quote byte, d *dialect.Dial
 	if kind != 0xff {
 		w.endShell()
 	}
-	w.depth--
+	w.nest.depth--
 	w.src, w.sh, w.fns.args, w.kills.ppidScript = savedSrc, savedSh, args, ppid
 }
 
@@ -349,14 +349,14 @@ func runsLiteral(r knowledge.Resolved) bool {
 // shell that reads a file execs none of its commands in place: that is
 // done for -c strings only.
 func (w *walker) runWritten(s *syntax.Stmt, sc *script, d *dialect.Dialect, env fdtable.Table) {
-	if w.depth >= maxNested {
+	if w.nest.depth >= maxNested {
 		return
 	}
 	file := *d
 	file.CTail = 0
-	w.starting.jobShell = w.jobShell(s)
+	w.nest.starting.jobShell = w.jobShell(s)
 	w.nestedCode(sc.code, sc.offs, sc.quote, &file, env, shNested)
-	w.starting = nestedStart{}
+	w.nest.starting = nestedStart{}
 }
 
 // jobShell is the background job whose process is the shell the simple

@@ -62,13 +62,13 @@ func (w *walker) pipeline(c *syntax.BinaryCmd, env fdtable.Table, outPipe fdtabl
 	// `echo 'cmd &' | bash`: the shell on the right runs what the left
 	// side prints, when that is a literal (see fedScript).
 	if _, ok := c.Y.Cmd.(*syntax.CallExpr); ok {
-		w.fed = fedScript(c.X)
+		w.nest.fed = fedScript(c.X)
 	}
 	longY, feedsY := w.pipeElem(c.Y, env, outPipe, feedsX, here)
 	if xLong {
 		j.fgFds = j.fgFds.Union(fgX)
 	}
-	w.fed = nil
+	w.nest.fed = nil
 	return longX || longY, feedsY
 }
 
@@ -174,7 +174,7 @@ func (w *walker) pipeElem(s *syntax.Stmt, env fdtable.Table, outPipe fdtable.Tar
 				j.pipeForks.Hold(own)
 			}
 		}
-		if s != j.pipeLast || knowledge.RunsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nestedExecs {
+		if s != j.pipeLast || knowledge.RunsChildren(s, j.fgLong-fgLong) || readsScript(s) && !w.nest.nestedExecs {
 			// (find -exec or xargs as $!: the command it runs goes on;
 			// so does what a shell reading its script from the pipe runs:
 			// it execs none of it in place, unless told to with exec)

@@ -29,7 +29,7 @@ import (
 // child of the script's own shell: run by it in its foreground, not
 // exec'd in place of it nor behind a wrapper that forks (timeout).
 func (w *walker) childOfScript(s *syntax.Stmt, r knowledge.Resolved) bool {
-	if w.depth != 0 || w.job != nil || w.sh.async || s.Background {
+	if w.nest.depth != 0 || w.job != nil || w.sh.async || s.Background {
 		return false
 	}
 	switch w.sh.kind {
@@ -119,7 +119,7 @@ func (w *walker) killsParent(r knowledge.Resolved) (found bool, sig string) {
 // of the script whose body execs a nested shell in place (see
 // walk_fgtails.go): `(cd app && sh -c 'kill $PPID')`.
 func (w *walker) subshellMayKillParent(sub *syntax.Subshell) (found bool, sig string) {
-	if w.sh.kind != shTop || w.depth != 0 || w.job != nil || w.sh.async {
+	if w.sh.kind != shTop || w.nest.depth != 0 || w.job != nil || w.sh.async {
 		return false, ""
 	}
 	for _, s := range w.fgTails(sub.Stmts, dialect.FormParen, w.sh.d) {

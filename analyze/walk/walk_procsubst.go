@@ -97,7 +97,7 @@ func (w *walker) procSubst(ps *syntax.ProcSubst, env fdtable.Table) {
 		}
 	}
 	j.Start, j.End = w.src.Outer(int(s.Pos().Offset())), w.src.Outer(int(s.End().Offset()))
-	j.InNested, j.remote = w.src.Offs != nil, w.remote > 0
+	j.InNested, j.remote = w.src.Offs != nil, w.nest.remote > 0
 
 	saved, savedJob, savedWorker, slow, bounded := w.sh, w.job, w.worker, w.slow, w.bounded
 	w.sh = w.newShell(shSubshell, true)

@@ -33,7 +33,7 @@ func (w *walker) noteSelfKill(sig string, ops []*syntax.Word) []*syntax.Word {
 	if j == nil || !slices.ContainsFunc(ops, isShellPid) {
 		return ops
 	}
-	if j.TopLevel && w.depth == j.Depth && w.surelyRuns() {
+	if j.TopLevel && w.nest.depth == j.Depth && w.surelyRuns() {
 		j.selfKill, j.selfKillSig = true, sig
 		j.selfKillAt, j.selfKillTimed = w.bounded-j.startBounded, w.slow == j.startSlow
 	}
@@ -44,7 +44,7 @@ func (w *walker) noteSelfKill(sig string, ops []*syntax.Word) []*syntax.Word {
 // watchdog of it (every: a wait for all jobs; otherwise the jobs named):
 // the shell dies there (see above). It reports whether it did.
 func (w *walker) selfKilled(named []*Job, every bool) bool {
-	if w.job != nil || w.sh.kind != shTop || w.depth != 0 || !w.surelyRuns() {
+	if w.job != nil || w.sh.kind != shTop || w.nest.depth != 0 || !w.surelyRuns() {
 		return false
 	}
 	pending := w.pending()

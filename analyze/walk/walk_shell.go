@@ -271,7 +271,7 @@ func (w *walker) runTraps(traps []trapBody) {
 // mark notes a position a rule reports. What happens on another machine
 // (an ssh command string) does not outlive anything here, so it is not marked.
 func (w *walker) mark(m mark) {
-	if w.remote == 0 {
+	if w.nest.remote == 0 {
 		w.p.Marks = append(w.p.Marks, m)
 	}
 }

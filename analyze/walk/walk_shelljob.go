@@ -32,7 +32,7 @@ func (tw *tailWatch) has(s *syntax.Stmt) bool {
 
 // countTail adds a command's time to the watch when it is a tail.
 func (w *walker) countTail(s *syntax.Stmt, d time.Duration, bounded bool) {
-	tw := w.tailWatch
+	tw := w.nest.tailWatch
 	if tw == nil || !tw.has(s) {
 		return
 	}
@@ -113,8 +113,8 @@ func (w *walker) watchTails(j *Job, ts []tailExec) tailWatchEnd {
 	if len(ts) == 0 {
 		return tailWatchEnd{j: j}
 	}
-	e := tailWatchEnd{j: j, ts: ts, tw: &tailWatch{tails: ts}, saved: w.tailWatch, slow: w.slow, bounded: w.bounded}
-	w.tailWatch = e.tw
+	e := tailWatchEnd{j: j, ts: ts, tw: &tailWatch{tails: ts}, saved: w.nest.tailWatch, slow: w.slow, bounded: w.bounded}
+	w.nest.tailWatch = e.tw
 	return e
 }
 
@@ -123,7 +123,7 @@ func (w *walker) tailsApplied(e tailWatchEnd) bool {
 	if e.tw == nil {
 		return false
 	}
-	w.tailWatch = e.saved
+	w.nest.tailWatch = e.saved
 	if w.slow-e.slow > e.tw.slow || w.bounded-e.bounded-e.tw.bounded >= knowledge.BriefJob {
 		return false // the process holds the job's descriptors a while first
 	}
@@ -168,7 +168,7 @@ func (w *walker) forksScript(ts []tailExec) bool {
 		return false
 	}
 	code, d, ok := literalScript(w.p.resolveCall(ts[0].stmt.Cmd.(*syntax.CallExpr)))
-	if !ok || w.depth >= maxNested {
+	if !ok || w.nest.depth >= maxNested {
 		return false
 	}
 	f, err := w.p.ParseNested(code, d.Variant)

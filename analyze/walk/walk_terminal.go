@@ -65,15 +65,15 @@ func scriptCommand(args []*syntax.Word) *syntax.Word {
 // own, and hangs that terminal up when it ends (see hangUp).
 func (w *walker) terminalShell(r knowledge.Resolved, env fdtable.Table) {
 	cmd := scriptCommand(r.Args)
-	if cmd == nil || w.depth >= maxNested {
+	if cmd == nil || w.nest.depth >= maxNested {
 		return
 	}
 	pty := env
 	pty[0], pty[1], pty[2] = fdtable.TFile, fdtable.TFile, fdtable.TFile
 	n := len(w.p.Jobs)
-	w.starting.leads = true // script makes it a session leader
+	w.nest.starting.leads = true // script makes it a session leader
 	w.nested(cmd, dialect.DialectBash, pty, shNested)
-	w.starting = nestedStart{}
+	w.nest.starting = nestedStart{}
 	w.hangUp(w.p.Jobs[n:])
 }
 

@@ -69,7 +69,7 @@ func (w *walker) watchTimeoutCut(r knowledge.Resolved) *timeoutCut {
 		return nil
 	}
 	cut := &timeoutCut{r: r, job: w.job, slow: w.slow, bounded: w.bounded}
-	w.starting.cut = cut
+	w.nest.starting.cut = cut
 	return cut
 }
 
@@ -192,7 +192,7 @@ func (w *walker) timeoutLeaves(cut *timeoutCut, start, end int) {
 		}
 		j := w.p.newJob(Job{Stmt: f.stmt, Src: f.src, Fds: f.fds, Kind: jobForked, Nohup: f.prog.Nohup, Setsid: f.prog.Setsid, Prog: f.prog.All, inJob: f.inJob, CutLeft: true})
 		j.Start, j.End = start, end
-		j.InNested, j.remote = true, w.remote > 0
+		j.InNested, j.remote = true, w.nest.remote > 0
 		j.scope, j.region = f.scope, f.region
 		j.timed, j.dur = f.bounded, f.rest
 		j.Quick = f.bounded && f.rest < knowledge.BriefJob

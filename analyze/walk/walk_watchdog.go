@@ -41,7 +41,7 @@ import (
 // delay with --foreground's signal to the shell alone.
 func (w *walker) watchdogStarts(j *Job, env fdtable.Table) {
 	sig := j.selfKillSig
-	if !j.selfKill || !j.TopLevel || !j.selfKillTimed || j.selfKillAt <= 0 || w.cut != nil || w.sh.kind != shTop || w.job != nil || w.depth != 0 {
+	if !j.selfKill || !j.TopLevel || !j.selfKillTimed || j.selfKillAt <= 0 || w.cut != nil || w.sh.kind != shTop || w.job != nil || w.nest.depth != 0 {
 		return
 	}
 	if !terminates(sig) || dialect.SignalName(sig) == "QUIT" || w.sh.d.ChildIntSurvives && dialect.SigBit(sig) == dialect.SigBit("INT") {
