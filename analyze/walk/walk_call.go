@@ -295,7 +295,7 @@ func (w *walker) call(s *syntax.Stmt, ce *syntax.CallExpr, env, inner fdtable.Ta
 			cut := w.watchTimeoutCut(r)
 			w.nestedShell(r, d, inner, s)
 			w.nest.starting = nestedStart{} // (a -c string not walked leaves it)
-			w.forkKilled()             // sh -c 'kill $PPID' (see walk_ppidkill.go)
+			w.forkKilled()                  // sh -c 'kill $PPID' (see walk_ppidkill.go)
 			if w.timesOut(r, slow, bounded) {
 				w.timeoutCuts(w.p.Jobs[n:], r)
 				if !r.TimeoutFg {
