@@ -2,8 +2,6 @@ package knowledge
 
 import (
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -357,75 +355,6 @@ break continue let getopts times print fg bg`)
 var instant = SetOf(`date uname whoami id hostname basename dirname nproc arch logname groups
 tty realpath readlink mktemp touch mkdir rmdir ln printenv pgrep pidof ls`)
 
-// WordSet is a set of names written as one space-separated string. Its
-// first lookups read the string itself; only a process that asks often
-// (a linter over many scripts) builds the map. shexec links the analyzer
-// but consults it only for commands that contain '&', and `shguard hook`
-// analyses one command per process: a table built at start, or at the
-// first lookup, would be paid by every `shexec -c true` (bench/shexec.sh)
-// and every hook start (building them all cost about a tenth of a clean
-// hook call's instructions, callgrind).
-type WordSet struct {
-	words   string
-	lookups atomic.Int32
-	once    sync.Once
-	m       map[string]bool
-}
-
-// scanLookups is how many lookups of a set read its string before the
-// map is built: scanning a list of a few hundred names costs about as much
-// as a few map lookups, building the map as some hundreds.
-const scanLookups = 32
-
-func SetOf(words string) *WordSet { return &WordSet{words: words} }
-
-func (s *WordSet) Has(name string) bool {
-	if s == nil {
-		return false
-	}
-	if s.lookups.Load() < scanLookups {
-		s.lookups.Add(1)
-		return hasWord(s.words, name)
-	}
-	return s.names()[name]
-}
-
-func (s *WordSet) names() map[string]bool {
-	s.once.Do(func() {
-		s.m = make(map[string]bool, maxWords(s.words))
-		for w := range strings.FieldsSeq(s.words) {
-			s.m[w] = true
-		}
-	})
-	return s.m
-}
-
-// hasWord reports whether name is one of the whitespace-separated words.
-func hasWord(words, name string) bool {
-	if name == "" || strings.ContainsAny(name, " \t\n") {
-		return false
-	}
-	for i := 0; ; {
-		j := strings.Index(words[i:], name)
-		if j < 0 {
-			return false
-		}
-		j += i
-		end := j + len(name)
-		if (j == 0 || isSpace(words[j-1])) && (end == len(words) || isSpace(words[end])) {
-			return true
-		}
-		i = j + 1
-	}
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\n' || c == '\t' }
-
-// maxWords bounds the number of words in a word list, to size its map.
-func maxWords(words string) int {
-	return strings.Count(words, " ") + strings.Count(words, "\n") + 1
-}
-
 // hasSubst reports whether any of the words runs a command or process
 // substitution.
 func hasSubst(words []*syntax.Word) bool {
@@ -476,36 +405,4 @@ func (args Argv) Has(flags ...string) bool {
 		}
 	}
 	return false
-}
-
-// progKind says what a program name is known for; resolve looks it up once
-// per command, for the rules and the walk to test bits.
-type progKind uint8
-
-const (
-	KWrapper progKind = 1 << iota // runs its arguments as a command (wrapperOpts)
-	KQuick                        // a builtin that finishes at once (quick)
-	KServer                       // serverKind knows it (serverNames)
-	KDaemon                       // daemonizes knows it (daemonNames)
-)
-
-// KindOf says what a program name is known for, from the word lists
-// themselves (each a WordSet, which the first lookups of a process scan):
-// it is the first question every analysis asks, so every hook start pays
-// for the answer.
-func KindOf(name string) progKind {
-	var k progKind
-	if _, ok := wrapperOpts[name]; ok {
-		k |= KWrapper
-	}
-	if quick.Has(name) || instant.Has(name) {
-		k |= KQuick
-	}
-	if serverNames.Has(name) || followerNames.Has(name) || fileRunnerNames.Has(name) {
-		k |= KServer
-	}
-	if daemonNames.Has(name) || moreDaemonNames.Has(name) {
-		k |= KDaemon
-	}
-	return k
 }
