@@ -22,6 +22,9 @@ printf 'package main\n\nfunc main() {}\n' >"$tmp/empty.go"
 # The floor of a hook on shguard's parser (bench/hookfloor): decode the
 # payload and parse its command, or only parse it; no analysis.
 CGO_ENABLED=0 go build -o "$tmp/hookfloor" ./bench/hookfloor
+# The floor of a hook that runs shguard's analysis (bench/analyzefloor):
+# decode the payload and analyse its command, nothing around it.
+CGO_ENABLED=0 go build -o "$tmp/analyzefloor" ./bench/analyzefloor
 shguard=$tmp/shguard
 
 # Typical payloads: a clean build command, and one the hook rewrites.
@@ -44,18 +47,19 @@ loop() {
 	echo $((($(now_us) - start) / n))
 }
 
-: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo" >"$tmp/s.empty" >"$tmp/s.parse" >"$tmp/s.floor"
+: >"$tmp/s.bash" >"$tmp/s.clean" >"$tmp/s.fix" >"$tmp/s.cgo" >"$tmp/s.empty" >"$tmp/s.parse" >"$tmp/s.floor" >"$tmp/s.ana"
 for ((s = 0; s < samples; s++)); do
 	loop "$runs" /dev/null bash -c true >>"$tmp/s.bash"
 	loop "$runs" "$tmp/clean.json" "$shguard" hook >>"$tmp/s.clean"
 	loop "$runs" "$tmp/fix.json" "$shguard" hook >>"$tmp/s.fix"
 	loop "$runs" "$tmp/clean.sh" "$tmp/hookfloor" -parse >>"$tmp/s.parse"
 	loop "$runs" "$tmp/clean.json" "$tmp/hookfloor" >>"$tmp/s.floor"
+	loop "$runs" "$tmp/clean.json" "$tmp/analyzefloor" >>"$tmp/s.ana"
 	loop "$runs" /dev/null "$tmp/empty" >>"$tmp/s.empty"
 	loop "$runs" "$tmp/clean.json" "$tmp/shguard-cgo" hook >>"$tmp/s.cgo"
 done
 b=$(median <"$tmp/s.bash") c=$(median <"$tmp/s.clean") f=$(median <"$tmp/s.fix") g=$(median <"$tmp/s.cgo") e=$(median <"$tmp/s.empty")
-p=$(median <"$tmp/s.parse") j=$(median <"$tmp/s.floor")
+p=$(median <"$tmp/s.parse") j=$(median <"$tmp/s.floor") a=$(median <"$tmp/s.ana")
 linked=$(file -b "$tmp/shguard-cgo" 2>/dev/null | grep -o -E 'statically linked|dynamically linked' || echo 'linking unknown')
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.2f", a/b}'; }
 printf 'hook latency (%d samples of %d runs, alternating, medians)\n' "$samples" "$runs"
@@ -64,5 +68,7 @@ printf '  shguard hook (clean command)  %6d us/run   ratio %s (goal <= 1.3)\n' "
 printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.3)\n' "$f" "$(ratio "$f" "$b")"
 printf '  floor: parse the command      %6d us/run   ratio %s (Go runtime + mvdan.cc/sh/v3/syntax, no analysis)\n' "$p" "$(ratio "$p" "$b")"
 printf '  floor: decode JSON and parse  %6d us/run   ratio %s (the same, reading the payload first)\n' "$j" "$(ratio "$j" "$b")"
+printf '  floor: decode and analyse      %6d us/run   ratio %s (%s of the parse floor: the analysis alone)\n' "$a" "$(ratio "$a" "$b")" "$(ratio "$a" "$j")"
+printf '  shguard hook / parse floor     %13s   %s (goal <= 1.15)\n' "" "$(ratio "$c" "$j")"
 printf '  empty Go program (static)     %6d us/run   ratio %s (the floor of any Go binary)\n' "$e" "$(ratio "$e" "$b")"
 printf '  plain go build (cgo on)       %6d us/run   ratio %s (%s)\n' "$g" "$(ratio "$g" "$b")" "$linked"
