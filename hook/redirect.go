@@ -17,11 +17,10 @@ import (
 // a nested string (`bash -c "srv & x"`) is wrapped the same way in place.
 // Each job's pid is written beside its log (pidFile): `server >LOG 2>&1 &
 // echo $! >PID; x`. Where the agent kills the tool's process group
-// (Options.GroupKilled), a job that is one program starts under setsid,
-// in a process group of its own that outlives the command: `setsid server
-// >LOG 2>&1 & echo $! >PID` (setsid execs it in place: the pid is the
-// server's and names its group). It returns the logs and, for each, the
-// command that stops its job.
+// (Options.GroupKilled), each job starts in a process group of its own
+// that outlives the command (group.go: setsid before a lone program, else
+// job control around its start), stopped by a kill of that group. It
+// returns the logs and, for each, the command that stops its job.
 // Jobs without an & (coproc, setsid -f), or no Options.LogFile: an error.
 func redirectJobs(src []byte, opt Options) (*redirected, error) {
 	res, err := analyze.Run(src, opt.analyzeOpts()...)
