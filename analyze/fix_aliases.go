@@ -2,14 +2,17 @@ package analyze
 
 import "github.com/shguard/shguard/analyze/fix"
 
-// The public names that moved to package fix,
-// kept here so that the package's clients compile unchanged.
+// The fix lives in package fix (analyze/fix); these names keep the
+// clients of package analyze compiling unchanged.
+
+// Style chooses how a compound background job is fixed: exec its last
+// command (StyleExec, the default) or give it braces (StyleBrace).
+type Style = fix.Style
+
+const (
+	StyleExec  = fix.StyleExec
+	StyleBrace = fix.StyleBrace
+)
 
 // ParseStyle reads "default" (or "exec") and "brace".
 func ParseStyle(s string) (Style, error) { return fix.ParseStyle(s) }
-
-type Style = fix.Style
-
-const StyleBrace = fix.StyleBrace
-
-const StyleExec = fix.StyleExec
