@@ -165,7 +165,7 @@ func Decide(cmd string, opt Options) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	findings := res.Findings
+	findings := dropRecorded(src, res, res.Findings)
 	out := &Outcome{Command: cmd, Findings: findings, Remaining: findings, Hang: analyze.Verdict(findings) == analyze.Error}
 	if analyze.Verdict(findings) == 0 {
 		if len(findings) > 0 {
