@@ -53,7 +53,7 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 	}
 	start, kill := sh+" -c "+quote(cmd), stopJob(pid)
 	if setsid := find("setsid"); setsid != "" {
-		start, kill = quote(setsid)+" "+start, "kill -- -$(cat "+pid+")"
+		start, kill = quote(setsid)+" "+start, stopGroup(pid)
 	}
 	// Wait until the job has written something (at most jobYield
 	// seconds), a moment more for the lines that follow, then show them:
@@ -74,6 +74,14 @@ func managedJob(cmd string, n int, opt Options) (wrapped, log, stop string, ok b
 // kills any of them, so that none is reparented out of reach first.
 func stopJob(pid string) string {
 	return "kill $(k() { echo $1; for c in $(pgrep -P $1); do k $c; done; }; k $(cat " + pid + "))"
+}
+
+// stopGroup is the command that stops the job whose pid is recorded in
+// pid when the job leads a process group of its own (setsid, or started
+// under job control: group.go): one kill of the group reaches everything
+// it started.
+func stopGroup(pid string) string {
+	return "kill -- -$(cat " + pid + ")"
 }
 
 // pidFile is where the pid of the job writing log is recorded.

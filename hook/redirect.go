@@ -51,7 +51,7 @@ func redirectJobs(src []byte, opt Options) (*redirected, error) {
 		r.logs = append(r.logs, log)
 		monitor, prefix := group.how(j)
 		if monitor || prefix != "" {
-			r.stops = append(r.stops, "kill -- -$(cat "+pidFile(log)+")")
+			r.stops = append(r.stops, stopGroup(pidFile(log)))
 		} else {
 			r.stops = append(r.stops, stopJob(pidFile(log)))
 		}
