@@ -48,37 +48,37 @@ type Resolved struct {
 // (so that the argument is not mistaken for the command). prlimit,
 // setpriv, chroot and setarch (linux64, linux32) exec their command as
 // nice does: a kill of the job or a pkill by its command line reaches it.
-var wrapperOpts = map[string]string{
-	"sudo":    "ugCDhprtUTc",
-	"doas":    "uC",
-	"env":     "uCS",
-	"nice":    "n",
-	"ionice":  "cnp",
-	"timeout": "sk",
-	"stdbuf":  "ioe",
-	"command": "",
-	"exec":    "a",
-	"nohup":   "",
-	"setsid":  "",
-	"chrt":    "",
-	"taskset": "",
-	"builtin": "",
-	"prlimit": "po",
-	"setpriv": "",
-	"chroot":  "",
-	"setarch": "",
-	"linux64": "",
-	"linux32": "",
+var wrapperOpts = table[string]{
+	{"sudo", "ugCDhprtUTc"},
+	{"doas", "uC"},
+	{"env", "uCS"},
+	{"nice", "n"},
+	{"ionice", "cnp"},
+	{"timeout", "sk"},
+	{"stdbuf", "ioe"},
+	{"command", ""},
+	{"exec", "a"},
+	{"nohup", ""},
+	{"setsid", ""},
+	{"chrt", ""},
+	{"taskset", ""},
+	{"builtin", ""},
+	{"prlimit", "po"},
+	{"setpriv", ""},
+	{"chroot", ""},
+	{"setarch", ""},
+	{"linux64", ""},
+	{"linux32", ""},
 	// init shims and privilege droppers (shims.go)
-	"gosu":      "",
-	"su-exec":   "",
-	"setuidgid": "",
-	"envuidgid": "",
-	"envdir":    "",
-	"chpst":     "uUbe/nlLmdopfcrt",
-	"softlimit": "madopfcrtls",
-	"tini":      "pe",
-	"dumb-init": "r",
+	{"gosu", ""},
+	{"su-exec", ""},
+	{"setuidgid", ""},
+	{"envuidgid", ""},
+	{"envdir", ""},
+	{"chpst", "uUbe/nlLmdopfcrt"},
+	{"softlimit", "madopfcrtls"},
+	{"tini", "pe"},
+	{"dumb-init", "r"},
 }
 
 // Resolve looks through wrappers. It stops at the first word that is not a
@@ -120,7 +120,7 @@ func Resolve(args []*syntax.Word) Resolved {
 		if !Builtins.Has(name) {
 			execer, execerBefore = i, r.Wrapped
 		}
-		argOpts := wrapperOpts[name]
+		argOpts, _ := wrapperOpts.of(name)
 		if name == "command" || name == "builtin" {
 			if i+1 < len(args) {
 				if v := WordLit(args[i+1]); v == "-v" || v == "-V" {
@@ -227,7 +227,8 @@ func Resolve(args []*syntax.Word) Resolved {
 		case "chroot":
 			i++ // the new root
 		}
-		i += shimOperands[name] // gosu's user, envdir's directory
+		n, _ := shimOperands.of(name) // gosu's user, envdir's directory
+		i += n
 	}
 	if last >= 0 {
 		if name := ProgramName(WordLit(args[last])); !Builtins.Has(name) {

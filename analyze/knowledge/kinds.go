@@ -17,7 +17,7 @@ const (
 // for the answer.
 func KindOf(name string) progKind {
 	var k progKind
-	if _, ok := wrapperOpts[name]; ok {
+	if _, ok := wrapperOpts.of(name); ok {
 		k |= KWrapper
 	}
 	if quick.Has(name) || instant.Has(name) {

@@ -13,14 +13,16 @@ import (
 // (`node_modules/.bin/vite` is vite).
 
 // runners run their arguments as a command after a subcommand.
-var runners = map[string][]string{
-	"uv": {"run"}, "poetry": {"run"}, "pipenv": {"run"}, "pdm": {"run"}, "hatch": {"run"}, "rye": {"run"},
-	"bundle": {"exec"}, "pnpm": {"exec", "dlx"}, "npm": {"exec"}, "yarn": {"exec", "dlx"}, "bun": {"x"},
+var runners = table[[]string]{
+	{"uv", []string{"run"}}, {"poetry", []string{"run"}}, {"pipenv", []string{"run"}},
+	{"pdm", []string{"run"}}, {"hatch", []string{"run"}}, {"rye", []string{"run"}},
+	{"bundle", []string{"exec"}}, {"npm", []string{"exec"}}, {"bun", []string{"x"}},
+	{"pnpm", []string{"exec", "dlx"}}, {"yarn", []string{"exec", "dlx"}},
 }
 
 // runnerInner is the command a runner runs, if r is one.
 func runnerInner(r Resolved) (Resolved, bool) {
-	subs, ok := runners[r.Name]
+	subs, ok := runners.of(r.Name)
 	if !ok {
 		return Resolved{}, false
 	}
@@ -46,13 +48,13 @@ func runnerInner(r Resolved) (Resolved, bool) {
 
 // serveGoals are the build tool goals and tasks that run the application
 // until it is stopped.
-var serveGoals = map[string][]string{
-	"mvn":     {"spring-boot:run", "quarkus:dev", "jetty:run", "tomcat7:run", "tomcat:run", "liberty:dev", "micronaut:run", "exec:java", "appengine:run"},
-	"gradle":  {"bootRun", "quarkusDev", "run", "appengineRun", "jettyRun", "tomcatRun"},
-	"sbt":     {"run", "~run", "~reStart"},
-	"lein":    {"run", "ring"},
-	"dotnet":  {"run"},
-	"symfony": {"server:start"},
+var serveGoals = table[[]string]{
+	{"mvn", []string{"spring-boot:run", "quarkus:dev", "jetty:run", "tomcat7:run", "tomcat:run", "liberty:dev", "micronaut:run", "exec:java", "appengine:run"}},
+	{"gradle", []string{"bootRun", "quarkusDev", "run", "appengineRun", "jettyRun", "tomcatRun"}},
+	{"sbt", []string{"run", "~run", "~reStart"}},
+	{"lein", []string{"run", "ring"}},
+	{"dotnet", []string{"run"}},
+	{"symfony", []string{"server:start"}},
 }
 
 // buildGoal reports a build tool run with a goal that serves.
@@ -64,7 +66,7 @@ func buildGoal(r Resolved) string {
 	case "gradlew":
 		name = "gradle"
 	}
-	goals, ok := serveGoals[name]
+	goals, ok := serveGoals.of(name)
 	if !ok {
 		return ""
 	}

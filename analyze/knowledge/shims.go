@@ -7,8 +7,8 @@ import (
 // shimOperands is how many words a shim takes after its options and
 // before the command: the user of gosu, su-exec, setuidgid and envuidgid
 // (`gosu app:app ./server`), the directory of envdir.
-var shimOperands = map[string]int{
-	"gosu": 1, "su-exec": 1, "setuidgid": 1, "envuidgid": 1, "envdir": 1,
+var shimOperands = table[int]{
+	{"gosu", 1}, {"su-exec", 1}, {"setuidgid", 1}, {"envuidgid", 1}, {"envdir", 1},
 }
 
 // RelayKind says where a shim that stays as its command's parent passes

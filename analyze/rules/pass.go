@@ -44,7 +44,7 @@ func (p *Pass) Report(start, end int, msg string) *diag.Finding {
 		Start:    diag.Position{Offset: start},
 		End:      diag.Position{Offset: end},
 		Message:  msg,
-		URL:      p.Rule.url,
+		URL:      p.Rule.URL(),
 	})
 	return &p.Findings[len(p.Findings)-1]
 }
