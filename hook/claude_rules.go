@@ -36,15 +36,21 @@ type claudeRules struct {
 }
 
 // managedSettings is Claude Code's managed settings file per OS.
-var managedSettings = map[string]string{
-	"linux":   "/etc/claude-code/managed-settings.json",
-	"darwin":  "/Library/Application Support/ClaudeCode/managed-settings.json",
-	"windows": `C:\Program Files\ClaudeCode\managed-settings.json`,
+func managedSettings(goos string) string {
+	switch goos {
+	case "linux":
+		return "/etc/claude-code/managed-settings.json"
+	case "darwin":
+		return "/Library/Application Support/ClaudeCode/managed-settings.json"
+	case "windows":
+		return `C:\Program Files\ClaudeCode\managed-settings.json`
+	}
+	return ""
 }
 
 func loadClaudeRules(env Env, project string) claudeRules {
 	var files []string
-	if p := managedSettings[env.GOOS]; p != "" {
+	if p := managedSettings(env.GOOS); p != "" {
 		files = append(files, p)
 	}
 	if env.Home != "" {

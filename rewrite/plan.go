@@ -254,12 +254,16 @@ func promotable(s *syntax.Stmt) bool {
 	return ok
 }
 
-// dynamicParams are variables whose value differs in another shell or at
-// another time.
-var dynamicParams = map[string]bool{
-	"BASHPID": true, "RANDOM": true, "SRANDOM": true, "SECONDS": true, "EPOCHREALTIME": true,
-	"EPOCHSECONDS": true, "LINENO": true, "BASH_COMMAND": true, "PPID": true, "BASH_SUBSHELL": true,
-	"PIPESTATUS": true, "BASH_LINENO": true, "FUNCNAME": true, "BASH_SOURCE": true, "SHLVL": true,
+// dynamicParam: a variable whose value differs in another shell or at
+// another time. A switch, not a map every hook start would build.
+func dynamicParam(name string) bool {
+	switch name {
+	case "BASHPID", "RANDOM", "SRANDOM", "SECONDS", "EPOCHREALTIME",
+		"EPOCHSECONDS", "LINENO", "BASH_COMMAND", "PPID", "BASH_SUBSHELL",
+		"PIPESTATUS", "BASH_LINENO", "FUNCNAME", "BASH_SOURCE", "SHLVL":
+		return true
+	}
+	return false
 }
 
 // ordinaryParam: a named variable that means the same in the manager's
@@ -269,7 +273,7 @@ func ordinaryParam(pe *syntax.ParamExp) bool {
 		return false
 	}
 	name := pe.Param.Value
-	if name == "" || dynamicParams[name] {
+	if name == "" || dynamicParam(name) {
 		return false
 	}
 	c := name[0]
@@ -291,7 +295,7 @@ func stateOnly(s *syntax.Stmt) bool {
 		syntax.Walk(c.Body, func(n syntax.Node) bool {
 			if pe, isPE := n.(*syntax.ParamExp); isPE && pe.Param != nil {
 				switch v := pe.Param.Value; {
-				case v == "$" || v == "!" || dynamicParams[v] && v != "FUNCNAME" && v != "LINENO":
+				case v == "$" || v == "!" || dynamicParam(v) && v != "FUNCNAME" && v != "LINENO":
 					ok = false
 				}
 			}
