@@ -282,3 +282,32 @@ func TestClineRefusal(t *testing.T) {
 		t.Errorf("the override printed %q, %v; want the reason and a failure", stderr.String(), err)
 	}
 }
+
+// TestPlainString: a field read without json.Unmarshal reads as
+// json.Unmarshal reads it, and every value the shortcut does not take
+// is left to json.Unmarshal.
+func TestPlainString(t *testing.T) {
+	for _, raw := range []string{
+		`""`, `"npm test && git status"`, `"a\"b"`, `"tab\there"`, `"\u00e9"`, `"é"`,
+		"\"\xff\"", `"back\\slash"`, `"\/"`, `null`, `12`, `true`, `{"a":1}`, `["x"]`,
+	} {
+		var want string
+		wantOK := json.Unmarshal([]byte(raw), &want) == nil && raw != "null"
+		got, ok := plainString(json.RawMessage(raw))
+		if ok && (!wantOK || got != want) {
+			t.Errorf("plainString(%s) = %q, json.Unmarshal gives %q (ok %v)", raw, got, want, wantOK)
+		}
+		if ok != (wantOK && !strings.ContainsAny(raw[1:len(raw)-1], "\\") && isASCII(raw)) {
+			t.Errorf("plainString(%s) took it: %v", raw, ok)
+		}
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}

@@ -27,11 +27,12 @@ type Set struct {
 	// otherwise they are listed in definition order.
 	SortFlags    bool
 	interspersed bool
-	flags        []*flagDef // in definition order
-	byName       map[string]*flagDef
-	byShort      map[byte]*flagDef
-	args         []string
-	changed      map[string]bool
+	// flags, in definition order, are looked up by reading them all: a
+	// command has a dozen or two, and its process parses one command line
+	// (maps of them were a tenth of the instructions `shguard hook` spends
+	// outside the analysis).
+	flags []*flagDef
+	args  []string
 }
 
 // Value is a flag's value: flag.Value plus the type name --help shows.
@@ -46,11 +47,32 @@ type flagDef struct {
 	short       byte
 	value       Value
 	defValue    string
+	changed     bool // set on the command line or by SetFromEnv
 }
 
 // New returns an empty set that takes operands between flags.
 func New(name string) *Set {
-	return &Set{name: name, interspersed: true, byName: map[string]*flagDef{}, byShort: map[byte]*flagDef{}, changed: map[string]bool{}}
+	return &Set{name: name, interspersed: true}
+}
+
+// byName is the flag called name, or nil.
+func (f *Set) byName(name string) *flagDef {
+	for _, d := range f.flags {
+		if d.name == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// byShort is the flag whose shorthand is c, or nil.
+func (f *Set) byShort(c byte) *flagDef {
+	for _, d := range f.flags {
+		if d.short == c {
+			return d
+		}
+	}
+	return nil
 }
 
 // SetInterspersed(false) makes the first operand end the flags, as bash
@@ -64,10 +86,8 @@ func (f *Set) Var(v Value, name, usage string) { f.VarP(v, name, "", usage) }
 func (f *Set) VarP(v Value, name, short, usage string) {
 	d := &flagDef{name: name, usage: usage, value: v, defValue: v.String()}
 	f.flags = append(f.flags, d)
-	f.byName[name] = d
 	if short != "" {
 		d.short = short[0]
-		f.byShort[d.short] = d
 	}
 }
 
@@ -121,7 +141,10 @@ func (f *Set) Int(name string, value int, usage string) *int {
 
 // Changed reports whether the flag was set, on the command line or by
 // SetFromEnv.
-func (f *Set) Changed(name string) bool { return f.changed[name] }
+func (f *Set) Changed(name string) bool {
+	d := f.byName(name)
+	return d != nil && d.changed
+}
 
 // Args returns the operands.
 func (f *Set) Args() []string { return f.args }
@@ -173,7 +196,7 @@ func (f *Set) parseLong(a string, rest []string) ([]string, error) {
 	if name == "" || name[0] == '-' {
 		return rest, fmt.Errorf("bad flag syntax: %s", a)
 	}
-	d := f.byName[name]
+	d := f.byName(name)
 	if d == nil {
 		return rest, fmt.Errorf("unknown flag: --%s", name)
 	}
@@ -198,7 +221,7 @@ func (f *Set) parseLong(a string, rest []string) ([]string, error) {
 func (f *Set) parseShorts(a string, rest []string) ([]string, error) {
 	for shorts := a[1:]; shorts != ""; {
 		c := shorts[0]
-		d := f.byShort[c]
+		d := f.byShort(c)
 		if d == nil {
 			return rest, fmt.Errorf("unknown shorthand flag: %q in -%s", c, shorts)
 		}
@@ -230,7 +253,7 @@ func (f *Set) set(d *flagDef, value string) error {
 		}
 		return fmt.Errorf("invalid argument %q for %q flag: %v", value, spelled, err)
 	}
-	f.changed[d.name] = true
+	d.changed = true
 	return nil
 }
 
@@ -252,7 +275,7 @@ func (f *Set) OwnFlags(args []string) int {
 			break
 		}
 		name, _, hasValue := strings.Cut(a[2:], "=")
-		d := f.byName[name]
+		d := f.byName(name)
 		if d == nil {
 			break
 		}
@@ -267,14 +290,14 @@ func (f *Set) OwnFlags(args []string) int {
 // SetFromEnv sets a flag from an environment variable; a flag also given
 // on the command line is set again by Parse, so the command line wins.
 func (f *Set) SetFromEnv(name, value string) error {
-	d := f.byName[name]
+	d := f.byName(name)
 	if d == nil {
 		return fmt.Errorf("unknown flag: --%s", name)
 	}
 	if err := d.value.Set(value); err != nil {
 		return fmt.Errorf("invalid value %q: %v", value, err)
 	}
-	f.changed[name] = true
+	d.changed = true
 	return nil
 }
 
