@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -170,7 +171,7 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(payload) > maxPayload {
 		return fail(fmt.Errorf("payload larger than %d MiB: not analysed, the call goes ahead", maxPayload>>20))
 	}
-	if len(strings.TrimSpace(string(payload))) == 0 {
+	if len(bytes.TrimSpace(payload)) == 0 {
 		return fail(fmt.Errorf("empty payload on stdin: nothing to judge"))
 	}
 	if proto == nil {
@@ -214,7 +215,9 @@ func runHook(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(err)
 	}
-	stdout.Write(out)
+	if len(out) > 0 { // a clean call is answered by no output at all
+		stdout.Write(out)
+	}
 	return exitClean
 }
 
