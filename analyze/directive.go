@@ -61,11 +61,11 @@ func (p *checker) applyDirectives() {
 	for _, d := range ds {
 		text := p.text(d.start, d.end)
 		if d.invalid != "" {
-			p.Rule = rules.InvalidDirective
+			p.Rule = InvalidDirective
 			p.Report(d.start, d.end, "`"+short(text)+"` "+d.invalid+"; it is ignored. Write `# shguard disable=SGxxxx -- reason` (a rule ID or name) on the line above the statement")
 			continue
 		}
-		p.Rule = rules.UnusedDirective
+		p.Rule = UnusedDirective
 		for i, id := range d.ids {
 			if d.used[i] {
 				continue
@@ -140,7 +140,7 @@ func (p *checker) dropSubsumed() {
 // suppress reports whether a valid directive covers the finding, and marks
 // every such directive used.
 func suppress(ds []*directive, f diag.Finding) bool {
-	if f.Rule == rules.InvalidDirective.ID || f.Rule == rules.UnusedDirective.ID {
+	if f.Rule == InvalidDirective.ID || f.Rule == UnusedDirective.ID {
 		return false
 	}
 	hit := false
@@ -262,7 +262,7 @@ func parseDirective(c syntax.Comment) *directive {
 		return d
 	}
 	for _, id := range d.ids {
-		if r := rules.Lookup(id); r == nil || r == rules.InvalidDirective || r == rules.UnusedDirective {
+		if r := rules.Lookup(id); r == nil || r == InvalidDirective || r == UnusedDirective {
 			d.invalid = "names " + id + ", which is not a rule it can disable"
 			break
 		}

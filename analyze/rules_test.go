@@ -27,7 +27,7 @@ func TestRuleExamples(t *testing.T) {
 				t.Fatalf("%s lacks name, summary, doc or examples", r.ID)
 			}
 			wrong, err := Analyze([]byte(r.Wrong), exampleOpts(r, r.Wrong)...)
-			if r == rules.NotValidShell {
+			if r == NotValidShell {
 				// Its WRONG example is one the shell cannot parse.
 				var pe *diag.ParseError
 				if !errors.As(err, &pe) {

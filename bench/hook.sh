@@ -69,6 +69,12 @@ printf '  shguard hook (rewritten)      %6d us/run   ratio %s (goal <= 1.3)\n' "
 printf '  floor: parse the command      %6d us/run   ratio %s (Go runtime + mvdan.cc/sh/v3/syntax, no analysis)\n' "$p" "$(ratio "$p" "$b")"
 printf '  floor: decode JSON and parse  %6d us/run   ratio %s (the same, reading the payload first)\n' "$j" "$(ratio "$j" "$b")"
 printf '  floor: decode and analyse      %6d us/run   ratio %s (%s of the parse floor: the analysis alone)\n' "$a" "$(ratio "$a" "$b")" "$(ratio "$a" "$j")"
-printf '  shguard hook / parse floor     %13s   %s (goal <= 1.15)\n' "" "$(ratio "$c" "$j")"
+printf '  shguard hook / parse floor     %13s   %s (goal <= 1.15; ratio of the medians)\n' "" "$(ratio "$c" "$j")"
+# The same two rows sample by sample: each sample of the hook against the
+# floor's sample taken next to it, then the median of those ratios, which
+# a slow spell of the machine moves less than the ratio of two medians.
+paired() { paste -d' ' "$1" "$2" | awk '{print $1 / $2}' | sort -n | awk '{a[NR]=$1} END {printf "%.2f (%d pairs, %.2f-%.2f)", (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2, NR, a[1], a[NR]}'; }
+printf '  shguard hook / parse floor     %13s   %s paired\n' "" "$(paired "$tmp/s.clean" "$tmp/s.floor")"
+printf '  decode and analyse / floor     %13s   %s paired\n' "" "$(paired "$tmp/s.ana" "$tmp/s.floor")"
 printf '  empty Go program (static)     %6d us/run   ratio %s (the floor of any Go binary)\n' "$e" "$(ratio "$e" "$b")"
 printf '  plain go build (cgo on)       %6d us/run   ratio %s (%s)\n' "$g" "$(ratio "$g" "$b")" "$linked"

@@ -16,10 +16,12 @@ type install struct {
 }
 
 // configs follow each agent's own documentation of hook registration
-// (sources in docs/agents.md). A slice, which the linker lays out, rather
-// than a map that every hook start would build for --print-config alone.
-var configs = []install{
-	{"claude", ".claude/settings.json (project), .claude/settings.local.json or ~/.claude/settings.json (user); or install the plugin of this repository", `{
+// (sources in docs/agents.md). Built when --print-config or --doctor asks,
+// not at every hook start (OpenCode's entry is the embedded plugin file,
+// which a package-level table would copy at start-up).
+func configs() []install {
+	return []install{
+		{"claude", ".claude/settings.json (project), .claude/settings.local.json or ~/.claude/settings.json (user); or install the plugin of this repository", `{
   "hooks": {
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [{"type": "command", "command": "shguard hook --protocol claude"}]}
@@ -27,7 +29,7 @@ var configs = []install{
   }
 }
 `, ""},
-	{"codex", "~/.codex/hooks.json (or $CODEX_HOME/hooks.json), or <repo>/.codex/hooks.json in a trusted project", `{
+		{"codex", "~/.codex/hooks.json (or $CODEX_HOME/hooks.json), or <repo>/.codex/hooks.json in a trusted project", `{
   "hooks": {
     "PreToolUse": [
       {"matcher": "Bash", "hooks": [{"type": "command", "command": "shguard hook --protocol codex"}]}
@@ -40,7 +42,7 @@ var configs = []install{
 TUI first, or run codex exec --dangerously-bypass-hook-trust. Hooks are on by default from Codex
 0.124 ([features] hooks = true before; the old name codex_hooks is deprecated).
 Check with: shguard hook --doctor codex`},
-	{"gemini", ".gemini/settings.json (project) or ~/.gemini/settings.json (user)", `{
+		{"gemini", ".gemini/settings.json (project) or ~/.gemini/settings.json (user)", `{
   "hooks": {
     "BeforeTool": [
       {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "shguard hook --protocol gemini", "timeout": 5000}]}
@@ -48,14 +50,14 @@ Check with: shguard hook --doctor codex`},
   }
 }
 `, ""},
-	{"cursor", "<project>/.cursor/hooks.json or ~/.cursor/hooks.json", `{
+		{"cursor", "<project>/.cursor/hooks.json or ~/.cursor/hooks.json", `{
   "version": 1,
   "hooks": {
     "beforeShellExecution": [{"command": "shguard hook --protocol cursor"}]
   }
 }
 `, ""},
-	{"copilot", ".github/hooks/shguard.json in the repository", `{
+		{"copilot", ".github/hooks/shguard.json in the repository", `{
   "version": 1,
   "hooks": {
     "preToolUse": [{"type": "command", "bash": "shguard hook --protocol copilot", "timeoutSec": 30}]
@@ -64,12 +66,12 @@ Check with: shguard hook --doctor codex`},
 `, `Copilot CLI loads hooks only in a trusted folder: answer its "trust this folder" prompt once
 (saved in ~/.copilot/config.json), or run with COPILOT_ALLOW_ALL=true (copilot -p ... --allow-all).
 Check with: shguard hook --doctor copilot`},
-	{"cline", "an executable file named PreToolUse (chmod +x): Cline CLI reads <project>/.cline/hooks/, <project>/.clinerules/hooks/, ~/.cline/hooks/ ($CLINE_DIR/hooks/) and ~/Documents/Cline/Hooks/; the VS Code extension .clinerules/hooks/ and ~/Documents/Cline/Hooks/ (enable hooks in its settings); the same as contrib/cline/PreToolUse", `#!/usr/bin/env bash
+		{"cline", "an executable file named PreToolUse (chmod +x): Cline CLI reads <project>/.cline/hooks/, <project>/.clinerules/hooks/, ~/.cline/hooks/ ($CLINE_DIR/hooks/) and ~/Documents/Cline/Hooks/; the VS Code extension .clinerules/hooks/ and ~/Documents/Cline/Hooks/ (enable hooks in its settings); the same as contrib/cline/PreToolUse", `#!/usr/bin/env bash
 # Cline runs this file with the tool call as JSON on stdin and no arguments.
 exec shguard hook --protocol cline
 `, `The file must be executable: chmod +x PreToolUse.
 Check with: shguard hook --doctor cline`},
-	{"qwen", ".qwen/settings.json (project) or ~/.qwen/settings.json (user)", `{
+		{"qwen", ".qwen/settings.json (project) or ~/.qwen/settings.json (user)", `{
   "hooks": {
     "PreToolUse": [
       {"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "shguard hook --protocol qwen"}]}
@@ -77,13 +79,14 @@ Check with: shguard hook --doctor cline`},
   }
 }
 `, ""},
-	{"opencode", ".opencode/plugins/shguard.js (project) or ~/.config/opencode/plugins/shguard.js (user); the same as contrib/opencode/shguard.js", opencodePlugin, ""},
-	{"crush", "crush.json or .crush.json (project), ~/.config/crush/crush.json (user)", `{
+		{"opencode", ".opencode/plugins/shguard.js (project) or ~/.config/opencode/plugins/shguard.js (user); the same as contrib/opencode/shguard.js", opencodePlugin, ""},
+		{"crush", "crush.json or .crush.json (project), ~/.config/crush/crush.json (user)", `{
   "hooks": {
     "PreToolUse": [{"matcher": "^bash$", "command": "shguard hook --protocol crush", "timeout": 10}]
   }
 }
 `, ""},
+	}
 }
 
 // opencodePlugin is OpenCode's plugin, embedded so that --print-config
@@ -109,7 +112,7 @@ func ConfigSetup(agent string) string { c, _ := configFor(agent); return c.setup
 // ConfigNames lists the agents Config knows.
 func ConfigNames() []string {
 	var ns []string
-	for _, c := range configs {
+	for _, c := range configs() {
 		ns = append(ns, c.agent)
 	}
 	sort.Strings(ns)
@@ -117,7 +120,7 @@ func ConfigNames() []string {
 }
 
 func configFor(agent string) (install, bool) {
-	for _, c := range configs {
+	for _, c := range configs() {
 		if c.agent == agent {
 			return c, true
 		}

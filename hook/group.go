@@ -1,10 +1,8 @@
 package hook
 
 import (
-	"regexp"
-	"sync"
-
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/lazy"
 )
 
 // An agent that kills the tool's process group when the command returns
@@ -38,16 +36,14 @@ type grouping struct {
 // monitorWords finds a command that may already turn job control on or
 // off: then the hook leaves -m alone. Compiled on first use: the hook
 // starts before every shell call, and most never need it.
-var monitorWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bset\s+[-+][a-zA-Z]*m|monitor`)
-})
+var monitorWords = lazy.Regexp{Expr: `\bset\s+[-+][a-zA-Z]*m|monitor`}
 
 func newGrouping(src []byte, opt Options) grouping {
 	var g grouping
 	if !opt.GroupKilled {
 		return g
 	}
-	g.monitor = (opt.Lang == analyze.LangBash || opt.Lang == analyze.LangMksh) && !monitorWords().Match(src)
+	g.monitor = (opt.Lang == analyze.LangBash || opt.Lang == analyze.LangMksh) && !monitorWords.Get().Match(src)
 	if opt.Find != nil {
 		if g.setsid = opt.Find("setsid"); quote(g.setsid) != g.setsid {
 			g.setsid = ""

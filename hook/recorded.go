@@ -1,11 +1,10 @@
 package hook
 
 import (
-	"regexp"
 	"slices"
-	"sync"
 
 	"github.com/shguard/shguard/analyze"
+	"github.com/shguard/shguard/internal/lazy"
 )
 
 // A job whose pid the command writes to a file as soon as it starts
@@ -19,15 +18,20 @@ import (
 // unmanaged").
 
 // recordsPid matches what follows the & of a job that records its pid.
-var recordsPid = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^[ \t]*echo[ \t]+"?\\?\$!"?[ \t]*>[ \t]*[^ \t;&|)]+`)
-})
+var recordsPid = lazy.Regexp{Expr: `^[ \t]*echo[ \t]+"?\\?\$!"?[ \t]*>[ \t]*[^ \t;&|)]+`}
 
-// leakRules are the findings a recorded pid answers: a job nobody waits
-// for or stops, and one that escapes the shell on purpose (nohup, setsid,
+// leakRule: a finding a recorded pid answers: a job nobody waits for or
+// stops, and one that escapes the shell on purpose (nohup, setsid,
 // disown). A daemon's double fork is not among them: the pid recorded is
 // that of the parent, which has exited.
-var leakRules = []string{analyze.UnmanagedBackground.ID, analyze.Nohup.ID, analyze.Setsid.ID, analyze.Disown.ID}
+func leakRule(id string) bool {
+	for _, r := range []*analyze.Rule{analyze.UnmanagedBackground, analyze.Nohup, analyze.Setsid, analyze.Disown} {
+		if r.ID == id {
+			return true
+		}
+	}
+	return false
+}
 
 // dropRecorded drops from fs the leak findings about jobs of res that
 // record their pid.
@@ -41,7 +45,7 @@ func dropRecorded(src []byte, res *analyze.Result, fs []analyze.Finding) []analy
 		if j.Disown {
 			after++
 		}
-		if after <= len(src) && recordsPid().Match(src[after:]) {
+		if after <= len(src) && recordsPid.Get().Match(src[after:]) {
 			spans = append(spans, [2]int{j.Start, j.End})
 		}
 	}
@@ -51,7 +55,7 @@ func dropRecorded(src []byte, res *analyze.Result, fs []analyze.Finding) []analy
 	var kept []analyze.Finding
 	for _, f := range fs {
 		recorded := slices.ContainsFunc(spans, func(s [2]int) bool { return f.Start.Offset == s[0] && f.End.Offset == s[1] })
-		if !recorded || !slices.Contains(leakRules, f.Rule) {
+		if !recorded || !leakRule(f.Rule) {
 			kept = append(kept, f)
 		}
 	}

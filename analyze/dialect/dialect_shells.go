@@ -2,9 +2,9 @@ package dialect
 
 import (
 	"path/filepath"
-	"sync"
 
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/internal/lazy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -92,7 +92,7 @@ var (
 		GroupBlanks:          true,
 		killNoSigPrefix:      true,
 		TrapRefuses:          trapNoSigPrefix | trapNoPseudo,
-		Missing:              knowledge.SetOf(`[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`),
+		Missing:              &dashMissing,
 		TestNoDoubleEquals:   true,
 		JobsKeepIgnored:      true,
 		DoneJobsStay:         true,
@@ -104,7 +104,7 @@ var (
 		NoArrays:             true,
 		setLetters:           "abefimnpsuvxCEIV",
 		exportLetters:        "p",
-		setNames:             knowledge.SetOf(`errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`),
+		setNames:             &dashSetNames,
 	}
 	dialectZsh = &Dialect{
 		Lang: LangZsh, Variant: syntax.LangZsh,
@@ -143,18 +143,18 @@ var (
 		EmptyArgIgnored:      true,
 		SubstReadsFile:       true,
 		NounsetSkipsTraps:    true,
-		ReadonlyParams:       knowledge.SetOf(`status ARGC PPID HISTCMD LINENO`),
+		ReadonlyParams:       &zshReadonlyParams,
 		TrapRefuses:          trapUpperOnly,
 		EqualsExpands:        true,
 		killSName:            true,
 		CommandSkipsBuiltins: true,
-		Missing:              knowledge.SetOf(`mapfile readarray shopt caller complete compgen help`),
+		Missing:              &zshMissing,
 		MissingBuiltin:       AbsentFails,
 		// (-m: see monitorExits; b c j q z: "bad option"; i m t Z: "can't
 		// change option", which + does not meet)
 		setLetters:     "0123456789adefghklnopqrsuvwxyABCDEFGHIJKLMNOPQRSTUVWXY",
 		setOffLetters:  "imtZ",
-		setNames:       zshOptions,
+		setNames:       &zshOptions,
 		setNamesLoose:  true,
 		SetoptBuiltins: true,
 		Braces:         BracesAll,
@@ -176,7 +176,7 @@ var (
 		BadDup:                 dupFailsCommand,
 		CoprocDup:              true,
 		KeepsSaved:             SavedCompound | SavedFuncCall | SavedPipeElem,
-		Missing:                knowledge.SetOf(`mapfile readarray shopt declare pushd popd disown caller complete compgen enable help`),
+		Missing:                &mkshMissing,
 		MissingBuiltin:         AbsentFatal,
 		ExecCloexec:            true,
 		NegatedWaits:           true,
@@ -200,12 +200,36 @@ var (
 		SelfTermTakesJobs:      true,
 		setLetters:             "abefhkmnopsuvxACUX",
 		exportLetters:          "p",
-		setNames:               knowledge.SetOf(`allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`),
+		setNames:               &mkshSetNames,
 	}
 )
 
-// dialects are the tables by shell; sh is whatever /bin/sh is (shDialect).
-var dialects = map[Lang]*Dialect{LangBash: DialectBash, LangDash: dialectDash, LangZsh: dialectZsh, LangMksh: dialectMksh}
+// The word lists of the dialects above, declared apart so that the linker
+// lays the tables out (a call inside a composite literal runs at start-up).
+var (
+	dashMissing       = knowledge.WordSet{Words: `[[ source mapfile readarray shopt declare typeset let pushd popd disown caller complete compgen enable help history builtin`}
+	dashSetNames      = knowledge.WordSet{Words: `errexit noglob ignoreeof interactive monitor noexec stdin xtrace verbose vi emacs noclobber allexport notify nounset privileged nolog debug`}
+	zshReadonlyParams = knowledge.WordSet{Words: `status ARGC PPID HISTCMD LINENO`}
+	zshMissing        = knowledge.WordSet{Words: `mapfile readarray shopt caller complete compgen help`}
+	mkshMissing       = knowledge.WordSet{Words: `mapfile readarray shopt declare pushd popd disown caller complete compgen enable help`}
+	mkshSetNames      = knowledge.WordSet{Words: `allexport asis bgnice braceexpand emacs errexit gmacs ignoreeof inherit-xtrace interactive keyword login markdirs monitor noclobber noexec noglob nohup nolog notify nounset physical pipefail posix privileged restricted sh stdin trackall utf8-mode verbose vi vi-esccomplete vi-tabcomplete viraw xtrace`}
+)
+
+// dialectOf is the table of the shells that have one of their own (not
+// sh, which is whatever /bin/sh is: ShDialect), or nil.
+func dialectOf(l Lang) *Dialect {
+	switch l {
+	case LangBash:
+		return DialectBash
+	case LangDash:
+		return dialectDash
+	case LangZsh:
+		return dialectZsh
+	case LangMksh:
+		return dialectMksh
+	}
+	return nil
+}
 
 // Dialect returns the table of the shell; sh is the /bin/sh of this
 // machine (the hook and shexec judge commands for the machine they run on).
@@ -213,7 +237,7 @@ func (l Lang) Dialect() *Dialect {
 	if l == LangPOSIX {
 		return ShDialect()
 	}
-	if d := dialects[l]; d != nil {
+	if d := dialectOf(l); d != nil {
 		return d
 	}
 	return DialectBash
@@ -221,10 +245,12 @@ func (l Lang) Dialect() *Dialect {
 
 // ShDialect is what `sh` is here: dash on Debian, Ubuntu and Alpine;
 // bash (in POSIX mode, parsed as POSIX sh) on macOS and Fedora.
-var ShDialect = sync.OnceValue(func() *Dialect {
+func ShDialect() *Dialect { return shDialect.Get() }
+
+var shDialect = lazy.Value[*Dialect]{Build: func() *Dialect {
 	if p, err := filepath.EvalSymlinks("/bin/sh"); err == nil {
-		if l, _ := LangFromPath(p); l != LangBash && dialects[l] != nil {
-			return dialects[l]
+		if l, _ := LangFromPath(p); l != LangBash && dialectOf(l) != nil {
+			return dialectOf(l)
 		}
 	}
 	d := *DialectBash
@@ -232,7 +258,7 @@ var ShDialect = sync.OnceValue(func() *Dialect {
 	d.SubstDropsErrexit = false  // (POSIX mode: $(…) keeps set -e)
 	d.ReturnOutsideFails = false // (a special builtin's error ends the shell)
 	return &d
-})
+}}
 
 // DialectOfProgram is the dialect of a shell run by name in the script
 // (`zsh -c '…'`, `sh -s`), or nil for a program that is not a shell.

@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/shguard/shguard/analyze/diag"
+	"github.com/shguard/shguard/internal/lazy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -109,9 +108,7 @@ func ShebangLang(src []byte) (Lang, bool) {
 
 // directiveShell matches `# shguard shell=zsh` and ShellCheck's
 // `# shellcheck shell=zsh` anywhere in a comment line.
-var directiveShell = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?m)^[ \t]*#[ \t]*(?:shguard|shellcheck)[ \t]+(?:[^\n]*[ \t])?shell=([A-Za-z0-9_./-]+)`)
-})
+var directiveShell = lazy.Regexp{Expr: `(?m)^[ \t]*#[ \t]*(?:shguard|shellcheck)[ \t]+(?:[^\n]*[ \t])?shell=([A-Za-z0-9_./-]+)`}
 
 // DirectiveLang reads a `# shguard shell=NAME` (or ShellCheck's
 // `# shellcheck shell=NAME`) directive, which names the shell a file is
@@ -121,7 +118,7 @@ func DirectiveLang(src []byte) (Lang, bool) {
 	if !bytes.Contains(src, []byte("shell=")) || !bytes.Contains(src, []byte("shguard")) && !bytes.Contains(src, []byte("shellcheck")) {
 		return 0, false
 	}
-	m := directiveShell().FindSubmatch(src)
+	m := directiveShell.Get().FindSubmatch(src)
 	if m == nil {
 		return 0, false
 	}

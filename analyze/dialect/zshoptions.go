@@ -17,7 +17,7 @@ const (
 
 // zshOptions are the option names of zsh 5.9 as `set -o` lists them (an
 // option on by default with "no" in front).
-var zshOptions = knowledge.SetOf(`noaliases aliasfuncdef allexport noalwayslastprompt alwaystoend
+var zshOptions = knowledge.WordSet{Words: `noaliases aliasfuncdef allexport noalwayslastprompt alwaystoend
 appendcreate noappendhistory autocd autocontinue noautolist noautomenu
 autonamedirs noautoparamkeys noautoparamslash autopushd noautoremoveslash
 autoresume nobadpattern nobanghist nobareglobqual bashautolist bashrematch
@@ -50,7 +50,7 @@ rmstarwait sharehistory shfileexpansion shglob shinstdin shnullcmd
 shoptionletters noshortloops shortrepeat shwordsplit singlecommand
 singlelinezle sourcetrace sunkeyboardhack transientrprompt trapsasync
 typesetsilent typesettounset nounset verbose vi warncreateglobal
-warnnestedvar xtrace zle`)
+warnnestedvar xtrace zle`}
 
 // SetFails reports whether `set ARGS` fails in this shell: an option
 // letter or name it does not know (see dialect.setLetters). Parsing stops

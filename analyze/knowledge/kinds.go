@@ -15,10 +15,12 @@ const (
 
 // KindOf says what a program name is known for. It is the first question
 // every analysis asks, for every command name, so every hook start pays
-// for the answer: it reads kindIndex, the word lists below merged and
-// sorted ahead of time (kinds_index.go), rather than scanning each list
-// (9 lists, 1.6 KB: 31K of a clean hook call's 730K instructions,
-// callgrind) or building a map at start.
+// for the answer: it reads kindIndex, the word lists of each kind (quick,
+// instant; serverNames, followerNames, fileRunnerNames; daemonNames,
+// moreDaemonNames: kindLists in kinds_test.go) merged and sorted ahead of
+// time in kinds_index.go, rather than scanning each list (9 lists, 1.6 KB:
+// 31K of a clean hook call's 730K instructions, callgrind) or building a
+// map at start.
 func KindOf(name string) progKind {
 	var k progKind
 	if _, ok := wrapperOpts.of(name); ok {
@@ -37,15 +39,4 @@ func KindOf(name string) progKind {
 		}
 	}
 	return k
-}
-
-// kindLists are the word lists each kind is read from: the knowledge
-// itself, which kindIndex is generated from (TestKindIndex).
-var kindLists = []struct {
-	kind  progKind
-	lists []*WordSet
-}{
-	{KQuick, []*WordSet{quick, instant}},
-	{KServer, []*WordSet{serverNames, followerNames, fileRunnerNames}},
-	{KDaemon, []*WordSet{daemonNames, moreDaemonNames}},
 }

@@ -48,7 +48,7 @@ func kindsFromLists() []named[progKind] {
 	kinds := map[string]progKind{}
 	for _, kl := range kindLists {
 		for _, l := range kl.lists {
-			for _, w := range strings.Fields(l.words) {
+			for _, w := range strings.Fields(l.Words) {
 				kinds[w] |= kl.kind
 			}
 		}
@@ -83,4 +83,16 @@ func kindIndexSource(entries []named[progKind]) []byte {
 		panic(err)
 	}
 	return src
+}
+
+// kindLists are the word lists each kind is read from: the knowledge
+// itself, which kindIndex is generated from. (In the test: as a
+// package-level table of the lists it would be built at start-up.)
+var kindLists = []struct {
+	kind  progKind
+	lists []*WordSet
+}{
+	{KQuick, []*WordSet{quick, instant}},
+	{KServer, []*WordSet{serverNames, followerNames, fileRunnerNames}},
+	{KDaemon, []*WordSet{daemonNames, moreDaemonNames}},
 }

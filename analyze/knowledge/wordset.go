@@ -14,8 +14,12 @@ import (
 // first lookup, would be paid by every `shexec -c true` (bench/shexec.sh)
 // and every hook start (building them all cost about a tenth of a clean
 // hook call's instructions, callgrind).
+//
+// A set is made by SetOf, or, inside another table's composite literal, as
+// &name of a package-level WordSet{Words: ...}: the linker lays both out,
+// where a call inside a composite literal would run at start-up.
 type WordSet struct {
-	words   string
+	Words   string // the names, separated by blanks
 	lookups atomic.Int32
 	once    sync.Once
 	m       map[string]bool
@@ -26,7 +30,7 @@ type WordSet struct {
 // as a few map lookups, building the map as some hundreds.
 const scanLookups = 32
 
-func SetOf(words string) *WordSet { return &WordSet{words: words} }
+func SetOf(words string) *WordSet { return &WordSet{Words: words} }
 
 func (s *WordSet) Has(name string) bool {
 	if s == nil {
@@ -34,15 +38,15 @@ func (s *WordSet) Has(name string) bool {
 	}
 	if s.lookups.Load() < scanLookups {
 		s.lookups.Add(1)
-		return hasWord(s.words, name)
+		return hasWord(s.Words, name)
 	}
 	return s.names()[name]
 }
 
 func (s *WordSet) names() map[string]bool {
 	s.once.Do(func() {
-		s.m = make(map[string]bool, maxWords(s.words))
-		for w := range strings.FieldsSeq(s.words) {
+		s.m = make(map[string]bool, maxWords(s.Words))
+		for w := range strings.FieldsSeq(s.Words) {
 			s.m[w] = true
 		}
 	})

@@ -7,7 +7,7 @@ import "github.com/shguard/shguard/analyze/diag"
 // said of such a script); ParseError.Finding turns it into this rule's
 // finding, so that linters report it where CI looks, as ShellCheck
 // reports its parse errors.
-var NotValidShell = register(&Rule{
+var NotValidShell = Rule{
 	ID:       diag.ParseErrorRule,
 	Name:     "not-valid-shell",
 	Severity: diag.Error,
@@ -20,4 +20,4 @@ it with -s, a '# shguard shell=NAME' line or the shebang.`,
 	Wrong: `if true; then echo yes`,
 	Right: `if true; then echo yes; fi`,
 	// Reported from a *ParseError (ParseError.Finding), not by a check.
-})
+}

@@ -12,7 +12,7 @@ import (
 // background job inherits that pipe, so the tool waits until the job exits
 // (for a server: forever), although the shell itself is long gone. nohup
 // does not help: it redirects only when stdout is a terminal.
-var BackgroundHoldsOutput = register(&Rule{
+var BackgroundHoldsOutput = Rule{
 	ID:       "SG1001",
 	Name:     "background-holds-output",
 	Severity: diag.Error,
@@ -35,4 +35,4 @@ shell ends, or hand it to a job manager.`,
 			f.Suggestion = "redirect the job's output, e.g. `>/tmp/job.log 2>&1`, or promote it to a managed job"
 		}
 	},
-})
+}

@@ -12,7 +12,7 @@ import (
 // in its foreground and waits for it. Redirecting B does not help: the
 // subshell itself still holds the caller's stdout and stderr for as long as
 // B runs, and it leaks along with B. The fix makes the subshell exec B.
-var CompoundBackground = register(&Rule{
+var CompoundBackground = Rule{
 	ID:       "SG1002",
 	Name:     "compound-background",
 	Severity: diag.Error,
@@ -44,4 +44,4 @@ output. Brace style: A && { B & } (A then runs in the foreground).`,
 			f.Suggestion = "exec the last command and redirect its output, e.g. `cd dir && exec server >/tmp/server.log 2>&1 &`"
 		}
 	},
-})
+}

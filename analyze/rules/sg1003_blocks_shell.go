@@ -5,7 +5,7 @@ import "github.com/shguard/shguard/analyze/diag"
 // BackgroundBlocksShell reports a background job that holds a pipe the
 // shell itself reads to EOF: `x=$(server &)`, `diff <(server &) f`,
 // `(server &) | grep x`.
-var BackgroundBlocksShell = register(&Rule{
+var BackgroundBlocksShell = Rule{
 	ID:       "SG1003",
 	Name:     "background-blocks-shell",
 	Severity: diag.Error,
@@ -37,4 +37,4 @@ never reaps, and its zombie answers --pid after it exits.`,
 			}
 		}
 	},
-})
+}

@@ -7,7 +7,7 @@ import (
 
 // AmpGtDash reports `&>` in a script run by dash, which reads it as `&`
 // followed by `>` (see parseAmpGt).
-var AmpGtDash = register(&Rule{
+var AmpGtDash = Rule{
 	ID:       "SG1004",
 	Name:     "ampgt-in-dash",
 	Severity: diag.Error,
@@ -31,4 +31,4 @@ Write the portable form, >file 2>&1.`,
 			f.Suggestion = "replace `&>FILE` with `>FILE 2>&1`"
 		}
 	},
-})
+}

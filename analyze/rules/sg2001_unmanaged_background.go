@@ -5,7 +5,7 @@ import "github.com/shguard/shguard/analyze/diag"
 // UnmanagedBackground reports a background job with its output redirected
 // that nobody waits for or stops: nothing hangs, but it outlives the shell
 // with no handle left to stop it.
-var UnmanagedBackground = register(&Rule{
+var UnmanagedBackground = Rule{
 	ID:       "SG2001",
 	Name:     "unmanaged-background",
 	Severity: diag.Warning,
@@ -41,4 +41,4 @@ group: setsid npm run dev >/tmp/dev.log 2>&1 & pid=$!; …; kill -- -$pid.`,
 			p.Report(j.Start, j.End, p.quoted(j)+what+advice(j))
 		}
 	},
-})
+}

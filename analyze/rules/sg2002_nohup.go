@@ -3,7 +3,7 @@ package rules
 import "github.com/shguard/shguard/analyze/diag"
 
 // Nohup reports nohup used to start work that outlives the shell.
-var Nohup = register(&Rule{
+var Nohup = Rule{
 	ID:       "SG2002",
 	Name:     "nohup",
 	Severity: diag.Warning,
@@ -22,4 +22,4 @@ the shell with nobody managing it. Redirect explicitly and manage the job.`,
 			}
 		}
 	},
-})
+}

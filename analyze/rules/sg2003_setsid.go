@@ -4,7 +4,7 @@ import "github.com/shguard/shguard/analyze/diag"
 
 // Setsid reports work started with setsid in the background or with
 // setsid -f: it leaves the shell's process group and session.
-var Setsid = register(&Rule{
+var Setsid = Rule{
 	ID:       "SG2003",
 	Name:     "setsid",
 	Severity: diag.Warning,
@@ -23,4 +23,4 @@ for it. Start it as a managed job instead, which tracks it wherever it goes.`,
 			}
 		}
 	},
-})
+}

@@ -8,7 +8,7 @@ import (
 )
 
 // Disown reports disown of a running job.
-var Disown = register(&Rule{
+var Disown = Rule{
 	ID:       "SG2004",
 	Name:     "disown",
 	Severity: diag.Warning,
@@ -27,4 +27,4 @@ and it keeps running after the shell exits with nobody tracking it.`,
 			}
 		}
 	},
-})
+}

@@ -4,7 +4,7 @@ import "github.com/shguard/shguard/analyze/diag"
 
 // DoubleFork reports a job started in a subshell that exits without waiting
 // for it: `(server &)`, `$(server >/dev/null 2>&1 &)`.
-var DoubleFork = register(&Rule{
+var DoubleFork = Rule{
 	ID:       "SG2005",
 	Name:     "double-fork",
 	Severity: diag.Warning,
@@ -22,4 +22,4 @@ pid is lost. Start it in the script's own shell and keep $!.`,
 			}
 		}
 	},
-})
+}

@@ -3,7 +3,7 @@ package rules
 import "github.com/shguard/shguard/analyze/diag"
 
 // Coproc reports a coprocess that is never waited for.
-var Coproc = register(&Rule{
+var Coproc = Rule{
 	ID:       "SG2006",
 	Name:     "coproc",
 	Severity: diag.Warning,
@@ -21,4 +21,4 @@ running (and, with stderr not redirected, keeps the caller waiting).`,
 			}
 		}
 	},
-})
+}

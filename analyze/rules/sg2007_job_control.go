@@ -5,7 +5,7 @@ import "github.com/shguard/shguard/analyze/diag"
 // JobControl reports job control in a non-interactive shell: fg and bg fail
 // ("no job control"), and set -m moves every later job into its own process
 // group, out of reach of a group kill.
-var JobControl = register(&Rule{
+var JobControl = Rule{
 	ID:       "SG2007",
 	Name:     "job-control",
 	Severity: diag.Warning,
@@ -28,4 +28,4 @@ where a timeout that kills the command's group does not reach it.`,
 			p.Report(m.Start, m.End, msg)
 		}
 	},
-})
+}

@@ -8,7 +8,7 @@ import (
 // `ssh -f`, `tmux new -d`, `screen -dm`, `ssh-agent`, `redis-server
 // --daemonize yes`… The shell returns, the daemon stays, and nothing in the
 // command keeps a handle on it.
-var Daemonizes = register(&Rule{
+var Daemonizes = Rule{
 	ID:       "SG2008",
 	Name:     "daemonizes",
 	Severity: diag.Warning,
@@ -38,4 +38,4 @@ without --log-file, nginx with its error log on stderr.`,
 			}
 		}
 	},
-})
+}

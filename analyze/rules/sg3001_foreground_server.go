@@ -11,7 +11,7 @@ import (
 // ForegroundServer advises on a known server or watcher run in the
 // foreground: the command never finishes, so the caller's tool call only
 // ends at its timeout.
-var ForegroundServer = register(&Rule{
+var ForegroundServer = Rule{
 	ID:       "SG3001",
 	Name:     "foreground-server",
 	Severity: diag.Info,
@@ -55,4 +55,4 @@ their logs.`,
 			}
 		}
 	},
-})
+}

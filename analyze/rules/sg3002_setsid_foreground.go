@@ -3,7 +3,7 @@ package rules
 import "github.com/shguard/shguard/analyze/diag"
 
 // SetsidForeground advises on setsid run in the foreground.
-var SetsidForeground = register(&Rule{
+var SetsidForeground = Rule{
 	ID:       "SG3002",
 	Name:     "setsid-foreground",
 	Severity: diag.Info,
@@ -25,4 +25,4 @@ kill never reaches cmd. If a new session is not what you need, drop setsid.`,
 			}
 		}
 	},
-})
+}

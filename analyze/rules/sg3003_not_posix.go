@@ -6,7 +6,7 @@ import (
 )
 
 // NotPOSIX reports a script for sh that uses syntax sh does not have.
-var NotPOSIX = register(&Rule{
+var NotPOSIX = Rule{
 	ID:       "SG3003",
 	Name:     "bash-syntax-in-sh",
 	Severity: diag.Info,
@@ -41,4 +41,4 @@ it is a bash script, or write it in POSIX sh.`,
 			p.Report(off, off, "sh cannot run this ("+e.Msg+"); "+how+": use a bash shebang if it is a bash script")
 		}
 	},
-})
+}

@@ -5,7 +5,7 @@ import (
 )
 
 // InvalidDirective reports a directive that cannot be applied.
-var InvalidDirective = register(&Rule{
+var InvalidDirective = Rule{
 	ID:       "SG3101",
 	Name:     "invalid-directive",
 	Severity: diag.Info,
@@ -20,4 +20,4 @@ it meant to silence stay) and reported by this rule.`,
 	Right: "# shguard disable=SG2004 -- the watcher must outlive this script\n./watcher >/tmp/watch.log 2>&1 & disown",
 	// Reported by the façade (analyze.applyDirectives) once every other
 	// rule has run.
-})
+}

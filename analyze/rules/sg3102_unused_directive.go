@@ -5,7 +5,7 @@ import (
 )
 
 // UnusedDirective reports a directive that silences nothing.
-var UnusedDirective = register(&Rule{
+var UnusedDirective = Rule{
 	ID:       "SG3102",
 	Name:     "unused-directive",
 	Severity: diag.Info,
@@ -20,4 +20,4 @@ reported.`,
 	Right: "make build",
 	// Reported by the façade (analyze.applyDirectives) once every other
 	// rule has run.
-})
+}

@@ -6,9 +6,9 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/internal/lazy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -33,7 +33,7 @@ const maxRead = 128 << 10
 //
 // Compiled on first use, not at start-up: the hook starts before every
 // agent command and most commands run no script file.
-var listenPattern = sync.OnceValue(func() map[string]*regexp.Regexp {
+var listenPattern = lazy.Value[map[string]*regexp.Regexp]{Build: func() map[string]*regexp.Regexp {
 	return map[string]*regexp.Regexp{
 		"js":  regexp.MustCompile(`\.listen\(|createServer\(|Bun\.serve\(|Deno\.serve\(|\bserve\(\s*\{|new WebSocketServer\(|setInterval\(|\.watch\(|fastify\(\)[\s\S]*\.listen|app\.start\(`),
 		"py":  regexp.MustCompile(`\b(app|application|server|api|site)\.run\(|uvicorn\.run\(|serve_forever\(|run_forever\(|run_app\(|HTTPServer\(|TCPServer\(|waitress\.serve\(|serve\(app|while True:|\.polling\(|\.infinity_polling\(|socketio\.run\(|app\.launch\(|demo\.launch\(|mainloop\(`),
@@ -41,7 +41,7 @@ var listenPattern = sync.OnceValue(func() map[string]*regexp.Regexp {
 		"rb":  regexp.MustCompile(`run!|WEBrick|TCPServer\.new|loop do|Rack::Handler|Puma::`),
 		"php": regexp.MustCompile(`stream_socket_server|socket_listen|->run\(\)|Swoole|React\\`),
 	}
-})
+}}
 
 // FileServerKind says whether the command runs a file whose content keeps
 // it running, by reading it from fsys: "(a server: F listens)", "(may
@@ -119,7 +119,7 @@ func scriptServer(name, lang string, fsys fs.FS) string {
 	}
 	data, ok := readHead(fsys, name)
 	switch {
-	case ok && listenPattern()[lang].Match(data):
+	case ok && listenPattern.Get()[lang].Match(data):
 		return "(a server: " + name + " listens)"
 	case ok:
 		return "" // read, and nothing in it keeps it running
@@ -163,7 +163,7 @@ func goRunServer(rest knowledge.Argv, fsys fs.FS) string {
 		}
 	}
 	for _, f := range files {
-		if data, ok := readHead(fsys, f); ok && listenPattern()["go"].Match(data) {
+		if data, ok := readHead(fsys, f); ok && listenPattern.Get()["go"].Match(data) {
 			return "(a server: " + f + " listens)"
 		}
 	}

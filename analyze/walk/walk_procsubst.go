@@ -1,15 +1,14 @@
 package walk
 
 import (
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/shguard/shguard/analyze/dialect"
 	"github.com/shguard/shguard/analyze/fdtable"
 	"github.com/shguard/shguard/analyze/knowledge"
+	"github.com/shguard/shguard/internal/lazy"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -192,7 +191,7 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 		// sed '/ready/q'; not awk's exit, which mawk (Debian's awk) reaches
 		// only once it has filled its input buffer or met EOF
 		for _, a := range r.Args {
-			if o := knowledge.Value(a); !strings.HasPrefix(o, "-") && sedQuits().MatchString(o) {
+			if o := knowledge.Value(a); !strings.HasPrefix(o, "-") && sedQuits.Get().MatchString(o) {
 				return true
 			}
 		}
@@ -202,9 +201,7 @@ func stopsEarly(ce *syntax.CallExpr) bool {
 
 // sedQuits finds a q or Q command in a sed script.
 // (compiled on first use: shguard starts before every command)
-var sedQuits = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`)
-})
+var sedQuits = lazy.Regexp{Expr: `(^|[/;{}\s])[qQ]\s*[0-9]*\s*($|[;}\n])`}
 
 // grepStops reports whether grep's arguments include -q (--quiet,
 // --silent) or -m N (--max-count), also in a cluster (`-qE`, `-m1`).

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,5 +40,36 @@ func TestStartupDeps(t *testing.T) {
 func TestStartStackFirst(t *testing.T) {
 	if err := startstacktest.CheckFirst(exec.Command(os.Args[0], "-test.run=^$")); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestNoStartupWork: none of shguard's own packages runs code when the
+// program starts, except internal/startstack, whose work that is. Each
+// package that did had its initialisation's page of the binary read in,
+// and its data written, at every hook start (the lazy package says what
+// that costs); a table is a composite literal the linker lays out, a
+// regular expression a lazy.Regexp. GODEBUG=inittrace=1 names every
+// package whose initialisation ran code, on the real binary and a clean
+// hook call.
+func TestNoStartupWork(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds shguard")
+	}
+	bin := filepath.Join(t.TempDir(), "shguard")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "hook")
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","cwd":"/","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm test && git status"}}`)
+	cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("shguard hook: %v\n%s", err, out)
+	}
+	for _, l := range strings.Split(string(out), "\n") {
+		f := strings.Fields(l)
+		if len(f) > 1 && f[0] == "init" && strings.HasPrefix(f[1], "github.com/shguard/shguard/") && f[1] != "github.com/shguard/shguard/internal/startstack" {
+			t.Errorf("%s runs code at start-up: %s", f[1], l)
+		}
 	}
 }
