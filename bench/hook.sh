@@ -25,6 +25,17 @@ CGO_ENABLED=0 go build -o "$tmp/hookfloor" ./bench/hookfloor
 # The floor of a hook that runs shguard's analysis (bench/analyzefloor):
 # decode the payload and analyse its command, nothing around it.
 CGO_ENABLED=0 go build -o "$tmp/analyzefloor" ./bench/analyzefloor
+# Every binary is copied once more before it is timed. On the development
+# VM (Linux 6.18, ext4) a binary as the Go linker writes it starts 11-16%
+# slower than a copy of it written by cp, 600 interleaved rounds each,
+# also after its pages were dropped and read back from disk: how its
+# page cache was filled is part of what a start costs. A copy is the
+# state an installed binary is in (a package, a download, install(1)),
+# and all of them are then in the same one.
+for b in shguard shguard-cgo empty hookfloor analyzefloor; do
+	cp "$tmp/$b" "$tmp/$b.copy" && mv "$tmp/$b.copy" "$tmp/$b"
+done
+go build -o "$tmp/interleave" ./bench/interleave
 shguard=$tmp/shguard
 
 # Typical payloads: a clean build command, and one the hook rewrites.
@@ -76,5 +87,13 @@ printf '  shguard hook / parse floor     %13s   %s (goal <= 1.15; ratio of the m
 paired() { paste -d' ' "$1" "$2" | awk '{print $1 / $2}' | sort -n | awk '{a[NR]=$1} END {printf "%.2f (%d pairs, %.2f-%.2f)", (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2, NR, a[1], a[NR]}'; }
 printf '  shguard hook / parse floor     %13s   %s paired\n' "" "$(paired "$tmp/s.clean" "$tmp/s.floor")"
 printf '  decode and analyse / floor     %13s   %s paired\n' "" "$(paired "$tmp/s.ana" "$tmp/s.floor")"
+# And run by run (bench/interleave): the floor, the analysis floor and the
+# hook started in turn, $rounds rounds, each run's ratio to the floor's
+# run beside it; the least noisy of these figures.
+rounds=$((samples * runs / 2))
+printf '  run by run, %d rounds (bench/interleave), median ratio to the parse floor:\n' "$rounds"
+"$tmp/interleave" -n "$rounds" -stdin "$tmp/clean.json" -- "$tmp/hookfloor" "$tmp/analyzefloor" "$shguard hook" 2>/dev/null |
+	awk 'NR > 1 {sub(/.*per-round ratios /, ""); print "    " (NR == 2 ? "decode and analyse" : "shguard hook      ") "  " $0 (NR == 3 ? "  (goal <= 1.15)" : "")}'
+
 printf '  empty Go program (static)     %6d us/run   ratio %s (the floor of any Go binary)\n' "$e" "$(ratio "$e" "$b")"
 printf '  plain go build (cgo on)       %6d us/run   ratio %s (%s)\n' "$g" "$(ratio "$g" "$b")" "$linked"
